@@ -1,0 +1,80 @@
+"""The `ragtui` command line: argument parsing and dispatch, nothing heavy at import.
+
+Each command lives in its own module exposing `add_arguments(parser)` and
+`run(args) -> int`; that module is imported only when its command runs, so
+`ragtui report` never loads textual and `ragtui validate` never loads httpx.
+Exit codes (CLI.md): 0 ok, 1 a check failed, 2 usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ragtui import __version__
+
+# command name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": ("ragtui.cli.tui", "open the TUI on two runs: A (reference) and B (candidate)"),
+    "open": ("ragtui.cli.tui", "open the TUI on a single run"),
+    "report": ("ragtui.cli.report", "the same numbers without a screen: text, markdown or json"),
+    "validate": ("ragtui.cli.validate", "check gold sets, run files and configs; list every problem"),
+    "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
+    "convert": ("ragtui.cli.convert", "write a peer tool's file (RAGAS, promptfoo, …) as a ragtui run"),
+}
+
+EPILOG = """\
+With no command, `ragtui` opens the bundled sample comparison, and `ragtui A B`
+is `ragtui compare A B`. Exit codes: 0 ok, 1 a check failed, 2 usage or unreadable input.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ragtui",
+        description="Tell whether a change to a RAG system helped or hurt, and show which questions broke and why.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"ragtui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module = importlib.import_module(module_name)
+        module.add_arguments(command_parser, name)
+        command_parser.set_defaults(_module=module_name)
+    return parser
+
+
+def _normalise_argv(argv: list[str]) -> list[str]:
+    """`ragtui` alone opens the sample; `ragtui A B` means `ragtui compare A B`."""
+    if not argv:
+        return ["compare"]
+    first = argv[0]
+    if first in COMMANDS or first in ("-h", "--help", "--version"):
+        return argv
+    return ["compare", *argv]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    args_list = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    module = importlib.import_module(args._module)
+    from ragtui.core.errors import InputError
+
+    try:
+        return int(module.run(args) or 0)
+    except InputError as exc:
+        for item in exc.problems:
+            print(f"ragtui: {item}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ragtui: interrupted", file=sys.stderr)
+        return 130

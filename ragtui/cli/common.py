@@ -1,0 +1,20 @@
+"""Options shared by the commands that read runs (CLI.md): --gold, --config, -k."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Add --gold, --config, -k and --from to a command that reads runs."""
+    parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set (else the gold fields in the runs)")
+    parser.add_argument(
+        "--config", metavar="ragtui.yaml", help="targets and settings (else ./ragtui.yaml if present, else the shipped defaults)"
+    )
+    parser.add_argument("-k", type=int, metavar="N", help="passages sent to the generator (overrides the config's k)")
+    parser.add_argument(
+        "--from",
+        dest="from_format",
+        metavar="NAME",
+        help="read the runs as this tool's format (ragas, promptfoo, inspect, deepeval, trec); default: detected",
+    )

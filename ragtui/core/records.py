@@ -1,0 +1,240 @@
+"""Raw reading and writing of ragtui's native files, as plain Python records.
+
+This is the exact, line-aware path: every record keeps the line (or record index) it
+came from, so a problem can be reported as `FILE:LINE: field: message`. The loaders
+(`ragtui.core.runs`, `ragtui.core.gold`) validate and normalise these records; the
+judge reads and writes runs through here so unknown fields survive a round trip.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ragtui.core.atomic import atomic_writer
+from ragtui.core.errors import InputError, Problem, problem
+
+RUN_EXTENSIONS = {".jsonl", ".ndjson", ".json", ".yaml", ".yml", ".parquet"}
+PARQUET_META_KEY = "ragtui.run"
+
+
+@dataclass
+class RawRun:
+    """A run file as records: `meta` is the `run` object ({} when absent)."""
+
+    path: Path
+    meta: dict[str, Any]
+    records: list[dict[str, Any]]
+    lines: list[int]
+    meta_line: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def read_bytes_utf8(path: Path) -> str:
+    """Read a whole file as UTF-8, or raise an InputError naming the bad byte's line."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(problem(path, None, None, "file not found")) from None
+    except IsADirectoryError:
+        raise InputError(problem(path, None, None, "is a folder, expected a file")) from None
+    except OSError as exc:
+        raise InputError(problem(path, None, None, f"cannot read: {exc.strerror}")) from None
+    if not data.strip():
+        raise InputError(problem(path, None, None, "the file is empty"))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            problem(path, line, None, f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}; save the file as UTF-8")
+        ) from None
+
+
+def _json_line_error(exc: json.JSONDecodeError) -> str:
+    return f"malformed JSON: {exc.msg} (column {exc.colno})"
+
+
+def read_jsonl(path: Path, text: str | None = None) -> RawRun:
+    """Parse a JSONL run; every malformed line is reported, not just the first."""
+    text = read_bytes_utf8(path) if text is None else text
+    meta: dict[str, Any] = {}
+    meta_line = None
+    records: list[dict[str, Any]] = []
+    lines: list[int] = []
+    problems: list[Problem] = []
+    first = True
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(problem(path, number, None, _json_line_error(exc)))
+            first = False
+            continue
+        if not isinstance(obj, dict):
+            problems.append(problem(path, number, None, f"expected a JSON object, found {type(obj).__name__}"))
+        elif first and set(obj) == {"run"}:
+            if isinstance(obj["run"], dict):
+                meta, meta_line = obj["run"], number
+            else:
+                problems.append(problem(path, number, "run", "expected an object of run metadata"))
+        elif "run" in obj and set(obj) == {"run"}:
+            problems.append(problem(path, number, "run", "run metadata must be the first line"))
+        else:
+            records.append(obj)
+            lines.append(number)
+        first = False
+    return RawRun(path, meta, records, lines, meta_line, problems)
+
+
+def _yaml_record_lines(text: str, path: Path) -> tuple[Any, list[int] | None]:
+    """Load YAML safely, with the line of each top-level record where it has one."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line = mark.line + 1 if mark is not None else None
+        raise InputError(problem(path, line, None, f"malformed YAML: {exc.problem}")) from None
+    except yaml.YAMLError as exc:
+        raise InputError(problem(path, None, None, f"malformed YAML: {exc}")) from None
+    record_nodes = None
+    if isinstance(node, yaml.SequenceNode):
+        record_nodes = node.value
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value in ("results", "questions") and isinstance(value, yaml.SequenceNode):
+                record_nodes = value.value
+    lines = [n.start_mark.line + 1 for n in record_nodes] if record_nodes is not None else None
+    return data, lines
+
+
+def load_yaml_records(path: Path, list_keys: tuple[str, ...]) -> tuple[dict[str, Any], list[Any], list[int]]:
+    """A YAML file holding a list of records, or a mapping with one of `list_keys`.
+
+    Returns (the mapping's other keys, the records, the line of each record).
+    """
+    text = read_bytes_utf8(path)
+    data, lines = _yaml_record_lines(text, path)
+    return _split_container(path, data, list_keys, lines)
+
+
+def _split_container(
+    path: Path, data: Any, list_keys: tuple[str, ...], lines: list[int] | None
+) -> tuple[dict[str, Any], list[Any], list[int]]:
+    if isinstance(data, list):
+        items, rest = data, {}
+    elif isinstance(data, dict):
+        key = next((k for k in list_keys if k in data), None)
+        if key is None:
+            raise InputError(problem(path, None, list_keys[0], f"expected a list of records under '{list_keys[0]}'"))
+        items, rest = data[key], {k: v for k, v in data.items() if k != key}
+        if not isinstance(items, list):
+            raise InputError(problem(path, None, key, f"expected a list, found {type(items).__name__}"))
+    else:
+        raise InputError(problem(path, None, None, f"expected a list of records or a mapping, found {type(data).__name__}"))
+    if lines is None or len(lines) != len(items):
+        lines = list(range(1, len(items) + 1))
+    return rest, items, lines
+
+
+def _records_only(path: Path, items: list[Any], lines: list[int]) -> tuple[list[dict], list[int], list[Problem]]:
+    records, kept, problems = [], [], []
+    for item, line in zip(items, lines):
+        if isinstance(item, dict):
+            records.append(item)
+            kept.append(line)
+        else:
+            problems.append(problem(path, line, None, f"expected a record (mapping), found {type(item).__name__}"))
+    return records, kept, problems
+
+
+def _meta_from(path: Path, rest: dict[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    meta = rest.get("run", {})
+    if meta is None:
+        return {}, []
+    if not isinstance(meta, dict):
+        return {}, [problem(path, None, "run", "expected an object of run metadata")]
+    return meta, []
+
+
+def read_json_or_yaml_run(path: Path) -> RawRun:
+    """A `.json` / `.yaml` run: `{"run": {...}, "results": [...]}` (a bare list is accepted)."""
+    if path.suffix.lower() == ".json":
+        text = read_bytes_utf8(path)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(problem(path, exc.lineno, None, _json_line_error(exc))) from None
+        rest, items, lines = _split_container(path, data, ("results",), None)
+    else:
+        rest, items, lines = load_yaml_records(path, ("results",))
+    meta, problems = _meta_from(path, rest)
+    records, lines, more = _records_only(path, items, lines)
+    return RawRun(path, meta, records, lines, None, problems + more)
+
+
+def read_parquet_run(path: Path) -> RawRun:
+    """A `.parquet` run: one row a question; metadata in key `ragtui.run` or `NAME.run.yaml`."""
+    import polars as pl
+
+    try:
+        frame = pl.read_parquet(path)
+        kv = pl.read_parquet_metadata(path)
+    except FileNotFoundError:
+        raise InputError(problem(path, None, None, "file not found")) from None
+    except Exception as exc:  # polars raises several types for a corrupt file
+        raise InputError(problem(path, None, None, f"unreadable Parquet: {exc}")) from None
+    meta: dict[str, Any] = {}
+    problems: list[Problem] = []
+    if PARQUET_META_KEY in kv:
+        try:
+            meta = json.loads(kv[PARQUET_META_KEY])
+        except json.JSONDecodeError as exc:
+            problems.append(problem(path, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
+    sidecar = path.with_name(path.stem + ".run.yaml")
+    if not meta and sidecar.exists():
+        text = read_bytes_utf8(sidecar)
+        loaded, _ = _yaml_record_lines(text, sidecar)
+        loaded = loaded.get("run", loaded) if isinstance(loaded, dict) else None
+        if isinstance(loaded, dict):
+            meta = loaded
+        else:
+            problems.append(problem(sidecar, None, "run", "expected a mapping of run metadata"))
+    records = frame.to_dicts()
+    return RawRun(path, meta, records, list(range(1, len(records) + 1)), None, problems)
+
+
+def read_raw_run(path: str | Path) -> RawRun:
+    """Read a native run file (by extension) into records. Raises InputError."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        return read_jsonl(path)
+    if suffix in (".json", ".yaml", ".yml"):
+        return read_json_or_yaml_run(path)
+    if suffix == ".parquet":
+        return read_parquet_run(path)
+    known = ", ".join(sorted(RUN_EXTENSIONS))
+    raise InputError(problem(path, None, None, f"unknown extension '{path.suffix or '(none)'}': expected one of {known}"))
+
+
+def dump_record(record: dict[str, Any]) -> str:
+    """One JSONL line: UTF-8 kept as is, so French text stays readable."""
+    return json.dumps(record, ensure_ascii=False)
+
+
+def write_run_jsonl(path: str | Path, meta: dict[str, Any], records: Iterable[dict[str, Any]]) -> None:
+    """Write a run as JSONL atomically, with the `{"run": ...}` first line when `meta` is set."""
+    with atomic_writer(path, "w") as handle:
+        if meta:
+            handle.write(dump_record({"run": meta}) + "\n")
+        for record in records:
+            handle.write(dump_record(record) + "\n")
