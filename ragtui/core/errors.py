@@ -18,11 +18,18 @@ class Problem:
     line: int | None
     field: str | None
     message: str
+    # "error" makes an input unusable; a "warning" is shown but the input loads.
+    severity: str = "error"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         field = self.field or "-"
-        return f"{where}: {field}: {self.message}"
+        prefix = "" if self.is_error else "warning: "
+        return f"{where}: {field}: {prefix}{self.message}"
 
 
 class InputError(Exception):
@@ -36,3 +43,8 @@ class InputError(Exception):
 def problem(file: object, line: int | None, field: str | None, message: str) -> Problem:
     """Shorthand that accepts a Path or str for the file."""
     return Problem(str(file), line, field, message)
+
+
+def warning(file: object, line: int | None, field: str | None, message: str) -> Problem:
+    """A problem that is shown but does not stop the input from loading."""
+    return Problem(str(file), line, field, message, "warning")

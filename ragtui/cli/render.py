@@ -1,0 +1,199 @@
+"""Text and markdown views of the report document (never re-computes a number).
+
+Text is an aligned table for a person in a terminal, symbols carrying the meaning so it
+reads without colour; markdown is for a PR comment. Every string that came from a file
+goes through `neutralize`, so a run name cannot smuggle escape sequences to the terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragtui.core.metrics import HEADLINE
+from ragtui.core.sanitize import neutralize
+
+VERDICT_SYMBOL = {"improved": "▲", "regressed": "▼", "no_clear_change": "~"}
+VERDICT_TEXT = {"improved": "improved", "regressed": "regressed", "no_clear_change": "no clear change"}
+CAUSE_TEXT = {
+    "retrieval": "retrieval: gold fell out of the top k",
+    "generation_same_passages": "generation: worse answer on the same passages",
+    "generation": "generation: different passages, gold still in the top k",
+    "missing": "missing from B",
+}
+
+
+def _safe(text: Any) -> str:
+    return neutralize(text, keep_newlines=False)
+
+
+def _is_score(name: str) -> bool:
+    return name.startswith("utility")
+
+
+def value_text(name: str, value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f}" if _is_score(name) else f"{value:.3f}"
+
+
+def delta_text(name: str, delta: float | None, ci: list | None) -> str:
+    """`+2.0 pts (−1.0…+5.0)` for rates, `+0.12 (−0.05…+0.30)` for the 1–5 utility."""
+    if delta is None:
+        return "n/a"
+    if _is_score(name):
+        body = f"{delta:+.2f}"
+        interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
+    else:
+        body = f"{delta * 100:+.1f} pts"
+        interval = f" ({ci[0] * 100:+.1f}…{ci[1] * 100:+.1f})" if ci and ci[0] is not None else ""
+    return (body + interval).replace("-", "−")
+
+
+def target_text(name: str, metric: dict[str, Any]) -> str:
+    target = metric.get("target")
+    if target is None:
+        return ""
+    op = "≥" if metric.get("higher_is_better", True) else "≤"
+    return f"{op} {target:.2f}" if _is_score(name) else f"{op} {target:.2f}"
+
+
+def _mark(meets: bool | None) -> str:
+    return {True: "✓", False: "✗", None: " "}[meets]
+
+
+def _table(rows: list[list[str]], header: list[str]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    fmt = lambda r: "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()  # noqa: E731
+    return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
+
+
+def _runs_lines(report: dict[str, Any]) -> list[str]:
+    lines = []
+    for label, run in report["runs"].items():
+        models = f"generator {_safe(run['generator_model'] or 'n/a')}, judge {_safe(run['judge_model'] or 'n/a')}"
+        lines.append(f"{label}: {_safe(run['name'])}  ({_safe(run['path'])})")
+        lines.append(
+            f"   {run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
+            f"{run['judge_errors']} judge errors · {models}"
+        )
+    return lines
+
+
+def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
+    if not metric.get("drop_flagged") or metric.get("verdict") == "regressed":
+        return None
+    return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The report as aligned plain text."""
+    two = "B" in report["runs"]
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", ""]
+    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
+    rows = []
+    for name, m in report["metrics"].items():
+        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}"]
+        if two:
+            verdict = m.get("verdict")
+            flag = " !" if m.get("drop_flagged") else ""
+            row += [
+                f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}",
+                delta_text(name, m["delta"], m["ci"]),
+                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_TEXT.get(verdict, 'n/a')}{flag}",
+            ]
+        else:
+            row.append(str(m["n"]))
+        rows.append(row)
+    lines += _table(rows, header)
+    notes = [n for n in (_drop_note(name, m) for name, m in report["metrics"].items()) if n]
+    lines += ["", *[f"! {note}" for note in notes]] if notes else []
+    lines += ["", "By category (A → B):" if two else "By category:"]
+    lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)])
+    lines += ["", *_failure_lines(report)]
+    if two:
+        lines += ["", *_regression_lines(report)]
+    if report["warnings"]:
+        lines += ["", "Warnings:", *[f"! {_safe(w)}" for w in report["warnings"]]]
+    return "\n".join(lines) + "\n"
+
+
+def _headline_names(report: dict[str, Any]) -> list[str]:
+    return [name for name in report["metrics"] if name.split("@")[0] in HEADLINE]
+
+
+def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
+    rows = []
+    for category, data in report["categories"].items():
+        cells = []
+        for name in _headline_names(report):
+            cell = data["metrics"][name]
+            text = value_text(name, cell["A"])
+            if two:
+                text += f" → {value_text(name, cell['B'])}"
+            cells.append(text)
+        rows.append([_safe(data["name"]), str(data["n"]), *cells])
+    return rows
+
+
+def _failure_lines(report: dict[str, Any]) -> list[str]:
+    kinds = list(next(iter(report["runs"].values()))["failure_kinds"])
+    header = ["failure kind", *report["runs"].keys()]
+    rows = [[kind, *[str(run["failure_kinds"][kind]) for run in report["runs"].values()]] for kind in kinds]
+    return ["Failure kinds (questions):", *_table(rows, header)]
+
+
+def _regression_lines(report: dict[str, Any]) -> list[str]:
+    regressions = report.get("regressions", [])
+    counts = {status: len(ids) for status, ids in report["questions"].items()}
+    head = f"Questions: {counts.get('regressed', 0)} regressed · {counts.get('fixed', 0)} fixed · {counts.get('still_failing', 0)} still failing"
+    if not regressions:
+        return [head]
+    rows = [
+        [_safe(r["id"]), _safe(r["category"]), CAUSE_TEXT.get(r["cause"], r["cause"] or ""), ", ".join(r["kinds_added"])]
+        for r in regressions
+    ]
+    return [head, "", "Regressed questions:", *_table(rows, ["id", "category", "cause", "new failure kinds"])]
+
+
+def _md(text: Any) -> str:
+    return _safe(text).replace("|", "\\|")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The report as GitHub-flavoured markdown, for a PR comment."""
+    two = "B" in report["runs"]
+    runs = report["runs"]
+    title = f"`{_md(runs['A']['name'])}` → `{_md(runs['B']['name'])}`" if two else f"`{_md(runs['A']['name'])}`"
+    out = [f"### ragtui report: {title} (k = {report['k']})", ""]
+    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
+    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name, m in report["metrics"].items():
+        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}".strip()]
+        if two:
+            verdict = m.get("verdict")
+            flag = " ⚠" if m.get("drop_flagged") else ""
+            row += [
+                f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}".strip(),
+                delta_text(name, m["delta"], m["ci"]),
+                f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_TEXT.get(verdict, 'n/a')}{flag}",
+            ]
+        else:
+            row.append(str(m["n"]))
+        out.append("| " + " | ".join(row) + " |")
+    names = _headline_names(report)
+    out += ["", "| category | n | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
+    out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in _category_rows(report, two)]
+    if two:
+        regressions = report.get("regressions", [])
+        counts = {status: len(ids) for status, ids in report["questions"].items()}
+        out += ["", f"**{counts['regressed']} regressed** · {counts['fixed']} fixed · {counts['still_failing']} still failing"]
+        if regressions:
+            out += ["", "<details><summary>Regressed questions</summary>", "", "| id | category | cause | new failure kinds |", "|---|---|---|---|"]
+            out += [
+                f"| `{_md(r['id'])}` | {_md(r['category'])} | {CAUSE_TEXT.get(r['cause'], r['cause'] or '')} | {', '.join(r['kinds_added'])} |"
+                for r in regressions
+            ]
+            out += ["", "</details>"]
+    if report["warnings"]:
+        out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,56 @@
+"""`ragtui report A [B]`: the numbers without a screen, for people and for CI."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ragtui.cli.common import add_run_options
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("a", metavar="A", help="the reference run")
+    parser.add_argument("b", metavar="B", nargs="?", help="the candidate run (optional)")
+    add_run_options(parser)
+    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
+    parser.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from ragtui.cli.render import render_markdown, render_text
+    from ragtui.core.report import build_report, failed_checks
+    from ragtui.core.session import Inputs, load_comparison
+
+    inputs = Inputs(
+        a=Path(args.a),
+        b=Path(args.b) if args.b else None,
+        gold=Path(args.gold) if args.gold else None,
+        config=Path(args.config) if args.config else None,
+        k=args.k,
+        fmt=args.from_format,
+    )
+    if args.k is not None and args.k < 1:
+        print("ragtui: -k must be at least 1", file=sys.stderr)
+        return 2
+    report = build_report(load_comparison(inputs))
+    if args.format == "json":
+        text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    elif args.format == "markdown":
+        text = render_markdown(report)
+    else:
+        text = render_text(report)
+    if args.output:
+        from ragtui.core.atomic import atomic_write_text
+
+        atomic_write_text(args.output, text)
+    else:
+        sys.stdout.write(text)
+    reasons = failed_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
+    for reason in reasons:
+        print(f"ragtui: check failed: {reason}", file=sys.stderr)
+    return 1 if reasons else 0

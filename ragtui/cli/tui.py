@@ -1,0 +1,56 @@
+"""`ragtui`, `ragtui A B`, `ragtui compare A B`, `ragtui open RUN`: the Textual app."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ragtui.cli.common import add_run_options
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    if name == "open":
+        parser.add_argument("a", metavar="RUN", help="the run to open")
+    else:
+        parser.add_argument("a", metavar="A", nargs="?", help="the reference run (default: the bundled sample)")
+        parser.add_argument("b", metavar="B", nargs="?", help="the candidate run")
+    add_run_options(parser)
+    parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
+
+
+def sample_inputs() -> dict[str, Path]:
+    """The bundled sample: works from a checkout and from an installed wheel alike."""
+    from importlib.resources import files
+
+    root = Path(str(files("ragtui.sample_data")))
+    return {
+        "a": root / "baseline.jsonl",
+        "b": root / "candidate.jsonl",
+        "gold": root / "gold.yaml",
+        "config": root / "ragtui.yaml",
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from ragtui.core.session import Inputs
+
+    if getattr(args, "b", None) and not args.a:
+        print("ragtui: give run A before run B", file=sys.stderr)
+        return 2
+    if args.a is None:
+        sample = sample_inputs()
+        inputs = Inputs(a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k)
+    else:
+        inputs = Inputs(
+            a=Path(args.a),
+            b=Path(args.b) if getattr(args, "b", None) else None,
+            gold=Path(args.gold) if args.gold else None,
+            config=Path(args.config) if args.config else None,
+            k=args.k,
+            fmt=args.from_format,
+        )
+    from ragtui.ui.launch import launch
+
+    return launch(inputs, theme=args.theme, mouse=not args.no_mouse)

@@ -1,0 +1,37 @@
+"""`ragtui validate FILE...`: every problem of every file, as `FILE:LINE: field: message`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="gold sets, run files or ragtui.yaml configs")
+    parser.add_argument(
+        "--as",
+        dest="kind",
+        choices=("auto", "gold", "run", "config"),
+        default="auto",
+        help="what the files are (default: guessed from name and content)",
+    )
+    parser.add_argument("--from", dest="from_format", metavar="NAME", help="read runs as this tool's format")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ragtui.core.validation import validate_file
+
+    errors = warnings = 0
+    for name in args.files:
+        kind, problems = validate_file(Path(name), args.kind, args.from_format)
+        for item in problems:
+            print(item)
+        file_errors = sum(1 for p in problems if p.is_error)
+        errors += file_errors
+        warnings += len(problems) - file_errors
+        if not file_errors:
+            print(f"{name}: ok ({kind})", file=sys.stderr)
+    summary = f"{len(args.files)} file(s): {errors} error(s), {warnings} warning(s)"
+    print(summary, file=sys.stderr)
+    return 1 if errors else 0

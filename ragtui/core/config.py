@@ -1,0 +1,129 @@
+"""Targets and settings (FORMATS.md §3): `ragtui.yaml`, or the shipped defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ragtui.core.errors import InputError, Problem, problem
+
+DEFAULT_FALLBACK_PHRASES = ("Je ne trouve pas cette information",)
+DEFAULT_TARGETS = {"recall@5": 0.80, "faithfulness": 0.85, "abstention": 0.90, "utility": 4.0}
+CONFIG_FILE_NAME = "ragtui.yaml"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a comparison depends on besides the files themselves."""
+
+    k: int = 5
+    targets: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TARGETS))
+    max_drop: float = 0.03
+    confidence: float = 0.95
+    fallback_phrases: tuple[str, ...] = DEFAULT_FALLBACK_PHRASES
+    path: Path | None = None
+    # Sections other commands own (e.g. `judge:`), kept as read.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def with_k(self, k: int | None) -> Config:
+        """This config with `k` overridden (the -k option); unchanged when k is None."""
+        return self if k is None else replace(self, k=k)
+
+    def target(self, metric: str) -> float | None:
+        """The target of a metric. `recall@5` in the file also serves `recall@K` for another K."""
+        if metric in self.targets:
+            return self.targets[metric]
+        base = metric.split("@", 1)[0]
+        for name, value in self.targets.items():
+            if "@" in name and name.split("@", 1)[0] == base:
+                return value
+        return None
+
+    @property
+    def utility_target(self) -> float:
+        return self.targets.get("utility", DEFAULT_TARGETS["utility"])
+
+
+def _number(path: Path, line: int | None, field_name: str, value: Any, problems: list[Problem], *, low: float, high: float) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        problems.append(problem(path, line, field_name, f"expected a number, found {value!r}"))
+        return None
+    if not low <= value <= high:
+        problems.append(problem(path, line, field_name, f"{value} is outside {low:g}…{high:g}"))
+        return None
+    return float(value)
+
+
+def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]:
+    """Parse a config file; returns (config or None, every problem found)."""
+    from ragtui.core.records import read_bytes_utf8
+
+    text = read_bytes_utf8(path)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        return None, [problem(path, line, None, f"malformed YAML: {exc.problem}")]
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        lines = {key.value: key.start_mark.line + 1 for key, _ in node.value}
+    if not isinstance(data, dict):
+        return None, [problem(path, None, None, "expected a mapping of settings (k, targets, regression, fallback_phrases)")]
+    problems: list[Problem] = []
+    config = Config(path=path)
+    k = data.get("k", 5)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
+        problems.append(problem(path, lines.get("k"), "k", f"expected a whole number from 1 to 1000, found {k!r}"))
+        k = 5
+    targets = dict(DEFAULT_TARGETS)
+    raw_targets = data.get("targets", {}) or {}
+    if not isinstance(raw_targets, dict):
+        problems.append(problem(path, lines.get("targets"), "targets", "expected a mapping of metric: {min: value}"))
+        raw_targets = {}
+    for name, spec in raw_targets.items():
+        value = spec.get("min") if isinstance(spec, dict) else spec
+        high = 5.0 if str(name).startswith("utility") else 1.0
+        number = _number(path, lines.get("targets"), f"targets.{name}.min", value, problems, low=0.0, high=high)
+        if number is not None:
+            targets[str(name)] = number
+    regression = data.get("regression", {}) or {}
+    max_drop, confidence = 0.03, 0.95
+    if not isinstance(regression, dict):
+        problems.append(problem(path, lines.get("regression"), "regression", "expected a mapping with max_drop and confidence"))
+    else:
+        if "max_drop" in regression:
+            max_drop = _number(path, lines.get("regression"), "regression.max_drop", regression["max_drop"], problems, low=0.0, high=1.0) or max_drop
+        if "confidence" in regression:
+            confidence = _number(path, lines.get("regression"), "regression.confidence", regression["confidence"], problems, low=0.5, high=0.999) or confidence
+    phrases = data.get("fallback_phrases", list(DEFAULT_FALLBACK_PHRASES))
+    if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
+        problems.append(problem(path, lines.get("fallback_phrases"), "fallback_phrases", "expected a list of non-empty strings"))
+        phrases = list(DEFAULT_FALLBACK_PHRASES)
+    known = {"k", "targets", "regression", "fallback_phrases"}
+    config = replace(
+        config,
+        k=k,
+        targets=targets,
+        max_drop=max_drop,
+        confidence=confidence,
+        fallback_phrases=tuple(phrases),
+        extra={key: value for key, value in data.items() if key not in known},
+    )
+    return config, problems
+
+
+def load_config(path: str | Path | None = None, *, search_dir: Path | None = None) -> Config:
+    """The config at `path`, else `./ragtui.yaml` when present, else the shipped defaults."""
+    if path is None:
+        candidate = (search_dir or Path.cwd()) / CONFIG_FILE_NAME
+        if not candidate.is_file():
+            return Config()
+        path = candidate
+    config, problems = config_problems_and_value(Path(path))
+    if problems or config is None:
+        raise InputError(problems)
+    return config

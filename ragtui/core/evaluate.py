@@ -1,0 +1,150 @@
+"""Join a run to its gold set and compute every per-question outcome.
+
+The result, `Evaluation.questions`, has one row per gold question (missing ones
+included and flagged) with the retrieval outcomes at k, abstention, the judge's counts,
+and the failure kinds of METRICS.md. Aggregates (`metrics`) and the comparison of two
+runs (`compare`) are computed from these columns only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from ragtui.core.config import Config
+from ragtui.core.gold import GoldSet
+from ragtui.core.retrieval import retrieval_outcomes
+from ragtui.core.runs import Run
+from ragtui.core.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
+from ragtui.core.textnorm import contains_any_phrase
+
+FAILURE_KINDS = (
+    "retrieval_miss",
+    "unfaithful",
+    "answered_unanswerable",
+    "false_abstention",
+    "low_utility",
+    "judge_error",
+    "missing",
+)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One run measured against the gold set at cut-off k."""
+
+    run: Run
+    k: int
+    questions: pl.DataFrame
+    extra_ids: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+    utility_target: float = 4.0
+    gold_from_run: bool = False
+
+    @property
+    def missing_ids(self) -> list[str]:
+        return self.questions.filter(~pl.col("present")).get_column("id").to_list()
+
+    def question(self, question_id: str) -> dict | None:
+        """One question's row as a dict (for the question view), or None."""
+        rows = self.questions.filter(pl.col("id") == question_id)
+        return rows.row(0, named=True) if rows.height else None
+
+
+def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str, ...], list[str]]:
+    """Gold questions with the run's columns; (frame, extra run ids, warnings)."""
+    frame = run.frame
+    if gold is None:
+        return frame.with_columns(present=pl.lit(True)), (), []
+    gold_frame = gold.frame.drop("line")
+    warnings = []
+    run_gold = frame.select("id", *[pl.col(c).alias(f"_run_{c}") for c in GOLD_FIELDS])
+    compared = gold_frame.join(run_gold, on="id", how="inner")
+    for name in GOLD_FIELDS:
+        given = pl.col(f"_run_{name}")
+        wanted = pl.col(name)
+        if name == "gold_passages":
+            given, wanted = given.list.sort(), wanted.list.sort()
+        conflicts = compared.filter(pl.col(f"_run_{name}").is_not_null() & (given != wanted).fill_null(True)).height
+        if conflicts:
+            warnings.append(f"{run.name}: {conflicts} question(s) give a {name} that differs from the gold set; the gold set wins")
+    joined = gold_frame.join(
+        frame.drop(*GOLD_FIELDS).with_columns(present=pl.lit(True)), on="id", how="left", maintain_order="left"
+    ).with_columns(pl.col("present").fill_null(False))
+    extra = run.frame.join(gold_frame.select("id"), on="id", how="anti").get_column("id").to_list()
+    if extra:
+        warnings.append(f"{run.name}: {len(extra)} question(s) not in the gold set, kept out of the metrics")
+    missing = joined.filter(~pl.col("present")).height
+    if missing:
+        warnings.append(f"{run.name}: {missing} question(s) missing, counted as failures")
+    return joined, tuple(extra), warnings
+
+
+def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None) -> Evaluation:
+    """Measure `run` against `gold` (else the gold fields in the run) at cut-off k."""
+    k = k or config.k
+    frame, extra, warnings = _join_gold(run, gold)
+    if gold is None and frame.get_column("gold_passages").null_count() == frame.height:
+        warnings.append(f"{run.name}: no gold passages (give --gold): retrieval metrics are not available")
+    phrases = run.meta.fallback_phrases or config.fallback_phrases
+    frame = frame.with_columns(pl.col("category").fill_null(UNCATEGORIZED))
+    frame = retrieval_outcomes(frame, k)
+    frame = frame.with_columns(_outcomes(phrases, config.utility_target))
+    frame = frame.with_columns(_failure_kinds(config.utility_target))
+    frame = frame.with_columns(
+        failures=pl.concat_list([pl.when(pl.col(f"fail_{kind}")).then(pl.lit(kind)) for kind in FAILURE_KINDS]).list.drop_nulls(),
+    ).with_columns(failed=pl.col("failures").list.len() > 0)
+    return Evaluation(
+        run=run,
+        k=k,
+        questions=frame,
+        extra_ids=extra,
+        warnings=tuple(warnings),
+        utility_target=config.utility_target,
+        gold_from_run=gold is None,
+    )
+
+
+def _outcomes(phrases: tuple[str, ...], utility_target: float) -> list[pl.Expr]:
+    del utility_target
+    present = pl.col("present")
+    answer = pl.col("answer")
+    detected = contains_any_phrase(answer, phrases).fill_null(False)
+    abstained = present & pl.coalesce(pl.col("abstained_given"), detected)
+    sentences = pl.col("judge_sentences")
+    n_sentences = sentences.list.len().fill_null(0)
+    n_attested = sentences.list.eval(pl.element().struct.field("attested").cast(pl.Int64)).list.sum().fill_null(0)
+    judge_ok = present & pl.col("judge_present") & pl.col("judge_error").is_null()
+    needs_verdict = present & answer.is_not_null() & ~abstained
+    judged = needs_verdict & judge_ok & (n_sentences > 0)
+    judge_failed = present & (pl.col("judge_error").is_not_null() | (needs_verdict & ~judged))
+    category = pl.col("category")
+    gold = pl.col("gold_passages")
+    unanswerable = (category == UNANSWERABLE_CATEGORY) | (gold.list.len() == 0).fill_null(False)
+    return [
+        unanswerable.alias("unanswerable"),
+        (~unanswerable).alias("answerable"),
+        gold.is_not_null().alias("gold_known"),
+        abstained.alias("abstained"),
+        judged.alias("judged"),
+        judge_failed.alias("judge_failed"),
+        pl.when(judged).then(n_sentences).alias("n_sentences"),
+        pl.when(judged).then(n_attested).alias("n_attested"),
+        pl.when(judged).then(n_attested / n_sentences).alias("faithfulness_q"),
+        pl.when(judge_ok).then(pl.col("judge_utility")).alias("utility_q"),
+        (present & abstained).alias("abstained_excluded"),
+    ]
+
+
+def _failure_kinds(utility_target: float) -> list[pl.Expr]:
+    present = pl.col("present")
+    return [
+        (pl.col("answerable") & pl.col("gold_known") & (pl.col("hit_at_k") == 0).fill_null(False)).alias("fail_retrieval_miss"),
+        (pl.col("judged") & (pl.col("n_attested") < pl.col("n_sentences"))).fill_null(False).alias("fail_unfaithful"),
+        (present & pl.col("unanswerable") & ~pl.col("abstained")).alias("fail_answered_unanswerable"),
+        (present & pl.col("answerable") & pl.col("abstained")).alias("fail_false_abstention"),
+        (pl.col("utility_q") < utility_target).fill_null(False).alias("fail_low_utility"),
+        pl.col("judge_failed").alias("fail_judge_error"),
+        (~present).alias("fail_missing"),
+    ]

@@ -1,0 +1,223 @@
+"""The fast path for large JSONL runs: polars parses, expressions normalise.
+
+A 100,000-question run with 20 passages each is too slow to parse record by record in
+Python, so a canonical JSONL file is read by `pl.read_ndjson` and reshaped into the
+schema with column expressions. The fast path is deliberately conservative: anything
+it is not sure about (an alias key, a bare-id retrieved list, an unexpected type, a value
+out of range, a blank line) makes it return None and the exact path in `normalize`
+takes over, so both paths give the same frame and every problem is still located.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import polars as pl
+
+from ragtui.core.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE
+
+_ALIAS_MARKERS = (b'"passages_verite"', b'"reponse_attendue"', b'"categorie"', b'"phrases"', b'"texte"', b'"atteste"')
+_NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
+
+
+class _NotSure(Exception):
+    """The file needs the exact path."""
+
+
+def _fields(dtype: pl.DataType) -> dict[str, pl.DataType]:
+    if not isinstance(dtype, pl.Struct):
+        raise _NotSure
+    return {f.name: f.dtype for f in dtype.fields}
+
+
+def _require(dtype: pl.DataType, *allowed: type) -> None:
+    if not any(dtype == a or isinstance(dtype, a) for a in allowed):
+        raise _NotSure
+
+
+def _string_list(frame: pl.DataFrame, name: str) -> pl.Expr:
+    if name not in frame.columns:
+        return pl.lit(None, dtype=pl.List(pl.String))
+    dtype = frame.schema[name]
+    if dtype == pl.Null:
+        return pl.lit(None, dtype=pl.List(pl.String))
+    if dtype != pl.List(pl.String) and dtype != pl.List(pl.Null):
+        raise _NotSure
+    return pl.col(name).cast(pl.List(pl.String))
+
+
+def _plain(frame: pl.DataFrame, name: str, target: pl.DataType) -> pl.Expr:
+    if name not in frame.columns or frame.schema[name] == pl.Null:
+        return pl.lit(None, dtype=target)
+    dtype = frame.schema[name]
+    if target == pl.Float64:
+        _require(dtype, *_NUMERIC)
+    elif dtype != target:
+        raise _NotSure
+    return pl.col(name).cast(target)
+
+
+def _retrieved(frame: pl.DataFrame) -> list[pl.Expr]:
+    names = ("retrieved_ids", "retrieved_texts", "retrieved_scores")
+    if "retrieved" not in frame.columns or frame.schema["retrieved"] == pl.Null:
+        return [pl.lit(None, dtype=RUN_SCHEMA[n]).alias(n) for n in names]
+    dtype = frame.schema["retrieved"]
+    if not isinstance(dtype, pl.List):
+        raise _NotSure
+    fields = _fields(dtype.inner)
+    if fields.get("id") != pl.String or fields.get("text", pl.String) not in (pl.String, pl.Null):
+        raise _NotSure
+    _require(fields.get("score", pl.Null), *_NUMERIC)
+    item = pl.element().struct
+    text = item.field("text").cast(pl.String) if "text" in fields else pl.lit(None, dtype=pl.String)
+    score = item.field("score").cast(pl.Float64) if "score" in fields else pl.lit(None, dtype=pl.Float64)
+    column = pl.col("retrieved")
+    return [
+        column.list.eval(item.field("id")).alias("retrieved_ids"),
+        column.list.eval(text).alias("retrieved_texts"),
+        column.list.eval(score).alias("retrieved_scores"),
+    ]
+
+
+def _verdicts(frame: pl.DataFrame, prefix: str) -> list[pl.Expr]:
+    names = [n for n in RUN_SCHEMA if n.startswith(prefix + "_")]
+    if prefix not in frame.columns or frame.schema[prefix] == pl.Null:
+        return [
+            (pl.lit(False) if n.endswith("_present") else pl.lit(None, dtype=RUN_SCHEMA[n])).alias(n) for n in names
+        ]
+    fields = _fields(frame.schema[prefix])
+    obj = pl.col(prefix).struct
+    out = [pl.col(prefix).is_not_null().alias(f"{prefix}_present")]
+    out.append(_struct_field(obj, fields, "model", pl.String).alias(f"{prefix}_model"))
+    out.append(_struct_field(obj, fields, "error", pl.String).alias(f"{prefix}_error"))
+    sentences = pl.lit(None, dtype=pl.List(SENTENCE))
+    if fields.get("faithfulness", pl.Null) != pl.Null:
+        faith = _fields(fields["faithfulness"])
+        if faith.get("sentences", pl.Null) != pl.Null:
+            listed = faith["sentences"]
+            if not isinstance(listed, pl.List):
+                raise _NotSure
+            sfields = _fields(listed.inner)
+            if sfields.get("attested") != pl.Boolean:
+                raise _NotSure
+            item = pl.element().struct
+            evidence = (
+                item.field("evidence").cast(pl.List(pl.String)).fill_null(pl.lit([], dtype=pl.List(pl.String)))
+                if "evidence" in sfields
+                else pl.lit([], dtype=pl.List(pl.String))
+            )
+            for name in ("text", "reason"):
+                _require(sfields.get(name, pl.Null), pl.String, pl.Null)
+            if "evidence" in sfields and sfields["evidence"] not in (pl.List(pl.String), pl.List(pl.Null), pl.Null):
+                raise _NotSure
+            sentence = pl.struct(
+                text=item.field("text").cast(pl.String) if "text" in sfields else pl.lit(None, dtype=pl.String),
+                attested=item.field("attested"),
+                evidence=evidence,
+                reason=item.field("reason").cast(pl.String) if "reason" in sfields else pl.lit(None, dtype=pl.String),
+            )
+            sentences = obj.field("faithfulness").struct.field("sentences").list.eval(sentence)
+    out.append(sentences.alias(f"{prefix}_sentences"))
+    utility_score = pl.lit(None, dtype=pl.Float64)
+    utility_reason = pl.lit(None, dtype=pl.String)
+    if fields.get("utility", pl.Null) != pl.Null:
+        ufields = _fields(fields["utility"])
+        utility_score = _struct_field(obj.field("utility").struct, ufields, "score", pl.Float64)
+        utility_reason = _struct_field(obj.field("utility").struct, ufields, "reason", pl.String)
+    out.append(utility_score.alias(f"{prefix}_utility"))
+    out.append(utility_reason.alias(f"{prefix}_utility_reason"))
+    out.append(
+        pl.when(pl.col(prefix).is_not_null()).then(pl.col(prefix).struct.json_encode()).alias(f"{prefix}_json")
+    )
+    return out
+
+
+def _struct_field(obj: Any, fields: dict[str, pl.DataType], name: str, target: pl.DataType) -> pl.Expr:
+    dtype = fields.get(name, pl.Null)
+    if dtype == pl.Null:
+        return pl.lit(None, dtype=target)
+    if target == pl.Float64:
+        _require(dtype, *_NUMERIC)
+    elif dtype != target:
+        raise _NotSure
+    return obj.field(name).cast(target)
+
+
+def _values_are_clean(frame: pl.DataFrame) -> bool:
+    """Vectorised range checks; any failure sends the file to the exact path."""
+    checks = [
+        pl.col("id").is_null().any(),
+        pl.col("id").is_duplicated().any(),
+        (pl.col("judge_utility") < 1).any() | (pl.col("judge_utility") > 5).any(),
+        (pl.col("human_utility") < 1).any() | (pl.col("human_utility") > 5).any(),
+        pl.col("judge_utility").is_nan().any() | pl.col("human_utility").is_nan().any(),
+        pl.col("retrieved_ids").list.eval(pl.element().is_null().any()).list.first().fill_null(False).any(),
+    ]
+    for name in ("latency_ms", "cost_usd", "tokens_in", "tokens_out"):
+        checks.append((pl.col(name) < 0).any() | pl.col(name).is_nan().any())
+    for prefix in ("judge", "human"):
+        attested = pl.col(f"{prefix}_sentences").list.eval(pl.element().struct.field("attested").is_null().any())
+        checks.append(attested.list.first().fill_null(False).any())
+    flags = frame.select([c.fill_null(False).alias(f"c{i}") for i, c in enumerate(checks)]).row(0)
+    return not any(flags)
+
+
+def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:
+    """(run metadata, canonical frame) for a canonical JSONL file, or None when unsure."""
+    if any(marker in data for marker in _ALIAS_MARKERS):
+        return None
+    meta: dict[str, Any] = {}
+    offset, first_line = 0, 1
+    newline = data.find(b"\n")
+    head = data[: newline if newline >= 0 else len(data)]
+    if head.lstrip().startswith(b'{"run"'):
+        try:
+            parsed = json.loads(head)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return None
+        if not isinstance(parsed, dict) or set(parsed) != {"run"} or not isinstance(parsed["run"], dict):
+            return None
+        meta, offset, first_line = parsed["run"], newline + 1, 2
+    body = data[offset:]
+    # Line numbers must be exact, so a blank line anywhere sends the file to the exact path.
+    if not body.strip() or b"\n\n" in body or body.startswith(b"\n") or b"\r" in body:
+        return None
+    try:
+        raw = pl.read_ndjson(io.BytesIO(body), infer_schema_length=None)
+    except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
+        return None
+    expected_rows = body.count(b"\n") + (0 if body.endswith(b"\n") else 1)
+    if raw.height != expected_rows or "id" not in raw.columns or raw.schema["id"] != pl.String:
+        return None
+    try:
+        frame = _canonical(raw, first_line)
+    except (_NotSure, pl.exceptions.PolarsError):
+        return None
+    return (meta, frame) if _values_are_clean(frame) else None
+
+
+def _canonical(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:
+    unknown = [c for c in raw.columns if c not in KNOWN_RECORD_FIELDS]
+    extra = (
+        pl.struct(unknown).struct.json_encode() if unknown else pl.lit(None, dtype=pl.String)
+    )
+    exprs = [
+        pl.col("id"),
+        (pl.int_range(pl.len(), dtype=pl.Int64) + first_line).alias("line"),
+        _plain(raw, "question", pl.String).alias("question"),
+        _plain(raw, "category", pl.String).alias("category"),
+        _string_list(raw, "gold_passages").alias("gold_passages"),
+        _plain(raw, "expected_answer", pl.String).alias("expected_answer"),
+        *_retrieved(raw),
+        _plain(raw, "answer", pl.String).alias("answer"),
+        _plain(raw, "abstained", pl.Boolean).alias("abstained_given"),
+        _string_list(raw, "cited").alias("cited"),
+        *_verdicts(raw, "judge"),
+        *_verdicts(raw, "human"),
+        *[_plain(raw, n, pl.Float64).alias(n) for n in ("latency_ms", "cost_usd", "tokens_in", "tokens_out")],
+        extra.alias("extra"),
+    ]
+    frame = raw.select(exprs)
+    return frame.select([pl.col(n).cast(t) for n, t in RUN_SCHEMA.items()])

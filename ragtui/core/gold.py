@@ -1,0 +1,86 @@
+"""Load a gold set (annotated questions) into a canonical frame."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.normalize import duplicate_id_problems, normalize_gold_record
+from ragtui.core.records import load_yaml_records, read_jsonl, read_json_or_yaml_run
+from ragtui.core.schema import GOLD_SCHEMA
+from ragtui.core.textnorm import normalize_question
+
+GOLD_EXTENSIONS = {".yaml", ".yml", ".json", ".jsonl"}
+
+
+@dataclass(frozen=True)
+class GoldSet:
+    """The annotated questions: id, question, category, gold_passages, expected_answer."""
+
+    frame: pl.DataFrame
+    path: Path
+
+    def question_index(self) -> dict[str, str]:
+        """Normalised question text → id, for importers whose rows have no id (RAGAS)."""
+        return {
+            normalize_question(q): i
+            for i, q in self.frame.select("id", "question").iter_rows()
+            if q is not None
+        }
+
+
+def _gold_records(path: Path) -> tuple[list, list[int], list[Problem]]:
+    from ragtui.core import importers
+
+    foreign = importers.detect_gold(path)
+    if foreign is not None:
+        records, lines = importers.import_gold(path, foreign)
+        return records, lines, []
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        _, items, lines = load_yaml_records(path, ("questions",))
+        return items, lines, []
+    if suffix == ".jsonl":
+        raw = read_jsonl(path)
+        return raw.records, raw.lines, raw.problems
+    if suffix == ".json":
+        raw = read_json_or_yaml_run(path)
+        return raw.records, raw.lines, raw.problems
+    raise InputError(
+        problem(path, None, None, f"unknown extension '{path.suffix or '(none)'}' for a gold set: expected .yaml, .yml, .json, .jsonl or TREC qrels")
+    )
+
+
+def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
+    """Validate a gold set; returns it (None when unusable) and every problem."""
+    path = Path(path)
+    try:
+        items, lines, problems = _gold_records(path)
+    except InputError as exc:
+        return None, exc.problems
+    rows = []
+    for item, line in zip(items, lines):
+        if not isinstance(item, dict):
+            problems.append(problem(path, line, None, f"expected a question record, found {json.dumps(item, default=str)[:40]}"))
+            continue
+        row = normalize_gold_record(path, line, item, problems)
+        if row is not None:
+            rows.append(row)
+    problems += duplicate_id_problems(path, rows)
+    if not rows and not problems:
+        problems.append(problem(path, None, None, "no questions in the gold set"))
+    if any(p.is_error for p in problems):
+        return None, problems
+    return GoldSet(pl.DataFrame(rows, schema=GOLD_SCHEMA), path), problems
+
+
+def load_gold(path: str | Path) -> GoldSet:
+    """Load a gold set, raising InputError with every problem when it is unusable."""
+    gold, problems = check_gold(path)
+    if gold is None:
+        raise InputError([p for p in problems if p.is_error])
+    return gold

@@ -1,0 +1,163 @@
+"""Aggregate metrics of METRICS.md, overall and per category, with their n.
+
+Every metric is a ratio Σ num / Σ den over per-question columns: a mean over its
+population (den = 1 for members, 0 otherwise) or a pooled ratio (faithfulness:
+attested / judged sentences). The same per-question columns feed the paired bootstrap
+in `compare`, so the point estimate and its interval can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from ragtui.core.evaluate import Evaluation
+
+CURVE_MAX_K = 20
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """How one metric is computed from the per-question columns."""
+
+    key: str  # base name; the reported name adds @k for retrieval metrics
+    label: str
+    member: pl.Expr
+    num: pl.Expr
+    den: pl.Expr = pl.lit(1.0)
+    higher_is_better: bool = True
+    binary: bool = False  # per-question 0/1 outcome: McNemar applies
+    scale: str = "rate"  # "rate" (0–1, Δ in points) or "score" (1–5)
+    failure_kind: str | None = None
+    at_k: bool = False
+
+    def name(self, k: int) -> str:
+        return f"{self.key}@{k}" if self.at_k else self.key
+
+    def num_den(self) -> tuple[pl.Expr, pl.Expr]:
+        """Per-question (numerator, denominator), zero outside the population."""
+        member = self.member.fill_null(False)
+        return (
+            pl.when(member).then(self.num.cast(pl.Float64)).otherwise(0.0),
+            pl.when(member).then(self.den.cast(pl.Float64)).otherwise(0.0),
+        )
+
+
+_RETRIEVAL_MEMBER = pl.col("answerable") & pl.col("gold_known")
+
+METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec("recall", "Recall", _RETRIEVAL_MEMBER, pl.col("hit_at_k"), binary=True, failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"), failure_kind="unfaithful"),
+    MetricSpec("abstention", "Abstention", pl.col("unanswerable"), pl.col("abstained"), binary=True, failure_kind="answered_unanswerable"),
+    MetricSpec("utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility"),
+    MetricSpec("context_precision", "Context precision", _RETRIEVAL_MEMBER, pl.col("context_precision_at_k"), failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("mrr", "MRR", _RETRIEVAL_MEMBER, pl.col("rr_at_k"), failure_kind="retrieval_miss", at_k=True),
+    MetricSpec(
+        "false_abstention", "False abstention", pl.col("answerable"), pl.col("abstained"),
+        higher_is_better=False, binary=True, failure_kind="false_abstention",
+    ),
+    MetricSpec("context_recall", "Context recall", _RETRIEVAL_MEMBER, pl.col("context_recall_at_k"), failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("precision", "Precision", _RETRIEVAL_MEMBER, pl.col("precision_at_k"), failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("ndcg", "nDCG", _RETRIEVAL_MEMBER, pl.col("ndcg_at_k"), failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("faithfulness_macro", "Faithfulness (macro)", pl.col("judged"), pl.col("faithfulness_q"), failure_kind="unfaithful"),
+)
+HEADLINE = ("recall", "faithfulness", "abstention", "utility")
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """A metric's value (None when its population is empty: "not available") and n."""
+
+    value: float | None
+    n: int
+
+
+def metric_by_name(name: str) -> MetricSpec:
+    """The spec of `recall@5`, `faithfulness`, …"""
+    base = name.split("@", 1)[0]
+    for spec in METRICS:
+        if spec.key == base:
+            return spec
+    raise KeyError(name)
+
+
+def _aggregations() -> list[pl.Expr]:
+    exprs = []
+    for spec in METRICS:
+        num, den = spec.num_den()
+        exprs += [num.sum().alias(f"{spec.key}:num"), den.sum().alias(f"{spec.key}:den"), spec.member.fill_null(False).sum().alias(f"{spec.key}:n")]
+    return exprs
+
+
+def _to_values(row: dict, k: int) -> dict[str, MetricValue]:
+    out = {}
+    for spec in METRICS:
+        den = row[f"{spec.key}:den"]
+        value = row[f"{spec.key}:num"] / den if den else None
+        out[spec.name(k)] = MetricValue(value, int(row[f"{spec.key}:n"]))
+    return out
+
+
+def summarize(evaluation: Evaluation) -> dict[str, MetricValue]:
+    """Every metric over all gold questions."""
+    row = evaluation.questions.select(_aggregations()).row(0, named=True)
+    return _to_values(row, evaluation.k)
+
+
+def summarize_by_category(evaluation: Evaluation) -> dict[str, tuple[int, dict[str, MetricValue]]]:
+    """category → (n questions, every metric), in order of first appearance."""
+    grouped = evaluation.questions.group_by("category", maintain_order=True).agg(pl.len().alias("_n"), *_aggregations())
+    return {row["category"]: (row["_n"], _to_values(row, evaluation.k)) for row in grouped.iter_rows(named=True)}
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the panels count rather than average: nothing is averaged away."""
+
+    questions: int
+    present: int
+    missing: int
+    extra: int
+    judge_errors: int
+    abstained_excluded: int
+    judged: int
+    failing: int
+    failure_kinds: dict[str, int]
+
+
+def counts(evaluation: Evaluation) -> Counts:
+    from ragtui.core.evaluate import FAILURE_KINDS
+
+    frame = evaluation.questions
+    row = frame.select(
+        pl.len().alias("questions"),
+        pl.col("present").sum().alias("present"),
+        (~pl.col("present")).sum().alias("missing"),
+        pl.col("judge_failed").sum().alias("judge_errors"),
+        pl.col("abstained_excluded").sum().alias("abstained_excluded"),
+        pl.col("judged").sum().alias("judged"),
+        pl.col("failed").sum().alias("failing"),
+        *[pl.col(f"fail_{kind}").sum().alias(f"kind:{kind}") for kind in FAILURE_KINDS],
+    ).row(0, named=True)
+    return Counts(
+        questions=row["questions"],
+        present=row["present"],
+        missing=row["missing"],
+        extra=len(evaluation.extra_ids),
+        judge_errors=row["judge_errors"],
+        abstained_excluded=row["abstained_excluded"],
+        judged=row["judged"],
+        failing=row["failing"],
+        failure_kinds={kind: row[f"kind:{kind}"] for kind in FAILURE_KINDS},
+    )
+
+
+def recall_curve(evaluation: Evaluation, max_k: int = CURVE_MAX_K) -> list[float | None]:
+    """recall@j for j = 1…max_k (from the first gold rank, so one pass serves every j)."""
+    population = evaluation.questions.filter(pl.col("answerable") & pl.col("gold_known"))
+    if population.height == 0:
+        return [None] * max_k
+    rank = pl.col("first_gold_rank")
+    row = population.select([(rank <= j).fill_null(False).mean().alias(str(j)) for j in range(1, max_k + 1)]).row(0)
+    return [float(v) for v in row]

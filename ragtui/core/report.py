@@ -1,0 +1,132 @@
+"""The report as data: the JSON shape of CLI.md, which the text and markdown views render.
+
+`build_report` turns a Comparison into plain dicts, lists, numbers and None (never NaN),
+so `json.dumps` gives the document other tools read and the renderers never re-compute.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ragtui.core.calibration import calibrate
+from ragtui.core.compare import Comparison, MetricComparison
+from ragtui.core.evaluate import Evaluation
+from ragtui.core.metrics import CURVE_MAX_K, counts, recall_curve
+from ragtui.core.schema import category_display_name
+
+
+def _num(value: float | None, digits: int = 4) -> float | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return round(float(value), digits)
+
+
+def _run_header(evaluation: Evaluation) -> dict[str, Any]:
+    run = evaluation.run
+    c = counts(evaluation)
+    return {
+        "name": run.name,
+        "path": str(run.path),
+        "format": run.source_format,
+        "created_at": run.meta.created_at,
+        "system": run.meta.system,
+        "generator_model": run.meta.generator_model,
+        "judge_model": run.judge_model(),
+        "questions": c.questions,
+        "missing": c.missing,
+        "extra_questions": c.extra,
+        "judge_errors": c.judge_errors,
+        "abstained_excluded_from_faithfulness": c.abstained_excluded,
+        "failing": c.failing,
+        "failure_kinds": c.failure_kinds,
+    }
+
+
+def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"A": _num(m.a.value)}
+    if two_runs and m.b is not None:
+        out["B"] = _num(m.b.value)
+        out["delta"] = _num(m.delta)
+        out["ci"] = [_num(m.ci[0]), _num(m.ci[1])] if m.ci else None
+        out["p_value"] = _num(m.p_value)
+    out["target"] = m.target
+    meets = {"A": m.meets_target(m.a)}
+    if two_runs:
+        meets["B"] = m.meets_target(m.b)
+    out["meets_target"] = meets
+    if two_runs:
+        out["verdict"] = m.verdict
+        out["drop_flagged"] = m.drop_flagged
+    out["n"] = m.n if two_runs else m.a.n
+    out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
+    out["higher_is_better"] = m.spec.higher_is_better
+    return out
+
+
+def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
+    out = {}
+    for category, data in comparison.categories.items():
+        metrics = {}
+        for name, cell in data["metrics"].items():
+            entry: dict[str, Any] = {"A": _num(cell["A"].value), "n": cell["A"].n}
+            if two_runs:
+                entry["B"] = _num(cell["B"].value) if cell["B"] else None
+                entry["delta"] = _num(cell["delta"])
+            metrics[name] = entry
+        out[category] = {"name": category_display_name(category), "n": data["n"], "metrics": metrics}
+    return out
+
+
+def _calibration(evaluation: Evaluation) -> dict[str, Any] | None:
+    result = calibrate(evaluation.questions)
+    if result is None:
+        return None
+    return {key: _num(value) if isinstance(value, float) else value for key, value in result.__dict__.items()}
+
+
+def build_report(comparison: Comparison) -> dict[str, Any]:
+    """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
+    two_runs = comparison.b is not None
+    runs = {"A": _run_header(comparison.a)}
+    if comparison.b is not None:
+        runs["B"] = _run_header(comparison.b)
+    report: dict[str, Any] = {
+        "runs": runs,
+        "k": comparison.k,
+        "metrics": {name: _metric(m, two_runs) for name, m in comparison.metrics.items()},
+        "categories": _categories(comparison, two_runs),
+    }
+    if two_runs:
+        report["questions"] = {
+            status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
+        }
+        regressed = comparison.status.filter(comparison.status.get_column("status") == "regressed")
+        report["regressions"] = [
+            {"id": row["id"], "category": row["category"], "cause": row["cause"], "kinds_added": row["kinds_added"]}
+            for row in regressed.iter_rows(named=True)
+        ]
+    else:
+        report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
+    curve = {"k": list(range(1, CURVE_MAX_K + 1)), "A": [_num(v) for v in recall_curve(comparison.a)]}
+    if comparison.b is not None:
+        curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
+    report["recall_curve"] = curve
+    calibration = {"A": _calibration(comparison.a)}
+    if comparison.b is not None:
+        calibration["B"] = _calibration(comparison.b)
+    report["calibration"] = calibration
+    report["warnings"] = list(dict.fromkeys(comparison.warnings))
+    return report
+
+
+def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool) -> list[str]:
+    """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
+    reasons = []
+    latest = "B" if "B" in report["runs"] else "A"
+    for name, metric in report["metrics"].items():
+        if on_regression and metric.get("verdict") == "regressed":
+            reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
+        if below_target and metric["meets_target"].get(latest) is False:
+            reasons.append(f"{name} of {latest} is {metric[latest]:.4f}, below its target {metric['target']}")
+    return reasons

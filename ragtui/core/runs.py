@@ -1,0 +1,193 @@
+"""Load a run file (native or a peer tool's) into its metadata and a canonical frame."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from ragtui.core.config import DEFAULT_FALLBACK_PHRASES
+from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.normalize import duplicate_id_problems, normalize_run_record
+from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_bytes_utf8, read_raw_run
+from ragtui.core.schema import RUN_SCHEMA
+
+_META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    """The `run` object of a run file (FORMATS.md §2), with defaults filled in."""
+
+    name: str
+    created_at: str | None = None
+    system: str | None = None
+    generator_model: str | None = None
+    judge_model: str | None = None
+    k: int | None = None
+    fallback_phrases: tuple[str, ...] | None = None
+    gold_set: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One evaluated version of the RAG system: one row per question in `frame`."""
+
+    meta: RunMeta
+    frame: pl.DataFrame
+    path: Path
+    warnings: tuple[Problem, ...] = ()
+    source_format: str = "ragtui"
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    def judge_model(self) -> str | None:
+        """The judge model named in the metadata, else the most common one in the verdicts."""
+        if self.meta.judge_model:
+            return self.meta.judge_model
+        models = self.frame.get_column("judge_model").drop_nulls()
+        return models.mode().sort().first() if len(models) else None
+
+
+def parse_meta(path: Path, meta: dict[str, Any], line: int | None, problems: list[Problem]) -> RunMeta:
+    """Validate the metadata; problems are appended, defaults used for bad values."""
+
+    def text(name: str) -> str | None:
+        value = meta.get(name)
+        if value is None or isinstance(value, str):
+            return value
+        problems.append(problem(path, line, f"run.{name}", f"expected a string, found {value!r}"))
+        return None
+
+    k = meta.get("k")
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        problems.append(problem(path, line, "run.k", f"expected a whole number ≥ 1, found {k!r}"))
+        k = None
+    phrases = meta.get("fallback_phrases")
+    if phrases is not None and (not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases)):
+        problems.append(problem(path, line, "run.fallback_phrases", "expected a list of non-empty strings"))
+        phrases = None
+    return RunMeta(
+        name=text("name") or path.stem,
+        created_at=text("created_at") if not hasattr(meta.get("created_at"), "isoformat") else meta["created_at"].isoformat(),
+        system=text("system"),
+        generator_model=text("generator_model"),
+        judge_model=text("judge_model"),
+        k=k,
+        fallback_phrases=tuple(phrases) if phrases is not None else None,
+        gold_set=text("gold_set"),
+        extra={key: value for key, value in meta.items() if key not in _META_FIELDS},
+    )
+
+
+def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
+    """Validate every record of a RawRun; returns the frame and all problems found."""
+    problems = list(raw.problems)
+    rows = []
+    for record, line in zip(raw.records, raw.lines):
+        row = normalize_run_record(raw.path, line, record, problems)
+        if row is not None:
+            rows.append(row)
+    problems += duplicate_id_problems(raw.path, rows)
+    return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
+
+
+def check_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None) -> tuple[Run | None, list[Problem]]:
+    """Load with the exact path; returns the run (None when unusable) and every problem."""
+    path = Path(path)
+    try:
+        raw = _read_raw(path, fmt, gold_questions)
+    except InputError as exc:
+        return None, exc.problems
+    problems: list[Problem] = []
+    meta = parse_meta(path, raw.meta, raw.meta_line, problems)
+    frame, record_problems = frame_from_raw(raw)
+    problems += record_problems
+    if frame.height == 0 and not any(p.is_error for p in problems):
+        problems.append(problem(path, None, None, "no question records in the file"))
+    fmt_name = fmt or _detected(path) or "ragtui"
+    run = Run(meta, frame, path, tuple(p for p in problems if not p.is_error), fmt_name)
+    return (None if any(p.is_error for p in problems) else run), problems
+
+
+def _detected(path: Path) -> str | None:
+    from ragtui.core import importers
+
+    return importers.detect(path)
+
+
+def _read_raw(path: Path, fmt: str | None, gold_questions: dict[str, str] | None) -> RawRun:
+    from ragtui.core import importers
+
+    if fmt in (None, "ragtui"):
+        foreign = importers.detect(path) if fmt is None else None
+    else:
+        foreign = fmt
+    if foreign is not None:
+        if foreign not in importers.FORMATS:
+            raise InputError(problem(path, None, None, f"unknown format '{foreign}': expected one of {', '.join(importers.FORMATS)}"))
+        return importers.import_run(path, foreign, gold_questions)
+    if path.suffix.lower() not in RUN_EXTENSIONS and path.exists():
+        known = ", ".join(sorted(RUN_EXTENSIONS))
+        raise InputError(
+            problem(path, None, None, f"unknown extension '{path.suffix or '(none)'}' and not a known tool's file: expected {known}, or name the tool with --from")
+        )
+    return read_raw_run(path)
+
+
+def load_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None) -> Run:
+    """Load a run, raising InputError with every problem when it is unusable.
+
+    Canonical JSONL files take the polars fast path; everything else, and any JSONL the
+    fast path is unsure about, is validated record by record.
+    """
+    path = Path(path)
+    if fmt in (None, "ragtui") and path.suffix.lower() in (".jsonl", ".ndjson"):
+        fast = _load_fast(path, fmt)
+        if fast is not None:
+            return fast
+    run, problems = check_run(path, fmt, gold_questions)
+    if run is None:
+        raise InputError([p for p in problems if p.is_error])
+    return run
+
+
+def _load_fast(path: Path, fmt: str | None) -> Run | None:
+    from ragtui.core.fast_jsonl import read_fast
+
+    if fmt is None and _detected(path) is not None:
+        return None
+    read_bytes_utf8(path)  # empty file / not UTF-8 / missing: the same messages as the exact path
+    result = read_fast(path.read_bytes())
+    if result is None:
+        return None
+    meta_dict, frame = result
+    problems: list[Problem] = []
+    meta = parse_meta(path, meta_dict, 1, problems)
+    if any(p.is_error for p in problems):
+        return None
+    return Run(meta, frame, path, tuple(problems), "ragtui")
+
+
+def fallback_phrases(run: Run, default: tuple[str, ...] = DEFAULT_FALLBACK_PHRASES) -> tuple[str, ...]:
+    """The run's own abstention phrases, else the config's."""
+    return run.meta.fallback_phrases or default
+
+
+def meta_as_dict(meta: RunMeta) -> dict[str, Any]:
+    """The metadata as the `run` object of a file (for writing and for the JSON report)."""
+    out = {key: getattr(meta, key) for key in ("name", "created_at", "system", "generator_model", "judge_model", "k", "gold_set")}
+    if meta.fallback_phrases is not None:
+        out["fallback_phrases"] = list(meta.fallback_phrases)
+    out.update(meta.extra)
+    return {key: value for key, value in out.items() if value is not None}
+
+
+def dumps_meta(meta: RunMeta) -> str:
+    return json.dumps(meta_as_dict(meta), ensure_ascii=False)

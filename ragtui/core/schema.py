@@ -1,0 +1,85 @@
+"""The one documented schema every run and gold set is loaded into (docs/schema.md).
+
+A run becomes a polars frame with one row per question and exactly the columns of
+RUN_SCHEMA, whatever file it came from (JSONL, JSON, YAML, Parquet or a peer tool's
+format). The retrieved list is kept as three parallel lists so the metrics are list
+expressions over whole columns. `*_json` columns hold the original objects, so the
+verdict inspector can show everything the judge said, unknown fields included.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+SENTENCE = pl.Struct(
+    {"text": pl.String, "attested": pl.Boolean, "evidence": pl.List(pl.String), "reason": pl.String}
+)
+
+
+def _verdict_columns(prefix: str) -> dict[str, pl.DataType]:
+    return {
+        f"{prefix}_present": pl.Boolean(),
+        f"{prefix}_model": pl.String(),
+        f"{prefix}_sentences": pl.List(SENTENCE),
+        f"{prefix}_utility": pl.Float64(),
+        f"{prefix}_utility_reason": pl.String(),
+        f"{prefix}_error": pl.String(),
+        f"{prefix}_json": pl.String(),
+    }
+
+
+GOLD_FIELDS: dict[str, pl.DataType] = {
+    "question": pl.String(),
+    "category": pl.String(),
+    "gold_passages": pl.List(pl.String),
+    "expected_answer": pl.String(),
+}
+
+RUN_SCHEMA: dict[str, pl.DataType] = {
+    "id": pl.String(),
+    "line": pl.Int64(),
+    **GOLD_FIELDS,
+    "retrieved_ids": pl.List(pl.String),
+    "retrieved_texts": pl.List(pl.String),
+    "retrieved_scores": pl.List(pl.Float64),
+    "answer": pl.String(),
+    "abstained_given": pl.Boolean(),
+    "cited": pl.List(pl.String),
+    **_verdict_columns("judge"),
+    **_verdict_columns("human"),
+    "latency_ms": pl.Float64(),
+    "cost_usd": pl.Float64(),
+    "tokens_in": pl.Float64(),
+    "tokens_out": pl.Float64(),
+    "extra": pl.String(),
+}
+
+GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS}
+
+# Field aliases accepted on read (the course's French keys), never written.
+RECORD_ALIASES = {"passages_verite": "gold_passages", "reponse_attendue": "expected_answer", "categorie": "category"}
+VERDICT_ALIASES = {"phrases": "sentences", "texte": "text", "atteste": "attested"}
+
+KNOWN_RECORD_FIELDS = {
+    "id", "question", "category", "gold_passages", "expected_answer", "retrieved", "answer", "abstained",
+    "cited", "judge", "human", "latency_ms", "cost_usd", "tokens_in", "tokens_out",
+}
+
+UNCATEGORIZED = "uncategorized"
+UNANSWERABLE_CATEGORY = "sans_reponse"
+CATEGORY_NAMES = {
+    "factuelle_courte": "Short factual",
+    "procedurale": "Procedural",
+    "sans_reponse": "No answer in corpus",
+    "contradiction_connue": "Known contradiction",
+    UNCATEGORIZED: "Uncategorized",
+}
+
+
+def category_display_name(category: str) -> str:
+    """The display name of a known category; others are shown as written."""
+    return CATEGORY_NAMES.get(category, category)
+
+
+def empty_run_frame() -> pl.DataFrame:
+    return pl.DataFrame(schema=RUN_SCHEMA)

@@ -1,0 +1,46 @@
+"""One call from file paths to a Comparison: what the CLI and the app both use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ragtui.core.compare import Comparison, compare
+from ragtui.core.config import Config, load_config
+from ragtui.core.evaluate import evaluate
+from ragtui.core.gold import GoldSet, load_gold
+from ragtui.core.runs import Run, load_run
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What to load: run A (reference), optionally run B (candidate), gold set, config."""
+
+    a: Path
+    b: Path | None = None
+    gold: Path | None = None
+    config: Path | None = None
+    k: int | None = None
+    fmt: str | None = None
+
+
+def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
+    """-k wins, then the config file's k, then the run's own k, then 5."""
+    if cli_k is not None:
+        return cli_k
+    if config.path is not None:
+        return config.k
+    return run.meta.k or config.k
+
+
+def load_comparison(inputs: Inputs) -> Comparison:
+    """Load, validate, measure and compare; raises InputError on unusable input."""
+    config = load_config(inputs.config)
+    gold: GoldSet | None = load_gold(inputs.gold) if inputs.gold else None
+    questions = gold.question_index() if gold is not None else None
+    run_a = load_run(inputs.a, inputs.fmt, questions)
+    run_b = load_run(inputs.b, inputs.fmt, questions) if inputs.b else None
+    k = resolve_k(inputs.k, config, run_a)
+    evaluation_a = evaluate(run_a, gold, config, k)
+    evaluation_b = evaluate(run_b, gold, config, k) if run_b is not None else None
+    return compare(evaluation_a, evaluation_b, config)

@@ -1,0 +1,51 @@
+"""Text normalisation for matching: abstention phrases and question texts.
+
+Matching is case-, accent- and punctuation-insensitive: "Je ne trouve pas cette
+information." matches "je ne TROUVE pas cette information !" and "Je ne trouve pas
+cette information dans les documents disponibles". The Python function and the polars
+expression give the same result (a test checks it), so a single answer and a column of
+100,000 answers are judged alike.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import polars as pl
+
+_PUNCT_PY = re.compile(r"[^\w\s]|_", re.UNICODE)
+_SPACES_PY = re.compile(r"\s+")
+
+
+def normalize_for_match(text: str) -> str:
+    """Lower-case, strip accents, turn punctuation into spaces, collapse spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    no_accents = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _SPACES_PY.sub(" ", _PUNCT_PY.sub(" ", no_accents)).strip()
+
+
+def normalize_question(text: str) -> str:
+    """The key used to join a question by its text (importers without ids)."""
+    return normalize_for_match(text)
+
+
+def normalized_expr(column: pl.Expr) -> pl.Expr:
+    """`normalize_for_match` as a polars expression over a string column."""
+    return (
+        column.str.to_lowercase()
+        .str.normalize("NFKD")
+        .str.replace_all(r"\p{M}", "")
+        .str.replace_all(r"[^\w\s]|_", " ")
+        .str.replace_all(r"\s+", " ")
+        .str.strip_chars()
+    )
+
+
+def contains_any_phrase(column: pl.Expr, phrases: tuple[str, ...] | list[str]) -> pl.Expr:
+    """True where the normalised text contains any of the normalised phrases (padded by spaces)."""
+    padded = pl.lit(" ") + normalized_expr(column) + pl.lit(" ")
+    keys = [f" {normalize_for_match(p)} " for p in phrases if normalize_for_match(p)]
+    if not keys:
+        return pl.lit(False)
+    return padded.str.contains_any(keys)

@@ -1,0 +1,47 @@
+"""What `ragtui validate` checks: guess what a file is, then list all its problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragtui.core.config import config_problems_and_value
+from ragtui.core.errors import InputError, Problem
+from ragtui.core.gold import check_gold
+from ragtui.core.runs import check_run
+
+
+def guess_kind(path: Path) -> str:
+    """"config", "gold" or "run", from the name and a peek at the content."""
+    from ragtui.core import importers
+
+    name = path.name.lower()
+    if name in ("ragtui.yaml", "ragtui.yml") or name.endswith(".ragtui.yaml"):
+        return "config"
+    if importers.detect_gold(path) is not None:
+        return "gold"
+    if path.suffix.lower() in (".yaml", ".yml"):
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+        except OSError:
+            return "run"
+        if "targets:" in head and "question" not in head:
+            return "config"
+        if "results:" in head or "retrieved" in head or "answer:" in head:
+            return "run"
+        return "gold"
+    return "run"
+
+
+def validate_file(path: Path, kind: str = "auto", fmt: str | None = None) -> tuple[str, list[Problem]]:
+    """(the kind it was checked as, every problem found)."""
+    kind = guess_kind(path) if kind == "auto" else kind
+    try:
+        if kind == "config":
+            _, problems = config_problems_and_value(path)
+        elif kind == "gold":
+            _, problems = check_gold(path)
+        else:
+            _, problems = check_run(path, fmt)
+    except InputError as exc:
+        problems = exc.problems
+    return kind, problems

@@ -1,0 +1,32 @@
+"""The one way untrusted text reaches the screen: neutralised, then wrapped as Content.
+
+Passages, questions, answers and judge output are data. `Content(...)` never parses
+markup, so `[@click=app.quit]` or `[/]` shows literally; `neutralize` first turns ESC,
+C0/C1 controls and bidi overrides into visible stand-ins, because Textual passes escape
+sequences in displayed text straight to the terminal. Styling untrusted text goes
+through `styled` (a whole-span style on literal text), never through markup.
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from ragtui.core.sanitize import neutralize
+
+
+def safe(text: object, *, one_line: bool = False, limit: int | None = None) -> Content:
+    """Untrusted text as inert Content (markup never parsed, controls made visible)."""
+    value = neutralize(text, keep_newlines=not one_line)
+    if limit is not None and len(value) > limit:
+        value = value[: max(limit - 1, 0)] + "…"
+    return Content(value)
+
+
+def styled(text: object, style: str, *, one_line: bool = False, limit: int | None = None) -> Content:
+    """Untrusted text with one style over all of it (e.g. a gold passage id in bold)."""
+    return safe(text, one_line=one_line, limit=limit).stylize(style)
+
+
+def join(*parts: Content | str) -> Content:
+    """Concatenate Content pieces; plain `str` parts must be ragtui's own text, not data."""
+    return Content.assemble(*parts)
