@@ -100,8 +100,8 @@ def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, b: Evaluation, conf
         cols = paired.select(f"{spec.key}:num", f"{spec.key}:den", f"{spec.key}:num_b", f"{spec.key}:den_b").to_numpy()
         num_a, den_a, num_b, den_b = cols.T if len(cols) else (np.array([]),) * 4
         common = int(((den_a > 0) | (den_b > 0)).sum()) if len(cols) else 0
-        point_a = num_a.sum() / den_a.sum() if len(cols) and den_a.sum() > 0 else None
-        point_b = num_b.sum() / den_b.sum() if len(cols) and den_b.sum() > 0 else None
+        point_a = float(num_a.sum() / den_a.sum()) if len(cols) and den_a.sum() > 0 else None
+        point_b = float(num_b.sum() / den_b.sum()) if len(cols) and den_b.sum() > 0 else None
         delta = point_b - point_a if point_a is not None and point_b is not None else None
         ci = paired_bootstrap_ci(num_a, den_a, num_b, den_b, confidence=config.confidence) if delta is not None else None
         p_value = None
@@ -123,7 +123,7 @@ def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, b: Evaluation, conf
             verdict=_verdict(spec, ci) if delta is not None else None,
             n=common,
             target=config.target(name),
-            drop_flagged=bad_move is not None and bad_move > config.max_drop * scale + 1e-12,
+            drop_flagged=bool(bad_move is not None and bad_move > config.max_drop * scale + 1e-12),
         )
     return out
 

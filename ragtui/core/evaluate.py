@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from ragtui.core.config import Config
+from ragtui.core.errors import InputError, problem
 from ragtui.core.gold import GoldSet
 from ragtui.core.retrieval import retrieval_outcomes
 from ragtui.core.runs import Run
@@ -76,6 +77,8 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
     if extra:
         warnings.append(f"{run.name}: {len(extra)} question(s) not in the gold set, kept out of the metrics")
     missing = joined.filter(~pl.col("present")).height
+    if missing == joined.height:
+        raise InputError(problem(run.path, None, "id", f"no question in common with the gold set {gold.path}: is it the right gold set?"))
     if missing:
         warnings.append(f"{run.name}: {missing} question(s) missing, counted as failures")
     return joined, tuple(extra), warnings

@@ -201,7 +201,9 @@ def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:
 def _canonical(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:
     unknown = [c for c in raw.columns if c not in KNOWN_RECORD_FIELDS]
     extra = (
-        pl.struct(unknown).struct.json_encode() if unknown else pl.lit(None, dtype=pl.String)
+        pl.when(pl.any_horizontal([pl.col(c).is_not_null() for c in unknown])).then(pl.struct(unknown).struct.json_encode())
+        if unknown
+        else pl.lit(None, dtype=pl.String)
     )
     exprs = [
         pl.col("id"),

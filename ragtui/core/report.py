@@ -49,7 +49,8 @@ def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
         out["B"] = _num(m.b.value)
         out["delta"] = _num(m.delta)
         out["ci"] = [_num(m.ci[0]), _num(m.ci[1])] if m.ci else None
-        out["p_value"] = _num(m.p_value)
+        # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
+        out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
     out["target"] = m.target
     meets = {"A": m.meets_target(m.a)}
     if two_runs:

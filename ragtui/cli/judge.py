@@ -1,0 +1,176 @@
+"""`ragtui judge RUN -o OUT`: fill in judge verdicts by calling an LLM over HTTP.
+
+Only stdlib and light ragtui modules are imported at the top: the parser of every
+command is built at start-up, and `ragtui report` must not pay for httpx. The judge
+engine (ragtui.core.judge.*) is imported inside `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
+    """Options of `ragtui judge`."""
+    parser.epilog = (
+        "The API key is read from OPENAI_API_KEY / ANTHROPIC_API_KEY (or --api-key-env NAME), "
+        "never from a flag or a file. Every call is cached in OUT.cache/: rerun the same "
+        "command after an interruption to resume without paying twice. See docs/judge.md."
+    )
+    parser.add_argument("run", metavar="RUN", help="the run to judge (.jsonl, .json, .yaml or .parquet)")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the judged run to write (.jsonl, written atomically)")
+    parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set: questions and expected answers (else the fields in the run)")
+    parser.add_argument("--config", metavar="ragtui.yaml", help="settings, incl. a judge: section (else ./ragtui.yaml if present)")
+    parser.add_argument("-k", type=int, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
+    judge = parser.add_argument_group("judge model")
+    judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
+    judge.add_argument("--model", help="the judge model, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:14b")
+    judge.add_argument("--base-url", metavar="URL", help="the server, e.g. http://localhost:8000/v1 for vLLM (default: the provider's official API)")
+    judge.add_argument("--api-key-env", metavar="NAME", help="the environment variable holding the API key")
+    judge.add_argument("--lang", choices=("fr", "en"), help="language of the judge prompts (default fr)")
+    judge.add_argument("--prompts", metavar="DIR", help="a folder of templates overriding the shipped ones ({lang}.system.txt, .user.txt, .repair.txt)")
+    judge.add_argument("--threshold", type=float, dest="lexical_threshold", metavar="SHARE", help="lexical judge: share of a sentence's words found in the passages to attest it (default 0.6)")
+    calls = parser.add_argument_group("calls")
+    calls.add_argument("--max-tokens", type=int, metavar="N", help="bound on the judge's output tokens (default 2048; doubled once on truncation)")
+    calls.add_argument("--timeout", type=float, metavar="SECONDS", help="per-request timeout (default 60)")
+    calls.add_argument("--concurrency", type=int, metavar="N", help="requests in flight at once (default 8)")
+    calls.add_argument("--max-retries", type=int, metavar="N", help="retries on 408/409/429/5xx/timeouts (default 6)")
+    calls.add_argument("--backoff", type=float, dest="backoff_base", metavar="SECONDS", help="first retry wait when the server gives none; doubles each time (default 0.5)")
+    calls.add_argument("--cache", metavar="DIR", help="the call cache (default OUT.cache/)")
+    calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
+    calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
+
+
+def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
+    from ragtui.core.judge.settings import JudgeSettings
+
+    meta_k = run_meta.get("k") if isinstance(run_meta.get("k"), int) else None
+    overrides = {
+        "provider": args.provider,
+        "model": args.model,
+        "base_url": args.base_url,
+        "api_key_env": args.api_key_env,
+        "lang": args.lang,
+        "prompts": args.prompts,
+        "max_tokens": args.max_tokens,
+        "timeout": args.timeout,
+        "concurrency": args.concurrency,
+        "max_retries": args.max_retries,
+        "backoff_base": args.backoff_base,
+        "lexical_threshold": args.lexical_threshold,
+        "cache": args.cache,
+        "k": args.k or meta_k,
+    }
+    if isinstance(run_meta.get("fallback_phrases"), list):
+        overrides["fallback_phrases"] = tuple(str(p) for p in run_meta["fallback_phrases"])
+    settings = JudgeSettings.from_config(args.config, **overrides)
+    if args.no_cache:
+        settings = settings.replace(cache_dir=None)
+    elif settings.cache_dir is None:
+        settings = settings.replace(cache_dir=Path(str(out) + ".cache"))
+    return settings.validated()
+
+
+def _load_gold(path: str) -> dict[str, dict]:
+    from ragtui.core.errors import InputError, problem
+    from ragtui.core.records import load_yaml_records
+
+    _, items, lines = load_yaml_records(Path(path), ("questions",))
+    gold: dict[str, dict] = {}
+    for item, line in zip(items, lines):
+        if not isinstance(item, dict) or item.get("id") is None:
+            raise InputError(problem(path, line, "id", "expected a question record with an id"))
+        gold.setdefault(str(item["id"]), item)
+    return gold
+
+
+def _configure_logging(verbose: bool) -> None:
+    import logging
+
+    logger = logging.getLogger("ragtui.judge")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("ragtui: %(message)s"))
+    logger.handlers[:] = [handler]
+    logger.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    logger.propagate = False
+
+
+def _print_summary(result, settings, out: Path) -> None:
+    totals = result.totals
+    paid = totals.calls - totals.cached_calls
+    cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
+    print(
+        f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
+        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors",
+        file=sys.stderr,
+    )
+    if settings.provider != "lexical":
+        print(
+            f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
+            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
+            file=sys.stderr,
+        )
+    for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
+        print(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}", file=sys.stderr)
+    if totals.errors > 5:
+        print(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})", file=sys.stderr)
+    print(f"ragtui: wrote {out}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Judge RUN into OUT. Exit 0 (judge errors are recorded, not fatal), 2 on unusable input."""
+    import asyncio
+    import signal
+
+    from ragtui.core.errors import InputError, problem
+    from ragtui.core.judge.progress import Progress
+    from ragtui.core.judge.runner import family_warning, judge_run
+    from ragtui.core.records import read_raw_run, write_run_jsonl
+
+    out = Path(args.output)
+    if out.suffix.lower() not in (".jsonl", ".ndjson"):
+        raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))
+    raw = read_raw_run(args.run)
+    if raw.problems:
+        raise InputError(raw.problems)
+    gold = _load_gold(args.gold) if args.gold else {}
+    settings = _settings(args, raw.meta, out)
+    _configure_logging(args.verbose)
+
+    warning = family_warning(raw.meta.get("generator_model"), settings)
+    if warning:
+        print(f"ragtui: warning: {warning}", file=sys.stderr)
+    if settings.provider == "lexical":
+        print("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests", file=sys.stderr)
+    progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
+
+    async def main():
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        try:  # SIGTERM (a CI timeout, `kill`) stops like Ctrl-C: pending cache writes finish
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+        return await judge_run(raw, settings, gold=gold, progress=progress)
+
+    from ragtui.core.judge.client import CallError
+
+    try:
+        result = asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        where = f" (calls made so far are cached in {settings.cache_dir})" if settings.cache_dir else ""
+        print(f"\nragtui: interrupted{where}; {out} not written — rerun the same command to resume", file=sys.stderr)
+        return 130
+    except CallError as exc:
+        print(f"ragtui: judge stopped: {exc}; {out} not written", file=sys.stderr)
+        return 2
+    for message in result.warnings:
+        print(f"ragtui: warning: {message}", file=sys.stderr)
+    write_run_jsonl(out, result.meta, result.records)
+    _print_summary(result, settings, out)
+    return 0

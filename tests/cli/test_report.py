@@ -1,0 +1,119 @@
+"""`ragtui report`: the text table, markdown, the JSON shape of CLI.md, and exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from ragtui.cli import main
+
+GOLD = [{"id": f"q{i:02d}", "question": f"Question {i} ?", "gold_passages": [f"p{i}"], "category": "procedurale" if i % 2 else "factuelle_courte"} for i in range(40)]
+
+
+def _record(i: int, *, hit: bool, attested: bool = True) -> dict:
+    retrieved = [f"p{i}", "x1", "x2"] if hit else ["x1", "x2", "x3", "x4", "x5", f"p{i}"]
+    return {
+        "id": f"q{i:02d}",
+        "retrieved": retrieved,
+        "answer": "Réponse.",
+        "judge": {"faithfulness": {"sentences": [{"text": "Réponse.", "attested": attested}]}, "utility": {"score": 5}},
+    }
+
+
+@pytest.fixture
+def runs(tmp_path, write_jsonl):
+    gold = tmp_path / "gold.yaml"
+    gold.write_text(yaml.safe_dump(GOLD), encoding="utf-8")
+    # A finds every gold passage; B loses it on 12 of 40 questions (a clear regression).
+    a = write_jsonl(tmp_path / "a.jsonl", {"name": "baseline", "generator_model": "llama-3.1-70b", "judge_model": "claude-sonnet-4"},
+                    [_record(i, hit=True) for i in range(40)])
+    b = write_jsonl(tmp_path / "b.jsonl", {"name": "candidate", "generator_model": "llama-3.1-70b", "judge_model": "llama-3.3-70b"},
+                    [_record(i, hit=i >= 12) for i in range(40)])
+    return a, b, gold
+
+
+def test_json_report_follows_the_cli_contract(runs, capsys):
+    a, b, gold = runs
+    assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["runs"]["A"]["name"] == "baseline" and report["runs"]["B"]["name"] == "candidate"
+    assert report["runs"]["A"]["questions"] == 40 and report["runs"]["B"]["missing"] == 0
+    assert report["k"] == 5
+    recall = report["metrics"]["recall@5"]
+    assert recall["A"] == 1.0 and recall["B"] == pytest.approx(28 / 40)
+    assert recall["delta"] == pytest.approx(-0.3)
+    assert recall["ci"][0] <= -0.3 <= recall["ci"][1] and recall["ci"][1] < 0
+    assert recall["p_value"] == pytest.approx(2 / 2**12, rel=1e-3)  # McNemar: 12 discordant pairs, all one way
+    assert recall["verdict"] == "regressed" and recall["target"] == 0.8
+    assert recall["meets_target"] == {"A": True, "B": False} and recall["n"] == 40
+    assert report["categories"]["procedurale"]["n"] == 20
+    assert set(report["categories"]["procedurale"]["metrics"]["recall@5"]) >= {"A", "B", "delta"}
+    assert sorted(report["questions"]["regressed"]) == [f"q{i:02d}" for i in range(12)]
+    assert report["questions"]["fixed"] == [] and report["questions"]["still_failing"] == []
+    assert any("Llama family" in w for w in report["warnings"])
+
+
+def test_single_run_report_has_no_b_delta_ci_p_value_or_verdict(runs, capsys):
+    a, _, gold = runs
+    assert main(["report", str(a), "--gold", str(gold), "--format", "json"]) == 0
+    metric = json.loads(capsys.readouterr().out)["metrics"]["recall@5"]
+    assert metric["A"] == 1.0
+    assert not {"B", "delta", "ci", "p_value", "verdict"} & set(metric)
+
+
+def test_text_report_is_an_aligned_table_with_the_regressed_questions(runs, capsys):
+    a, b, gold = runs
+    assert main(["report", str(a), str(b), "--gold", str(gold)]) == 0
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if l.startswith("recall@5 "))
+    assert "1.000 ✓" in line and "0.700 ✗" in line and "−30.0 pts" in line and "▼ regressed" in line
+    assert "Regressed questions:" in out and "retrieval: gold fell out of the top k" in out
+    assert "Procedural" in out and "Short factual" in out
+
+
+def test_markdown_report_is_a_table_for_a_pr_comment(runs, capsys):
+    a, b, gold = runs
+    assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("### ragtui report: `baseline` → `candidate`")
+    assert "| `recall@5` | ≥ 0.80 |" in out and "**12 regressed**" in out
+
+
+def test_fail_on_regression_exits_1_only_when_a_metric_regressed(runs, capsys):
+    a, b, gold = runs
+    assert main(["report", str(a), str(b), "--gold", str(gold), "--fail-on-regression"]) == 1
+    assert "recall@5 regressed" in capsys.readouterr().err
+    assert main(["report", str(a), str(a), "--gold", str(gold), "--fail-on-regression"]) == 0
+
+
+def test_fail_below_target_checks_the_latest_run(runs, capsys):
+    a, b, gold = runs
+    assert main(["report", str(a), "--gold", str(gold), "--fail-below-target"]) == 0
+    assert main(["report", str(a), str(b), "--gold", str(gold), "--fail-below-target"]) == 1
+    assert "recall@5 of B is 0.7000, below its target 0.8" in capsys.readouterr().err
+
+
+def test_report_output_file_is_written(runs, tmp_path, capsys):
+    a, b, gold = runs
+    out = tmp_path / "report.json"
+    assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "json", "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["metrics"]["recall@5"]["verdict"] == "regressed"
+
+
+def test_a_config_file_sets_targets_and_k(runs, tmp_path, capsys):
+    a, _, gold = runs
+    config = tmp_path / "ragtui.yaml"
+    config.write_text("k: 1\ntargets:\n  recall@5: {min: 0.99}\n", encoding="utf-8")
+    assert main(["report", str(a), "--gold", str(gold), "--config", str(config), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["k"] == 1 and report["metrics"]["recall@1"]["target"] == 0.99
+
+
+def test_a_bad_config_exits_2_naming_the_field(runs, tmp_path, capsys):
+    a, _, gold = runs
+    config = tmp_path / "ragtui.yaml"
+    config.write_text("targets:\n  faithfulness: {min: 1.5}\n", encoding="utf-8")
+    assert main(["report", str(a), "--config", str(config)]) == 2
+    assert "targets.faithfulness.min: 1.5 is outside 0…1" in capsys.readouterr().err

@@ -1,0 +1,36 @@
+"""The core and the headless commands never load textual or rich (nor httpx for report)."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import ragtui.core
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _loaded_after(code: str) -> set[str]:
+    script = f"{code}\nimport sys\nprint(' '.join(sorted(m.split('.')[0] for m in sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    return set(result.stdout.split())
+
+
+def test_importing_every_core_module_does_not_load_the_tui():
+    names = [m.name for m in pkgutil.walk_packages(ragtui.core.__path__, "ragtui.core.")]
+    loaded = _loaded_after("\n".join(f"import {name}" for name in names))
+    assert "textual" not in loaded and "rich" not in loaded
+
+
+def test_report_and_validate_do_not_load_textual_rich_or_httpx(shared_dir):
+    examples = shared_dir / "spec" / "examples"
+    code = (
+        "import contextlib, io\nfrom ragtui.cli import main\n"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['report', r'{examples / 'run_a.jsonl'}', '--gold', r'{examples / 'gold.yaml'}', '--format', 'json']) == 0\n"
+        f"    assert main(['validate', r'{examples / 'gold.yaml'}']) == 0"
+    )
+    loaded = _loaded_after(code)
+    assert not {"textual", "rich", "httpx"} & loaded
