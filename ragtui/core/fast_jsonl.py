@@ -18,7 +18,7 @@ import polars as pl
 
 from ragtui.core.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE
 
-_ALIAS_MARKERS = (b'"passages_verite"', b'"reponse_attendue"', b'"categorie"', b'"phrases"', b'"texte"', b'"atteste"')
+_ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 _NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
 
 
@@ -145,6 +145,19 @@ def _struct_field(obj: Any, fields: dict[str, pl.DataType], name: str, target: p
     return obj.field(name).cast(target)
 
 
+def _has_alias(schema: pl.Schema) -> bool:
+    """French alias keys anywhere in the inferred schema (the schema covers every row)."""
+
+    def walk(dtype: pl.DataType) -> bool:
+        if isinstance(dtype, pl.Struct):
+            return any(f.name in _ALIASES or walk(f.dtype) for f in dtype.fields)
+        if isinstance(dtype, pl.List):
+            return walk(dtype.inner)
+        return False
+
+    return any(name in _ALIASES or walk(dtype) for name, dtype in schema.items())
+
+
 def _values_are_clean(frame: pl.DataFrame) -> bool:
     """Vectorised range checks; any failure sends the file to the exact path."""
     checks = [
@@ -166,8 +179,6 @@ def _values_are_clean(frame: pl.DataFrame) -> bool:
 
 def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:
     """(run metadata, canonical frame) for a canonical JSONL file, or None when unsure."""
-    if any(marker in data for marker in _ALIAS_MARKERS):
-        return None
     meta: dict[str, Any] = {}
     offset, first_line = 0, 1
     newline = data.find(b"\n")
@@ -190,6 +201,8 @@ def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:
         return None
     expected_rows = body.count(b"\n") + (0 if body.endswith(b"\n") else 1)
     if raw.height != expected_rows or "id" not in raw.columns or raw.schema["id"] != pl.String:
+        return None
+    if _has_alias(raw.schema):
         return None
     try:
         frame = _canonical(raw, first_line)

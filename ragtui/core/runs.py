@@ -12,7 +12,7 @@ import polars as pl
 from ragtui.core.config import DEFAULT_FALLBACK_PHRASES
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.normalize import duplicate_id_problems, normalize_run_record
-from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_bytes_utf8, read_raw_run
+from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_raw_run
 from ragtui.core.schema import RUN_SCHEMA
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
@@ -163,8 +163,12 @@ def _load_fast(path: Path, fmt: str | None) -> Run | None:
 
     if fmt is None and _detected(path) is not None:
         return None
-    read_bytes_utf8(path)  # empty file / not UTF-8 / missing: the same messages as the exact path
-    result = read_fast(path.read_bytes())
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None  # the exact path reports it
+    # polars itself rejects invalid UTF-8; an empty file goes to the exact path's message.
+    result = read_fast(data) if data and not data.isspace() else None
     if result is None:
         return None
     meta_dict, frame = result

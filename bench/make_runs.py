@@ -1,0 +1,84 @@
+"""Generate large synthetic runs (with gold fields inline) for the benchmarks.
+
+`python bench/make_runs.py N OUTDIR` writes OUTDIR/a_N.jsonl, b_N.jsonl and the same as
+Parquet: N questions, 20 retrieved passages each (id, ~120-character text, score), an
+answer of 1–4 sentences with judge verdicts and a utility score. B is A with some
+retrieval and faithfulness changes, so a comparison has something to find.
+Deterministic (seeded); numbers only matter for timing, not for meaning.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+CATEGORIES = ["factuelle_courte", "procedurale", "sans_reponse", "contradiction_connue"]
+WORDS = "salarie conge teletravail accord avenant frais bareme reglement charte jours mois prime cadre".split()
+
+
+def _text(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(16))
+
+
+def make_records(n: int, seed: int, shift: float) -> list[dict]:
+    rng = random.Random(seed)
+    records = []
+    for i in range(n):
+        category = CATEGORIES[i % 4]
+        gold = [] if category == "sans_reponse" else [f"p{(i * 7 + j) % 50000:05d}" for j in range(1 + i % 2)]
+        pool = [f"p{rng.randrange(50000):05d}" for _ in range(20)]
+        if gold and rng.random() < 0.8 + shift:
+            pool[rng.randrange(8)] = gold[0]
+        retrieved = [{"id": pid, "text": _text(rng), "score": round(1 - r / 25, 4)} for r, pid in enumerate(pool)]
+        sentences = [
+            {"text": f"Phrase {s} de la reponse {i}.", "attested": rng.random() < 0.88 - shift, "evidence": [pool[0]], "reason": "overlap"}
+            for s in range(1 + i % 4)
+        ]
+        abstain = category == "sans_reponse" and rng.random() < 0.85
+        records.append(
+            {
+                "id": f"q{i:06d}",
+                "question": f"Question {i} sur {rng.choice(WORDS)} ?",
+                "category": category,
+                "gold_passages": gold,
+                "retrieved": retrieved,
+                "answer": "Je ne trouve pas cette information." if abstain else " ".join(s["text"] for s in sentences),
+                "judge": {
+                    "model": "claude-sonnet-4",
+                    "faithfulness": {"sentences": sentences},
+                    "utility": {"score": rng.randint(2, 5), "reason": "synthetic"},
+                    "error": None,
+                },
+                "latency_ms": rng.randint(300, 3000),
+                "cost_usd": round(rng.random() / 1000, 6),
+            }
+        )
+    return records
+
+
+def write(n: int, out: Path) -> dict[str, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for label, seed, shift in (("a", 1, 0.0), ("b", 2, 0.02)):
+        jsonl = out / f"{label}_{n}.jsonl"
+        paths[f"{label}_jsonl"] = jsonl
+        paths[f"{label}_parquet"] = out / f"{label}_{n}.parquet"
+        if jsonl.exists() and paths[f"{label}_parquet"].exists():
+            continue
+        records = make_records(n, seed, shift)
+        meta = {"name": f"bench-{label}", "generator_model": "llama-3.1-70b-instruct", "judge_model": "claude-sonnet-4", "k": 5}
+        with jsonl.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps({"run": meta}) + "\n")
+            for record in records:
+                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        import polars as pl
+
+        frame = pl.read_ndjson(jsonl.read_bytes()[jsonl.read_bytes().index(b"\n") + 1 :])
+        frame.write_parquet(paths[f"{label}_parquet"], metadata={"ragtui.run": json.dumps(meta)})
+    return paths
+
+
+if __name__ == "__main__":
+    write(int(sys.argv[1]), Path(sys.argv[2]))
