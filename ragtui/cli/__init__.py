@@ -41,11 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ragtui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
-        try:  # DEVELOPMENT ONLY: tolerate command modules not yet written
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module = importlib.import_module(module_name)
         module.add_arguments(command_parser, name)
         command_parser.set_defaults(_module=module_name)
     return parser

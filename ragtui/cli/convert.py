@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     source, target = Path(args.input), Path(args.output)
     if not source.exists():
         raise InputError(problem(source, None, None, "file not found"))
-    if importers.detect_gold(source) is not None or (args.from_format in ("qrels",)):
+    if args.from_format == "qrels" or importers.detect_gold(source) is not None:
         if target.suffix.lower() not in GOLD_SUFFIXES:
             raise InputError(problem(target, None, None, "TREC qrels are a gold set: write them to a .yaml file"))
         records, _ = importers.import_gold(source, "trec")

@@ -8,6 +8,8 @@ engine (ragtui.core.judge.*) is imported inside `run`.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import sys
 from pathlib import Path
 
@@ -89,15 +91,20 @@ def _load_gold(path: str) -> dict[str, dict]:
     return gold
 
 
-def _configure_logging(verbose: bool) -> None:
-    import logging
-
+@contextlib.contextmanager
+def _judge_logging(verbose: bool):
+    """Judge logs on stderr for this command only (warnings; every request with -v)."""
     logger = logging.getLogger("ragtui.judge")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("ragtui: %(message)s"))
-    logger.handlers[:] = [handler]
+    old_level = logger.level
+    logger.addHandler(handler)
     logger.setLevel(logging.DEBUG if verbose else logging.WARNING)
-    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
 
 
 def _print_summary(result, settings, out: Path) -> None:
@@ -140,7 +147,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(raw.problems)
     gold = _load_gold(args.gold) if args.gold else {}
     settings = _settings(args, raw.meta, out)
-    _configure_logging(args.verbose)
 
     warning = family_warning(raw.meta.get("generator_model"), settings)
     if warning:
@@ -161,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.judge.client import CallError
 
     try:
-        result = asyncio.run(main())
+        with _judge_logging(args.verbose):
+            result = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
         where = f" (calls made so far are cached in {settings.cache_dir})" if settings.cache_dir else ""
         print(f"\nragtui: interrupted{where}; {out} not written — rerun the same command to resume", file=sys.stderr)

@@ -15,7 +15,7 @@ import polars as pl
 from ragtui.core.config import Config
 from ragtui.core.errors import InputError, problem
 from ragtui.core.gold import GoldSet
-from ragtui.core.retrieval import retrieval_outcomes
+from ragtui.core.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.runs import Run
 from ragtui.core.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
 from ragtui.core.textnorm import contains_any_phrase
@@ -91,9 +91,16 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
     if gold is None and frame.get_column("gold_passages").null_count() == frame.height:
         warnings.append(f"{run.name}: no gold passages (give --gold): retrieval metrics are not available")
     phrases = run.meta.fallback_phrases or config.fallback_phrases
+    unavailable = unavailable_parts(run)
+    for part in sorted(unavailable):
+        warnings.append(f"{run.name}: {UNAVAILABLE_TEXT[part]}")
     frame = frame.with_columns(pl.col("category").fill_null(UNCATEGORIZED))
     frame = retrieval_outcomes(frame, k)
-    frame = frame.with_columns(_outcomes(phrases, config.utility_target))
+    if "retrieval" in unavailable:
+        frame = frame.with_columns(
+            pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
+        )
+    frame = frame.with_columns(_outcomes(phrases, unavailable))
     frame = frame.with_columns(_failure_kinds(config.utility_target))
     frame = frame.with_columns(
         failures=pl.concat_list([pl.when(pl.col(f"fail_{kind}")).then(pl.lit(kind)) for kind in FAILURE_KINDS]).list.drop_nulls(),
@@ -109,9 +116,30 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
     )
 
 
-def _outcomes(phrases: tuple[str, ...], utility_target: float) -> list[pl.Expr]:
-    del utility_target
+UNAVAILABLE_TEXT = {
+    "retrieval": "retrieved passages are missing or have made-up ids: retrieval metrics are not available",
+    "answer": "the file has no answers: abstention metrics are not available",
+    "judge": "the file has no judge verdicts: faithfulness and utility are not available (run `ragtui judge`)",
+}
+
+
+def unavailable_parts(run: Run) -> set[str]:
+    """What an imported file lacks ("retrieval", "answer", "judge"): shown as not available."""
+    imported = run.meta.extra.get("imported_from")
+    lacking = set(imported.get("not_available", [])) if isinstance(imported, dict) else set()
+    parts = set()
+    if "retrieved" in lacking or run.meta.extra.get("retrieval_ids") in ("positional", "mixed"):
+        parts.add("retrieval")
+    if "answer" in lacking:
+        parts.add("answer")
+    if "judge" in lacking:
+        parts.add("judge")
+    return parts
+
+
+def _outcomes(phrases: tuple[str, ...], unavailable: set[str]) -> list[pl.Expr]:
     present = pl.col("present")
+    answer_known = pl.lit("answer" not in unavailable)
     answer = pl.col("answer")
     detected = contains_any_phrase(answer, phrases).fill_null(False)
     abstained = present & pl.coalesce(pl.col("abstained_given"), detected)
@@ -122,21 +150,24 @@ def _outcomes(phrases: tuple[str, ...], utility_target: float) -> list[pl.Expr]:
     needs_verdict = present & answer.is_not_null() & ~abstained
     judged = needs_verdict & judge_ok & (n_sentences > 0)
     judge_failed = present & (pl.col("judge_error").is_not_null() | (needs_verdict & ~judged))
+    if "judge" in unavailable:
+        judge_failed = pl.lit(False)
     category = pl.col("category")
     gold = pl.col("gold_passages")
     unanswerable = (category == UNANSWERABLE_CATEGORY) | (gold.list.len() == 0).fill_null(False)
     return [
         unanswerable.alias("unanswerable"),
         (~unanswerable).alias("answerable"),
-        gold.is_not_null().alias("gold_known"),
-        abstained.alias("abstained"),
+        (gold.is_not_null() & pl.lit("retrieval" not in unavailable)).alias("gold_known"),
+        answer_known.alias("answer_known"),
+        pl.when(answer_known).then(abstained).alias("abstained"),
         judged.alias("judged"),
         judge_failed.alias("judge_failed"),
         pl.when(judged).then(n_sentences).alias("n_sentences"),
         pl.when(judged).then(n_attested).alias("n_attested"),
         pl.when(judged).then(n_attested / n_sentences).alias("faithfulness_q"),
         pl.when(judge_ok).then(pl.col("judge_utility")).alias("utility_q"),
-        (present & abstained).alias("abstained_excluded"),
+        (present & abstained & answer_known).alias("abstained_excluded"),
     ]
 
 
@@ -145,8 +176,8 @@ def _failure_kinds(utility_target: float) -> list[pl.Expr]:
     return [
         (pl.col("answerable") & pl.col("gold_known") & (pl.col("hit_at_k") == 0).fill_null(False)).alias("fail_retrieval_miss"),
         (pl.col("judged") & (pl.col("n_attested") < pl.col("n_sentences"))).fill_null(False).alias("fail_unfaithful"),
-        (present & pl.col("unanswerable") & ~pl.col("abstained")).alias("fail_answered_unanswerable"),
-        (present & pl.col("answerable") & pl.col("abstained")).alias("fail_false_abstention"),
+        (present & pl.col("unanswerable") & ~pl.col("abstained")).fill_null(False).alias("fail_answered_unanswerable"),
+        (present & pl.col("answerable") & pl.col("abstained")).fill_null(False).alias("fail_false_abstention"),
         (pl.col("utility_q") < utility_target).fill_null(False).alias("fail_low_utility"),
         pl.col("judge_failed").alias("fail_judge_error"),
         (~present).alias("fail_missing"),

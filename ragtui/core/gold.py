@@ -33,23 +33,24 @@ class GoldSet:
         }
 
 
-def _gold_records(path: Path) -> tuple[list, list[int], list[Problem]]:
+def _gold_records(path: Path) -> tuple[list, list[int], list[Problem], bool]:
+    """(records, their lines, problems, whether the format has question texts)."""
     from ragtui.core import importers
 
     foreign = importers.detect_gold(path)
     if foreign is not None:
         records, lines = importers.import_gold(path, foreign)
-        return records, lines, []
+        return records, lines, [], False
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         _, items, lines = load_yaml_records(path, ("questions",))
-        return items, lines, []
+        return items, lines, [], True
     if suffix == ".jsonl":
         raw = read_jsonl(path)
-        return raw.records, raw.lines, raw.problems
+        return raw.records, raw.lines, raw.problems, True
     if suffix == ".json":
         raw = read_json_or_yaml_run(path)
-        return raw.records, raw.lines, raw.problems
+        return raw.records, raw.lines, raw.problems, True
     raise InputError(
         problem(path, None, None, f"unknown extension '{path.suffix or '(none)'}' for a gold set: expected .yaml, .yml, .json, .jsonl or TREC qrels")
     )
@@ -59,7 +60,7 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
     """Validate a gold set; returns it (None when unusable) and every problem."""
     path = Path(path)
     try:
-        items, lines, problems = _gold_records(path)
+        items, lines, problems, has_questions = _gold_records(path)
     except InputError as exc:
         return None, exc.problems
     rows = []
@@ -67,7 +68,7 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
         if not isinstance(item, dict):
             problems.append(problem(path, line, None, f"expected a question record, found {json.dumps(item, default=str)[:40]}"))
             continue
-        row = normalize_gold_record(path, line, item, problems)
+        row = normalize_gold_record(path, line, item, problems, require_question=has_questions)
         if row is not None:
             rows.append(row)
     problems += duplicate_id_problems(path, rows)

@@ -49,12 +49,15 @@ _RETRIEVAL_MEMBER = pl.col("answerable") & pl.col("gold_known")
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("recall", "Recall", _RETRIEVAL_MEMBER, pl.col("hit_at_k"), binary=True, failure_kind="retrieval_miss", at_k=True),
     MetricSpec("faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"), failure_kind="unfaithful"),
-    MetricSpec("abstention", "Abstention", pl.col("unanswerable"), pl.col("abstained"), binary=True, failure_kind="answered_unanswerable"),
+    MetricSpec(
+        "abstention", "Abstention", pl.col("unanswerable") & pl.col("answer_known"), pl.col("abstained"),
+        binary=True, failure_kind="answered_unanswerable",
+    ),
     MetricSpec("utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility"),
     MetricSpec("context_precision", "Context precision", _RETRIEVAL_MEMBER, pl.col("context_precision_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("mrr", "MRR", _RETRIEVAL_MEMBER, pl.col("rr_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec(
-        "false_abstention", "False abstention", pl.col("answerable"), pl.col("abstained"),
+        "false_abstention", "False abstention", pl.col("answerable") & pl.col("answer_known"), pl.col("abstained"),
         higher_is_better=False, binary=True, failure_kind="false_abstention",
     ),
     MetricSpec("context_recall", "Context recall", _RETRIEVAL_MEMBER, pl.col("context_recall_at_k"), failure_kind="retrieval_miss", at_k=True),

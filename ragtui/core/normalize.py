@@ -204,10 +204,10 @@ def _sentences(check: _Checker, value: Any, field: str) -> list[dict[str, Any]] 
     return out
 
 
-def gold_fields(check: _Checker, record: dict[str, Any], *, required: bool) -> dict[str, Any]:
+def gold_fields(check: _Checker, record: dict[str, Any], *, required: bool, require_question: bool = True) -> dict[str, Any]:
     """question / category / gold_passages / expected_answer, required in a gold set."""
     return {
-        "question": check.string(record.get("question"), "question", required=required),
+        "question": check.string(record.get("question"), "question", required=required and require_question),
         "category": check.string(record.get("category"), "category"),
         "gold_passages": check.string_list(record.get("gold_passages"), "gold_passages", required=required),
         "expected_answer": check.string(record.get("expected_answer"), "expected_answer"),
@@ -242,12 +242,17 @@ def normalize_run_record(path: Path, line: int, record: dict[str, Any], problems
     return row if record_id is not None else None
 
 
-def normalize_gold_record(path: Path, line: int, record: dict[str, Any], problems: list[Problem]) -> dict[str, Any] | None:
-    """One gold question as a canonical row, or None when its id is unusable."""
+def normalize_gold_record(
+    path: Path, line: int, record: dict[str, Any], problems: list[Problem], *, require_question: bool = True
+) -> dict[str, Any] | None:
+    """One gold question as a canonical row, or None when its id is unusable.
+
+    TREC qrels have no question texts: their gold sets pass `require_question=False`.
+    """
     check = _Checker(path, line, problems)
     record = apply_aliases(record, RECORD_ALIASES)
     record_id = check.string(record.get("id"), "id", required=True)
-    row = {"id": record_id, "line": line, **gold_fields(check, record, required=True)}
+    row = {"id": record_id, "line": line, **gold_fields(check, record, required=True, require_question=require_question)}
     return row if record_id is not None else None
 
 

@@ -1,16 +1,18 @@
-"""Per-question retrieval outcomes at k, as column expressions (METRICS.md, "Retrieval").
+"""Per-question retrieval outcomes at k, computed over whole columns (METRICS.md, "Retrieval").
 
 Duplicated ids in a retrieved list count once, at their first rank. The ranked lists
-are exploded into one row per (question, rank) so every quantity — first gold rank,
-hits in the top k, rank-aware precision, DCG — is a grouped column operation, never a
-Python loop over questions. Definitions match trec_eval: success_k, recall_k, P_k,
-ndcg_cut_k, recip_rank (a test checks them against trec_eval's own output).
+are flattened into one array of (question, rank, is-gold) and every quantity — first
+gold rank, hits in the top k, rank-aware precision, DCG — is a segmented reduction over
+that array (`numpy.add.reduceat` on the list offsets), never a Python loop over
+questions. Definitions match trec_eval: success_k, recall_k, P_k, ndcg_cut_k,
+recip_rank (a test checks them against trec_eval's own output and pytrec_eval).
 """
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 RETRIEVAL_COLUMNS = (
@@ -26,62 +28,94 @@ RETRIEVAL_COLUMNS = (
 )
 
 
-def _ideal_dcg(k: int) -> list[float]:
-    """IDCG for m = 0..k relevant passages (binary gains)."""
-    table, total = [0.0], 0.0
-    for i in range(1, k + 1):
-        total += 1.0 / math.log2(i + 1)
-        table.append(total)
-    return table
+def _segment_sum(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Sum of `values` over each segment; 0 for empty segments (reduceat alone gets those wrong)."""
+    out = np.zeros(len(lengths), dtype=np.float64)
+    nonempty = lengths > 0
+    if values.size and nonempty.any():
+        out[nonempty] = np.add.reduceat(values, starts[nonempty])
+    return out
 
 
-def retrieval_outcomes(frame: pl.DataFrame, k: int) -> pl.DataFrame:
+@dataclass(frozen=True)
+class RankedRelevance:
+    """Every retrieved item of every question, flattened: computed once, reused for each k."""
+
+    n_gold: np.ndarray  # distinct gold passages per question (0 = none or unknown)
+    lengths: np.ndarray  # distinct retrieved items per question
+    starts: np.ndarray  # offset of each question's items in the flat arrays
+    rank: np.ndarray  # 1-based rank of each item in its list
+    relevant: np.ndarray  # is each item a gold passage of its question
+
+
+def ranked_relevance(frame: pl.DataFrame) -> RankedRelevance:
+    """Flatten `gold_passages` / `retrieved_ids` (ids are never null: the loaders check)."""
+    gold = frame.get_column("gold_passages").list.unique()
+    retrieved = frame.get_column("retrieved_ids").fill_null(pl.lit([], dtype=pl.List(pl.String)))
+    retrieved = retrieved.list.unique(maintain_order=True)
+    lengths = retrieved.list.len().to_numpy().astype(np.int64)
+    flat = retrieved.explode(empty_as_null=False, keep_nulls=False)
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    # Each retrieved item checked against its own question's gold list, all at once.
+    relevant = (
+        pl.DataFrame({"gold": gold.gather(owner), "item": flat})
+        .select(pl.col("gold").list.contains(pl.col("item")).fill_null(False))
+        .to_series()
+        .to_numpy()
+        .astype(bool)
+    )
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) else np.zeros(0, np.int64)
+    rank = np.arange(relevant.size, dtype=np.int64) - np.repeat(starts, lengths) + 1
+    n_gold = gold.list.len().fill_null(0).to_numpy().astype(np.int64)
+    return RankedRelevance(n_gold, lengths, starts, rank, relevant)
+
+
+def retrieval_outcomes(frame: pl.DataFrame, k: int, ranked: RankedRelevance | None = None) -> pl.DataFrame:
     """Add the per-question retrieval columns for cut-off k to `frame`.
 
     `frame` needs `gold_passages` (list, null = unknown) and `retrieved_ids` (list).
-    Rows whose gold list is null or empty get null retrieval values.
+    Rows whose gold list is null or empty get null retrieval values. Pass `ranked`
+    (from `ranked_relevance(frame)`) to compute several k without flattening again.
     """
-    base = frame.select(
-        pl.int_range(pl.len(), dtype=pl.UInt32).alias("_row"),
-        pl.col("gold_passages").list.unique().alias("_gold"),
-        pl.col("retrieved_ids").fill_null(pl.lit([], dtype=pl.List(pl.String))).list.unique(maintain_order=True).alias("_ret"),
-    )
-    ranked = (
-        base.explode("_ret")
-        .filter(pl.col("_ret").is_not_null())
-        .with_columns(rank=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_row"))
-        .with_columns(rel=pl.col("_gold").list.contains(pl.col("_ret")).fill_null(False))
-        .with_columns(hits_upto=pl.col("rel").cast(pl.Int64).cum_sum().over("_row"))
-    )
-    in_k = pl.col("rank") <= k
-    rel_k = pl.col("rel") & in_k
-    per_row = ranked.group_by("_row").agg(
-        pl.col("rank").filter(pl.col("rel")).min().alias("first_gold_rank"),
-        rel_k.sum().cast(pl.Int64).alias("hits_at_k"),
-        (pl.col("hits_upto") / pl.col("rank")).filter(rel_k).sum().alias("_prec_sum"),
-        (1.0 / (pl.col("rank") + 1).cast(pl.Float64).log(2)).filter(rel_k).sum().alias("_dcg"),
-    )
-    ideal = _ideal_dcg(k)
-    known = pl.col("_gold").list.len() > 0
-    joined = base.join(per_row, on="_row", how="left").with_columns(
-        pl.col("hits_at_k").fill_null(0),
-        pl.col("_prec_sum").fill_null(0.0),
-        pl.col("_dcg").fill_null(0.0),
-        n_gold=pl.col("_gold").list.len().cast(pl.Int64),
-    )
-    hits = pl.col("hits_at_k")
-    ideal_dcg = pl.col("n_gold").clip(upper_bound=k).replace_strict(list(range(k + 1)), ideal, return_dtype=pl.Float64)
-    outcome = joined.sort("_row").select(
-        pl.when(known).then(pl.col("first_gold_rank")).alias("first_gold_rank"),
-        pl.when(known).then(hits).alias("hits_at_k"),
+    ranked = ranked or ranked_relevance(frame)
+    lengths, starts, rank, relevant = ranked.lengths, ranked.starts, ranked.rank, ranked.relevant
+    in_k = rank <= k
+    rel_k = relevant & in_k
+    # Hits up to and including each rank, within its own list: a global running count
+    # minus the count before the list starts.
+    cumulative = np.cumsum(relevant)
+    offset = np.where(starts > 0, cumulative[np.maximum(starts - 1, 0)], 0) if relevant.size else np.zeros(len(lengths))
+    hits_upto = cumulative - np.repeat(offset, lengths)
+    hits = _segment_sum(rel_k.astype(np.float64), starts, lengths)
+    precision_sum = _segment_sum(np.where(rel_k, hits_upto / rank, 0.0), starts, lengths)
+    dcg = _segment_sum(np.where(rel_k, 1.0 / np.log2(rank + 1.0), 0.0), starts, lengths)
+    big = np.iinfo(np.int64).max
+    first = np.full(len(lengths), big, dtype=np.int64)
+    nonempty = lengths > 0
+    if relevant.size and nonempty.any():
+        first[nonempty] = np.minimum.reduceat(np.where(relevant, rank, big), starts[nonempty])
+    n_gold = ranked.n_gold
+    ideal = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(2, k + 2)))])
+    ideal_dcg = ideal[np.minimum(n_gold, k)]
+    known = n_gold > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = {
+            "first_gold_rank": np.where(first == big, -1, first),
+            "hits_at_k": hits.astype(np.int64),
+            "n_gold": n_gold,
+            "hit_at_k": (hits > 0).astype(np.float64),
+            "context_recall_at_k": hits / np.maximum(n_gold, 1),
+            "precision_at_k": hits / k,
+            "context_precision_at_k": np.where(hits > 0, precision_sum / np.maximum(hits, 1), 0.0),
+            "rr_at_k": np.where(first <= k, 1.0 / np.where(first == big, 1, first), 0.0),
+            "ndcg_at_k": dcg / np.where(ideal_dcg > 0, ideal_dcg, 1.0),
+        }
+    table = pl.DataFrame({**values, "_known": known})
+    known_col = pl.col("_known")
+    found = known_col & (pl.col("first_gold_rank") > 0)
+    outcome = table.select(
+        pl.when(found).then(pl.col("first_gold_rank")).alias("first_gold_rank"),
+        *[pl.when(known_col).then(pl.col(name)).alias(name) for name in RETRIEVAL_COLUMNS[1:] if name != "n_gold"],
         pl.col("n_gold"),
-        pl.when(known).then((hits > 0).cast(pl.Float64)).alias("hit_at_k"),
-        pl.when(known).then(hits / pl.col("n_gold")).alias("context_recall_at_k"),
-        pl.when(known).then(hits / k).alias("precision_at_k"),
-        pl.when(known).then(pl.when(hits > 0).then(pl.col("_prec_sum") / hits).otherwise(0.0)).alias("context_precision_at_k"),
-        pl.when(known)
-        .then(pl.when(pl.col("first_gold_rank") <= k).then(1.0 / pl.col("first_gold_rank")).otherwise(0.0))
-        .alias("rr_at_k"),
-        pl.when(known).then(pl.col("_dcg") / ideal_dcg).alias("ndcg_at_k"),
     )
-    return pl.concat([frame, outcome.select(RETRIEVAL_COLUMNS)], how="horizontal")
+    return frame.with_columns(outcome.select(RETRIEVAL_COLUMNS).get_columns())

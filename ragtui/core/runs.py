@@ -128,7 +128,7 @@ def _read_raw(path: Path, fmt: str | None, gold_questions: dict[str, str] | None
     if fmt in (None, "ragtui"):
         foreign = importers.detect(path) if fmt is None else None
     else:
-        foreign = fmt
+        foreign = importers.ALIASES.get(fmt, fmt)
     if foreign is not None:
         if foreign not in importers.FORMATS:
             raise InputError(problem(path, None, None, f"unknown format '{foreign}': expected one of {', '.join(importers.FORMATS)}"))

@@ -15,7 +15,7 @@ Rules, tuned for French answers (English works too):
   "Dr."), references ("art.", "p.", "cf.", "ex.", "n."), initials ("J. Dupont") and
   dotted forms ("p. ex.", "c.-à-d.", "e.g."). "etc." is not one of them: it usually
   ends an enumeration, so "etc. Ensuite" splits and "etc. et" does not.
-Whitespace inside a sentence is collapsed to single spaces.
+Runs of ordinary whitespace inside a sentence become one space; no-break spaces stay.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ TITLES = frozenset("M MM Mme Mmes Mlle Mlles Me Dr Drs Pr St Ste Sts Mr Mrs Ms P
 # inside one). Words common at the end of a sentence ("min", "max", "par") are left out.
 ABBREVIATIONS = frozenset(
     """
-    art arts al cf ex pp chap sect fig vol éd n env approx
+    art arts al cf ex pp chap sect fig vol éd n env approx av apr
     janv févr fév avr juil sept oct nov déc jan feb aug
     inc ltd corp vs viz resp tél
     """.split()
@@ -84,7 +84,8 @@ def _blocks(text: str) -> list[str]:
 
 
 def _split_block(block: str) -> list[str]:
-    block = re.sub(r"\s+", " ", block).strip()
+    # Ordinary whitespace runs become one space; no-break spaces ("1 200,50 €") stay.
+    block = re.sub(r"[ \t\n\r\f\v]+", " ", block).strip()
     pieces: list[str] = []
     start = 0
     for match in _END.finditer(block):

@@ -1,0 +1,170 @@
+"""DeepEval test runs: `test_run_*.json`, or `.deepeval/.latest_test_run.json`.
+
+`testCases` (older files: `test_cases`), each with `name`, `input`, `actualOutput`,
+`expectedOutput`, `retrievalContext`, `context`, `metricsData` ([{name, score, reason,
+threshold, success, evaluationModel, error}]), `tags`, `additionalMetadata` (written as
+`metadata` by recent versions), `completionTime`, `tokenCost`, token counts.
+
+DeepEval passages have no ids: the retrieved list gets positional ids (`ctx_1…n`), so
+retrieval against gold passages is not available. Its ideal `context` is kept as text.
+The category comes from the metadata (`category`), or a tag `category:NAME`; else it
+is absent (the loader's default, `uncategorized`). Metric scores (Faithfulness, Answer
+Relevancy, …) go to `scores` with their reason, threshold and judge model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.importers.common import (
+    add_score,
+    build_retrieved,
+    finish_run,
+    identify,
+    short,
+    string_or_none,
+    unique_name,
+)
+from ragtui.core.records import RawRun, read_bytes_utf8
+
+_CATEGORY_TAG_PREFIXES = ("category:", "category=")
+
+
+def read_deepeval(path: Path, gold_questions: dict[str, str] | None = None) -> RawRun:
+    """Import a DeepEval test run file as a ragtui run."""
+    try:
+        document = json.loads(read_bytes_utf8(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
+    cases = document.get("testCases", document.get("test_cases")) if isinstance(document, dict) else None
+    if not isinstance(cases, list):
+        raise InputError(problem(path, None, "testCases", "missing: a DeepEval test run has its test cases in 'testCases'"))
+    problems: list[Problem] = []
+    records, lines = [], []
+    for index, case in enumerate(cases, start=1):
+        record = _record(path, index, case, gold_questions, problems)
+        if record is not None:
+            records.append(record)
+            lines.append(index)
+    positional = sum(1 for record in records if "retrieved" in record)
+    imported = {}
+    conversational = document.get("conversationalTestCases")
+    if isinstance(conversational, list) and conversational:
+        imported["skipped"] = f"{len(conversational)} conversational test cases (not question/answer records)"
+    return finish_run(path, "deepeval", _meta(path, document, records), records, lines, problems, positional=positional, imported=imported)
+
+
+def _record(
+    path: Path, index: int, case: Any, gold_questions: dict[str, str] | None, problems: list[Problem]
+) -> dict[str, Any] | None:
+    if not isinstance(case, dict):
+        problems.append(problem(path, index, None, f"expected a test case object, found {short(case)}"))
+        return None
+    question = case.get("input")
+    if not isinstance(question, str):
+        problems.append(problem(path, index, "input", f"expected the question as a string, found {short(question)}"))
+        return None
+    retrieval = _string_list(path, index, case, ("retrievalContext", "retrieval_context"), problems)
+    ideal = _string_list(path, index, case, ("context",), problems)
+    if retrieval is False or ideal is False:
+        return None
+    metadata = next((case[key] for key in ("additionalMetadata", "metadata") if isinstance(case.get(key), dict)), {})
+    tags = case.get("tags") if isinstance(case.get("tags"), list) else []
+    notes: list[str] = []
+    name = string_or_none(case.get("name"))
+    record: dict[str, Any] = {}
+    identify(record, metadata.get("id"), question, gold_questions, name or f"deepeval_{index:04d}", notes)
+    category = string_or_none(metadata.get("category")) or _category_tag(tags)
+    if category is not None:
+        record["category"] = category
+    expected = string_or_none(case.get("expectedOutput", case.get("expected_output")))
+    if expected is not None:
+        record["expected_answer"] = expected
+    retrieved, _ = build_retrieved(None, retrieval, notes)
+    if retrieved is not None:
+        record["retrieved"] = retrieved
+    if "actualOutput" in case or "actual_output" in case:
+        record["answer"] = string_or_none(case.get("actualOutput", case.get("actual_output")))
+    for metric in case.get("metricsData") or case.get("metrics_data") or []:
+        if isinstance(metric, dict):
+            _add_metric(record, metric)
+    _usage(case, record)
+    kept: dict[str, Any] = {key: value for key, value in metadata.items() if key not in ("id", "category")}
+    if ideal is not None:
+        kept["context"] = ideal
+    if tags:
+        kept["tags"] = tags
+    if kept:
+        record["tool_fields"] = kept
+    record["source"] = {"name": name, "index": index, **record.pop("source", {})}
+    if notes:
+        record["import_notes"] = notes
+    return record
+
+
+def _add_metric(record: dict[str, Any], metric: dict[str, Any]) -> None:
+    name = unique_name(record.get("scores", {}), str(metric.get("name") or "metric"))
+    details = {
+        "reason": metric.get("reason"),
+        "threshold": metric.get("threshold"),
+        "pass": metric.get("success"),
+        "model": metric.get("evaluationModel"),
+        "error": metric.get("error"),
+    }
+    add_score(record, name, metric.get("score"), details)
+    if metric.get("error") and record["scores"][name] is None:
+        record["scores_notes"][name] = f"the metric failed: {metric['error']}"
+
+
+def _usage(case: dict[str, Any], record: dict[str, Any]) -> None:
+    seconds = case.get("completionTime")
+    values = {
+        "latency_ms": seconds * 1000 if isinstance(seconds, int | float) and not isinstance(seconds, bool) else None,
+        "cost_usd": case.get("tokenCost"),
+        "tokens_in": case.get("inputTokenCount"),
+        "tokens_out": case.get("outputTokenCount"),
+    }
+    for field, value in values.items():
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            record[field] = value
+
+
+def _string_list(
+    path: Path, index: int, case: dict[str, Any], keys: tuple[str, ...], problems: list[Problem]
+) -> list[str] | None | bool:
+    """A list of strings under the first present key; None when absent, False when malformed."""
+    key = next((key for key in keys if case.get(key) is not None), None)
+    if key is None:
+        return None
+    value = case[key]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        problems.append(problem(path, index, key, f"expected a list of strings, found {short(value)}"))
+        return False
+    return value
+
+
+def _category_tag(tags: list[Any]) -> str | None:
+    for tag in tags:
+        if isinstance(tag, str) and tag.lower().startswith(_CATEGORY_TAG_PREFIXES):
+            return tag[len("category:"):].strip() or None
+    return None
+
+
+def _meta(path: Path, document: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    judges = {
+        details["model"]
+        for record in records
+        for details in record.get("score_details", {}).values()
+        if isinstance(details.get("model"), str)
+    }
+    settings = document.get("hyperparameters") or document.get("configurations") or {}
+    model = settings.get("model") if isinstance(settings, dict) else None
+    name = string_or_none(document.get("identifier")) or string_or_none(document.get("testFile"))
+    return {
+        "name": name or path.stem,
+        "generator_model": string_or_none(model),
+        "judge_model": judges.pop() if len(judges) == 1 else None,
+    }

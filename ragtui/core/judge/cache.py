@@ -1,0 +1,139 @@
+"""The disk cache of judge calls: what makes a rerun free and an interrupted run resumable.
+
+Every successful HTTP completion — parseable or not, truncated or not, since each one
+was paid for — is stored under the sha256 of what determines it: provider, model,
+prompt version, the exact messages and the output-token bound. A rerun, or a run
+resumed after Ctrl-C, a crash or kill -9, finds it and does not pay again. Failures
+that were not paid for (429, 5xx, timeouts) are not stored: a rerun retries them.
+
+Format: one JSON file per call, `CACHE/ab/abcdef….json`, written atomically (temporary
+sibling, fsync, rename) — chosen over an append-only journal because:
+- an entry is complete or absent, whatever kills the process; a journal needs a
+  torn-tail repair on every open;
+- several processes may share a cache (the CLI judging while the TUI re-judges one
+  question): independent renames need no lock, concurrent appends to one journal do;
+- a lookup is one open(), without loading the whole history, so a warm rerun of a
+  10,000-question run starts at once; one bad verdict is invalidated by deleting one file;
+- the costs — an inode per call, a rename per write — are small next to an HTTP call.
+Writes run on a worker thread so the event loop keeps sending requests; `flush()`
+waits for them, and a pending write finishes even when its task is cancelled.
+The API key is never part of an entry (only messages and the completion are).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from ragtui.core.atomic import atomic_write_text
+
+FORMAT = "ragtui-judge-cache/1"
+log = logging.getLogger("ragtui.judge")
+
+
+def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int) -> str:
+    """The sha256 naming one call: what the provider would answer depends on these only.
+
+    The base URL is left out on purpose: the same model behind another address
+    (a proxy, a new port) gives the same verdicts, and should not be paid twice.
+    """
+    canonical = json.dumps(
+        {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens},
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class CallCache:
+    """A folder of cached completions; `CallCache(None)` caches nothing."""
+
+    def __init__(self, root: str | os.PathLike[str] | None):
+        self.root = Path(root) if root is not None else None
+        self._pending: set[asyncio.Future] = set()
+        self._writing: dict[str, dict[str, Any]] = {}  # key -> entry not yet on disk
+        self.hits = 0
+        self.writes = 0
+        if self.root is not None:
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._remove_stale_temporaries()
+
+    def path(self, key: str) -> Path:
+        assert self.root is not None
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The cached entry for `key`, or None. A damaged file counts as a miss."""
+        if self.root is None:
+            return None
+        if key in self._writing:
+            self.hits += 1
+            return self._writing[key]
+        try:
+            text = self.path(key).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.warning("judge cache: cannot read %s: %s", self.path(key), exc)
+            return None
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError:
+            log.warning("judge cache: ignoring a damaged entry %s", self.path(key))
+            return None
+        if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("response"), dict):
+            return None
+        self.hits += 1
+        return entry
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        """Store an entry; the write happens on a thread (await `flush()` to be sure of it)."""
+        if self.root is None:
+            return
+        entry = {"format": FORMAT, "key": key, **entry}
+        self._writing[key] = entry
+        text = json.dumps(entry, ensure_ascii=False, indent=1)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._write(key, text)
+            return
+        future = loop.run_in_executor(None, self._write, key, text)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
+
+    def _write(self, key: str, text: str) -> None:
+        try:
+            atomic_write_text(self.path(key), text)
+            self.writes += 1
+        except OSError as exc:  # a full disk must not lose the verdict already in hand
+            log.warning("judge cache: cannot write %s: %s", self.path(key), exc)
+        finally:
+            self._writing.pop(key, None)
+
+    async def flush(self) -> None:
+        """Wait until every entry put so far is on disk."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
+
+    def __len__(self) -> int:
+        if self.root is None:
+            return 0
+        return sum(1 for _ in self.root.glob("??/*.json"))
+
+    def _remove_stale_temporaries(self, older_than: float = 3600.0) -> None:
+        """Remove temporaries left by a process killed mid-write (an hour old: not in use)."""
+        cutoff = time.time() - older_than
+        for tmp in self.root.glob("??/.*.tmp"):  # type: ignore[union-attr]
+            try:
+                if tmp.stat().st_mtime < cutoff:
+                    tmp.unlink()
+            except OSError:
+                pass

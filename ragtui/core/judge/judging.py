@@ -1,0 +1,215 @@
+"""Judge one question: ask, check, repair once, and always end with verdicts or a reason.
+
+The flow for one answer (LLM providers):
+1. ask for one verdict per ragtui sentence plus a utility score;
+2. a reply cut off by the token bound (`length` / `max_tokens`) is asked again once with
+   twice the bound; cut off again, it is a judge error;
+3. a reply that does not validate (no JSON, wrong verdict count, score 7, …) gets one
+   repair request that quotes the problem; failing again, it is a judge error;
+4. an HTTP failure that outlived its retries is a judge error (not cached: a rerun
+   tries again).
+A judge error keeps the model's last reply in `judge.raw`. Nothing here raises for a
+bad reply; only a fatal configuration error (HTTP 401/403/404) propagates, and only
+when the caller asks for it (a whole run stops; the TUI gets an error verdict).
+
+The `judge` object written for each record:
+    {"model", "provider", "prompt_version",
+     "faithfulness": {"sentences": [{"text", "attested", "evidence", "reason"}]} | null,
+     "utility": {"score": 1-5, "reason"} | null,
+     "error": null | "<why>", ["raw": "<last reply>" on error],
+     "usage": {"calls", "tokens_in", "tokens_out", "cost_usd"}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ragtui.core.judge import lexical
+from ragtui.core.judge.cache import CallCache
+from ragtui.core.judge.inputs import JudgeInputs, build_inputs
+from ragtui.core.judge.parsing import ParseError, parse_verdict, verdict_schema
+from ragtui.core.judge.pricing import PriceTable
+from ragtui.core.judge.prompts import PromptSet, load_prompts
+from ragtui.core.judge.settings import JudgeSettings
+
+RAW_LIMIT = 20_000  # characters of a failed reply kept in judge.raw
+TRUNCATION_GROWTH = 2
+
+
+@dataclass
+class Usage:
+    """Calls, tokens and cost spent on one question (cached calls included: what it cost)."""
+
+    calls: int = 0
+    cached_calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float | None = 0.0
+
+    def add(self, tokens_in: int, tokens_out: int, cost: float | None, cached: bool) -> None:
+        self.calls += 1
+        self.cached_calls += int(cached)
+        self.tokens_in += tokens_in
+        self.tokens_out += tokens_out
+        self.cost_usd = None if cost is None or self.cost_usd is None else self.cost_usd + cost
+
+    def to_json(self) -> dict[str, Any]:
+        cost = None if self.cost_usd is None else round(self.cost_usd, 8)
+        return {"calls": self.calls, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost_usd": cost}
+
+
+@dataclass
+class Outcome:
+    """The judge object for one question, and what it took (for totals and progress)."""
+
+    judge: dict[str, Any]
+    usage: Usage
+
+    @property
+    def error(self) -> str | None:
+        return self.judge.get("error")
+
+
+class JudgeSession:
+    """Prompts, prices, cache and HTTP client shared by the questions of one run.
+
+    Use as `async with JudgeSession(settings) as session: await session.judge(record)`.
+    """
+
+    def __init__(self, settings: JudgeSettings, *, client_factory=None):
+        self.settings = settings.validated()
+        self.lexical = settings.provider == "lexical"
+        self.prompts: PromptSet | None = None if self.lexical else load_prompts(settings.lang, settings.prompts_dir)
+        self.prompt_version = lexical.PROMPT_VERSION if self.lexical else self.prompts.version
+        self.model_label = lexical.MODEL_LABEL if self.lexical else settings.model
+        self.prices = PriceTable(settings.prices)
+        self.cache = CallCache(None if self.lexical else settings.cache_dir)
+        self.client = None
+        self._client_factory = client_factory
+
+    async def __aenter__(self) -> JudgeSession:
+        if not self.lexical:
+            from ragtui.core.judge.client import JudgeClient
+
+            factory = self._client_factory or JudgeClient
+            self.client = factory(self.settings, self.prompt_version, self.cache)
+            await self.client.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.cache.flush()
+        finally:
+            if self.client is not None:
+                await self.client.__aexit__(*exc)
+
+    @property
+    def unknown_price(self) -> bool:
+        return not self.lexical and self.prices.price(self.settings.model, self.settings.provider) is None
+
+    async def judge(self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False) -> Outcome:
+        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure."""
+        inputs = build_inputs(record, self.settings.k, gold)
+        usage = Usage()
+        if inputs.problem:
+            return Outcome(self._result(usage, error=inputs.problem), usage)
+        if self.lexical:
+            sentences = lexical.judge_sentences(inputs, self.settings.lexical_threshold)
+            utility = lexical.judge_utility(inputs, self.settings.fallback_phrases)
+            return Outcome(self._result(usage, sentences=sentences, utility=utility), usage)
+        from ragtui.core.judge.client import CallError
+
+        try:
+            judge = await self._judge_llm(inputs, usage)
+        except CallError as exc:
+            if exc.fatal and raise_fatal:
+                raise
+            judge = self._result(usage, error=f"judge call failed: {exc}")
+        return Outcome(judge, usage)
+
+    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
+        result = await self.client.complete(messages, max_tokens, schema)
+        c = result.completion
+        usage.add(c.tokens_in, c.tokens_out, self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider), result.cached)
+        return c
+
+    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage) -> dict[str, Any]:
+        assert self.prompts is not None
+        n = len(inputs.sentences)
+        messages = self.prompts.messages(inputs.question, inputs.sentences, inputs.passages, inputs.expected, inputs.unanswerable)
+        schema = verdict_schema(n)
+        max_tokens = self.settings.max_tokens
+        reply = await self._call(messages, max_tokens, schema, usage)
+        if reply.truncated:
+            max_tokens *= TRUNCATION_GROWTH
+            reply = await self._call(messages, max_tokens, schema, usage)
+            if reply.truncated:
+                return self._truncated(reply, max_tokens, usage)
+        try:
+            verdict = parse_verdict(reply.text, inputs.sentences, inputs.passage_ids)
+        except ParseError as first:
+            repair = [
+                *messages,
+                {"role": "assistant", "content": reply.text[:RAW_LIMIT] or "(empty reply)"},
+                self.prompts.repair_message(str(first), n),
+            ]
+            reply = await self._call(repair, max_tokens, schema, usage)
+            if reply.truncated:
+                return self._truncated(reply, max_tokens, usage)
+            try:
+                verdict = parse_verdict(reply.text, inputs.sentences, inputs.passage_ids)
+            except ParseError as second:
+                error = f"unusable judge reply, even after one repair request: {second}"
+                if str(second) != str(first):
+                    error += f" (first reply: {first})"
+                return self._result(usage, error=error, raw=reply.text)
+        return self._result(usage, sentences=verdict.sentences, utility=verdict.utility)
+
+    def _truncated(self, reply, max_tokens: int, usage: Usage) -> dict[str, Any]:
+        error = (
+            f"judge reply truncated at the output bound ({reply.finish_reason}, {max_tokens} tokens), "
+            f"even after one retry with more: raise --max-tokens"
+        )
+        return self._result(usage, error=error, raw=reply.text)
+
+    def _result(
+        self,
+        usage: Usage,
+        *,
+        sentences: list[dict[str, Any]] | None = None,
+        utility: dict[str, Any] | None = None,
+        error: str | None = None,
+        raw: str | None = None,
+    ) -> dict[str, Any]:
+        judge: dict[str, Any] = {
+            "model": self.model_label,
+            "provider": self.settings.provider,
+            "prompt_version": self.prompt_version,
+            "faithfulness": None if error else {"sentences": sentences or []},
+            "utility": None if error else utility,
+            "error": error,
+        }
+        if error and raw is not None:
+            judge["raw"] = raw[:RAW_LIMIT]
+        judge["usage"] = usage.to_json()
+        return judge
+
+
+async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None) -> dict:
+    """The new `judge` object for one question, using (and filling) the disk cache.
+
+    This is the TUI's entry point for re-judging the selected question. It never raises
+    for a failed call or an unusable reply: those come back as `{"error": "..."}`.
+    Raises InputError only for unusable settings (no model, missing API key, bad prompts).
+
+    Args:
+        record: the run record (id, answer, retrieved, cited, question, …); not modified.
+        settings: from JudgeSettings.from_env / from_config; set `cache_dir` to share the
+            CLI's cache (`OUT.cache/`), and `k` to the run's k.
+        gold: the question's gold-set record (question, expected_answer or French aliases).
+    """
+    async with JudgeSession(settings) as session:
+        outcome = await session.judge(record, gold=gold)
+    return outcome.judge

@@ -1,0 +1,111 @@
+"""Progress of a judge run on stderr: a live line on a terminal, plain lines elsewhere.
+
+On a terminal the line is redrawn in place (at most 10 times a second):
+    judge  412/1000  41%  38.2/s  ETA 0:00:15  errors 2  retries 3  $0.0412  cached 120
+In CI or when stderr is a file, the same text is printed as a new line every
+`interval` seconds (and at the end), so a log stays readable. Plain stdlib: no rich.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+
+def format_duration(seconds: float) -> str:
+    """H:MM:SS."""
+    seconds = max(0, int(seconds + 0.5))
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+class Progress:
+    """Counts finished questions and shows rate, ETA, errors, retries and cost."""
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        *,
+        tty: bool | None = None,
+        interval: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        label: str = "judge",
+    ):
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.interval = interval if not self.tty else 0.1
+        self.clock = clock
+        self.label = label
+        self.done = 0
+        self.errors = 0
+        self.cached = 0
+        self.retries = 0
+        self.cost: float | None = 0.0
+        self.started = clock()
+        self._last_draw = float("-inf")
+        self._window: collections.deque[tuple[float, int]] = collections.deque([(self.started, 0)])
+        self._closed = False
+
+    def update(self, *, error: bool = False, cost: float | None = 0.0, cached: bool = False, retries: int | None = None) -> None:
+        """One more question finished."""
+        self.done += 1
+        self.errors += int(error)
+        self.cached += int(cached)
+        self.cost = None if cost is None or self.cost is None else self.cost + cost
+        if retries is not None:
+            self.retries = retries
+        now = self.clock()
+        self._window.append((now, self.done))
+        while len(self._window) > 2 and now - self._window[0][0] > 30.0:
+            self._window.popleft()
+        if now - self._last_draw >= self.interval or self.done == self.total:
+            self._draw(now)
+
+    def rate(self, now: float | None = None) -> float:
+        """Questions per second over the last 30 s."""
+        now = self.clock() if now is None else now
+        first_time, first_done = self._window[0]
+        elapsed = now - first_time
+        return (self.done - first_done) / elapsed if elapsed > 0 else 0.0
+
+    def line(self, now: float | None = None) -> str:
+        now = self.clock() if now is None else now
+        rate = self.rate(now)
+        share = self.done / self.total if self.total else 1.0
+        remaining = self.total - self.done
+        eta = format_duration(remaining / rate) if rate > 0 and remaining else ("0:00:00" if not remaining else "?")
+        cost = "$?" if self.cost is None else f"${self.cost:.4f}"
+        parts = [
+            f"{self.label}  {self.done}/{self.total}  {share:4.0%}",
+            f"{rate:.1f}/s",
+            f"ETA {eta}",
+            f"errors {self.errors}",
+            f"retries {self.retries}",
+            cost,
+            f"cached {self.cached}",
+        ]
+        return "  ".join(parts)
+
+    def _draw(self, now: float) -> None:
+        self._last_draw = now
+        if self.tty:
+            self.stream.write("\r" + self.line(now) + "\x1b[K")
+        else:
+            self.stream.write(self.line(now) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Finish the line (terminal) or print the last figures (plain)."""
+        if self._closed:
+            return
+        self._closed = True
+        now = self.clock()
+        if self.tty:
+            self.stream.write("\r" + self.line(now) + "\x1b[K\n")
+        elif now - self._last_draw > 0 and self.done != self.total:
+            self.stream.write(self.line(now) + "\n")
+        self.stream.flush()

@@ -1,0 +1,154 @@
+"""Judge a whole run: workers over the questions, totals into the run metadata.
+
+`judge_run(raw, settings, gold=...)` gives every record a fresh `judge` object (keeping
+every other field, known or not) and returns the new metadata with the totals:
+`judge_model`, `judge_provider`, `judge_prompt_version`, `judge_cost_usd` (null when a
+price is unknown), `judge_tokens_in`, `judge_tokens_out`, `judge_errors`.
+
+`concurrency` workers pull questions from a queue (not one task per question: a
+100,000-question run does not create 100,000 tasks); the HTTP client bounds the
+requests in flight to the same number. Cancelling the run (Ctrl-C) stops the workers
+and still waits for pending cache writes, so everything already paid for is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragtui.core.families import model_family, same_family_warning
+from ragtui.core.judge.judging import JudgeSession, Usage
+from ragtui.core.judge.progress import Progress
+from ragtui.core.judge.settings import JudgeSettings
+from ragtui.core.records import RawRun
+
+# A judge from another family to suggest, per family of the generator.
+_ALTERNATIVES = {
+    "OpenAI": "--provider anthropic --model claude-sonnet-4-5",
+    "Anthropic": "--provider openai --model gpt-4.1-mini",
+}
+_DEFAULT_ALTERNATIVE = "--provider anthropic --model claude-sonnet-4-5, or --provider openai --model gpt-4.1-mini"
+
+
+@dataclass
+class RunTotals:
+    """What a judge run did, for the summary line and the metadata."""
+
+    questions: int = 0
+    judged: int = 0
+    errors: int = 0
+    calls: int = 0
+    cached_calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float | None = 0.0
+    error_ids: list[str] = field(default_factory=list)
+
+    def add(self, record_id: str, usage: Usage, error: str | None) -> None:
+        self.judged += 1
+        self.calls += usage.calls
+        self.cached_calls += usage.cached_calls
+        self.tokens_in += usage.tokens_in
+        self.tokens_out += usage.tokens_out
+        self.cost_usd = None if usage.cost_usd is None or self.cost_usd is None else self.cost_usd + usage.cost_usd
+        if error:
+            self.errors += 1
+            self.error_ids.append(record_id)
+
+
+@dataclass
+class JudgeRunResult:
+    meta: dict[str, Any]
+    records: list[dict[str, Any]]
+    totals: RunTotals
+    warnings: list[str]
+
+
+def family_warning(generator_model: str | None, settings: JudgeSettings) -> str | None:
+    """The same-family warning with a suggested judge from another family, or None."""
+    if settings.provider == "lexical":
+        return None
+    warning = same_family_warning(generator_model, settings.model)
+    if warning is None:
+        return None
+    suggestion = _ALTERNATIVES.get(model_family(settings.model) or "", _DEFAULT_ALTERNATIVE)
+    return f"{warning} — for instance {suggestion}"
+
+
+async def judge_run(
+    raw: RawRun,
+    settings: JudgeSettings,
+    *,
+    gold: Mapping[str, Mapping[str, Any]] | None = None,
+    progress: Progress | None = None,
+    session: JudgeSession | None = None,
+) -> JudgeRunResult:
+    """Judge every record of `raw`. Raises CallError (fatal) on an auth/endpoint error."""
+    gold = gold or {}
+    records = [dict(record) for record in raw.records]  # unknown fields kept as they are
+    totals = RunTotals(questions=len(records))
+    own_session = session is None
+    session = session or JudgeSession(settings)
+    warnings = []
+    if session.unknown_price:
+        warnings.append(
+            f"no price known for model '{settings.model}': its cost is reported as unknown "
+            f"(add it under judge: prices: in ragtui.yaml; 0 for a local model)"
+        )
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for index in range(len(records)):
+        queue.put_nowait(index)
+
+    async def worker() -> None:
+        while True:
+            try:
+                index = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            record = records[index]
+            outcome = await session.judge(record, gold=gold.get(str(record.get("id"))), raise_fatal=True)
+            record["judge"] = outcome.judge
+            totals.add(str(record.get("id")), outcome.usage, outcome.error)
+            if progress is not None:
+                retries = session.client.stats.retries if session.client is not None else 0
+                cached = outcome.usage.calls > 0 and outcome.usage.cached_calls == outcome.usage.calls
+                progress.update(error=outcome.error is not None, cost=outcome.usage.cost_usd, cached=cached, retries=retries)
+
+    if own_session:
+        await session.__aenter__()
+    try:
+        workers = [asyncio.create_task(worker()) for _ in range(min(settings.concurrency, max(1, queue.qsize())))]
+        try:
+            done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+        for task in done:
+            if not task.cancelled() and task.exception() is not None:
+                raise task.exception()
+    finally:
+        if own_session:
+            await session.__aexit__(None, None, None)
+        else:
+            await session.cache.flush()
+        if progress is not None:
+            progress.close()
+    if session.client is not None:
+        warnings.extend(session.client.provider.warnings)
+    meta = dict(raw.meta)
+    meta.update(
+        {
+            "judge_model": session.model_label,
+            "judge_provider": settings.provider,
+            "judge_prompt_version": session.prompt_version,
+            # What the verdicts cost, cached calls included: the same on a free rerun.
+            "judge_cost_usd": None if totals.cost_usd is None else round(totals.cost_usd, 6),
+            "judge_tokens_in": totals.tokens_in,
+            "judge_tokens_out": totals.tokens_out,
+            "judge_errors": totals.errors,
+        }
+    )
+    return JudgeRunResult(meta, records, totals, warnings)
