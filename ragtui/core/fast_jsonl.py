@@ -1,4 +1,4 @@
-"""The fast path for large JSONL runs: polars parses, expressions normalise.
+"""The fast path for large JSONL and Parquet runs: polars parses, expressions normalise.
 
 A 100,000-question run with 20 passages each is too slow to parse record by record in
 Python, so a canonical JSONL file is read by `pl.read_ndjson` and reshaped into the
@@ -202,13 +202,20 @@ def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:
     expected_rows = body.count(b"\n") + (0 if body.endswith(b"\n") else 1)
     if raw.height != expected_rows or "id" not in raw.columns or raw.schema["id"] != pl.String:
         return None
-    if _has_alias(raw.schema):
+    frame = canonical_from_frame(raw, first_line)
+    return (meta, frame) if frame is not None else None
+
+
+def canonical_from_frame(raw: pl.DataFrame, first_line: int = 1) -> pl.DataFrame | None:
+    """A frame of records with nested columns (from JSONL or Parquet) in the canonical
+    schema, or None when anything needs the exact path."""
+    if "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
         return None
     try:
         frame = _canonical(raw, first_line)
     except (_NotSure, pl.exceptions.PolarsError):
         return None
-    return (meta, frame) if _values_are_clean(frame) else None
+    return frame if _values_are_clean(frame) else None
 
 
 def _canonical(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:

@@ -188,8 +188,9 @@ def read_json_or_yaml_run(path: Path) -> RawRun:
     return RawRun(path, meta, records, lines, None, problems + more)
 
 
-def read_parquet_run(path: Path) -> RawRun:
-    """A `.parquet` run: one row a question; metadata in key `ragtui.run` or `NAME.run.yaml`."""
+def read_parquet_run_frame(path: Path) -> tuple[dict[str, Any], Any, list[Problem]]:
+    """(run metadata, the Parquet frame as stored, problems): metadata from key
+    `ragtui.run`, else a sidecar `NAME.run.yaml`."""
     import polars as pl
 
     try:
@@ -208,13 +209,18 @@ def read_parquet_run(path: Path) -> RawRun:
             problems.append(problem(path, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
     sidecar = path.with_name(path.stem + ".run.yaml")
     if not meta and sidecar.exists():
-        text = read_bytes_utf8(sidecar)
-        loaded, _ = _yaml_record_lines(text, sidecar)
+        loaded, _ = _yaml_record_lines(read_bytes_utf8(sidecar), sidecar)
         loaded = loaded.get("run", loaded) if isinstance(loaded, dict) else None
         if isinstance(loaded, dict):
             meta = loaded
         else:
             problems.append(problem(sidecar, None, "run", "expected a mapping of run metadata"))
+    return meta, frame, problems
+
+
+def read_parquet_run(path: Path) -> RawRun:
+    """A `.parquet` run as records: one row a question."""
+    meta, frame, problems = read_parquet_run_frame(path)
     records = frame.to_dicts()
     return RawRun(path, meta, records, list(range(1, len(records) + 1)), None, problems)
 

@@ -12,7 +12,7 @@ import polars as pl
 from ragtui.core.config import DEFAULT_FALLBACK_PHRASES
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.normalize import duplicate_id_problems, normalize_run_record
-from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_raw_run
+from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
 from ragtui.core.schema import RUN_SCHEMA
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
@@ -148,7 +148,7 @@ def load_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str,
     fast path is unsure about, is validated record by record.
     """
     path = Path(path)
-    if fmt in (None, "ragtui") and path.suffix.lower() in (".jsonl", ".ndjson"):
+    if fmt in (None, "ragtui") and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
         fast = _load_fast(path, fmt)
         if fast is not None:
             return fast
@@ -159,19 +159,29 @@ def load_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str,
 
 
 def _load_fast(path: Path, fmt: str | None) -> Run | None:
-    from ragtui.core.fast_jsonl import read_fast
+    """The polars path, or None when the exact path must decide (and report)."""
+    from ragtui.core.fast_jsonl import canonical_from_frame, read_fast
 
     if fmt is None and _detected(path) is not None:
         return None
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None  # the exact path reports it
-    # polars itself rejects invalid UTF-8; an empty file goes to the exact path's message.
-    result = read_fast(data) if data and not data.isspace() else None
-    if result is None:
-        return None
-    meta_dict, frame = result
+    if path.suffix.lower() == ".parquet":
+        try:
+            meta_dict, stored, problems = read_parquet_run_frame(path)
+        except InputError:
+            return None
+        frame = None if problems else canonical_from_frame(stored)
+        if frame is None:
+            return None
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        # polars itself rejects invalid UTF-8; an empty file goes to the exact path's message.
+        result = read_fast(data) if data and not data.isspace() else None
+        if result is None:
+            return None
+        meta_dict, frame = result
     problems: list[Problem] = []
     meta = parse_meta(path, meta_dict, 1, problems)
     if any(p.is_error for p in problems):
