@@ -15,9 +15,9 @@ from ragtui.core.sanitize import neutralize
 VERDICT_SYMBOL = {"improved": "▲", "regressed": "▼", "no_clear_change": "~"}
 VERDICT_TEXT = {"improved": "improved", "regressed": "regressed", "no_clear_change": "no clear change"}
 CAUSE_TEXT = {
-    "retrieval": "retrieval: gold fell out of the top k",
-    "generation_same_passages": "generation: worse answer on the same passages",
-    "generation": "generation: different passages, gold still in the top k",
+    "retrieval": "retrieval (gold left the top k)",
+    "generation_same_passages": "generation (same passages)",
+    "generation": "generation (retrieval not worse)",
     "missing": "missing from B",
 }
 

@@ -69,7 +69,7 @@ def test_text_report_is_an_aligned_table_with_the_regressed_questions(runs, caps
     out = capsys.readouterr().out
     line = next(l for l in out.splitlines() if l.startswith("recall@5 "))
     assert "1.000 ✓" in line and "0.700 ✗" in line and "−30.0 pts" in line and "▼ regressed" in line
-    assert "Regressed questions:" in out and "retrieval: gold fell out of the top k" in out
+    assert "Regressed questions:" in out and "retrieval (gold left the top k)" in out
     assert "Procedural" in out and "Short factual" in out
 
 
