@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             result = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
         where = f" (calls made so far are cached in {settings.cache_dir})" if settings.cache_dir else ""
-        print(f"\nragtui: interrupted{where}; {out} not written — rerun the same command to resume", file=sys.stderr)
+        print(f"ragtui: interrupted{where}; {out} not written — rerun the same command to resume", file=sys.stderr)
         return 130
     except CallError as exc:
         print(f"ragtui: judge stopped: {exc}; {out} not written", file=sys.stderr)

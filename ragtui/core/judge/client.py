@@ -4,14 +4,15 @@
 disk cache when this exact call was made before, else from the provider — or raises
 CallError with a reason fit to be stored in `judge.error`. It never returns a guess.
 
-- Concurrency: at most `settings.concurrency` requests in flight (a semaphore, released
-  while a request waits to be retried). Identical calls in flight at once share one
+- Concurrency: at most `settings.concurrency` requests in flight (one slot each, given
+  back while a request waits to be retried). Identical calls in flight at once share one
   request, so a run with duplicated questions does not pay twice either.
 - Retries: see retry.py. A 429 also pauses every worker for the wait the server asked
   for, instead of letting the others hammer it into more 429s.
 - Timeouts: `settings.timeout` per request (connect, read, write, pool).
-- Fatal errors (401, 403, 404): every call would fail the same way, so CallError is
-  raised with `fatal=True`; a run stops at once instead of recording 1,000 errors.
+- Fatal errors (401, 403, 404, and a server that refuses connections through every
+  retry): every call would fail the same way, so CallError is raised with `fatal=True`;
+  a run stops at once instead of recording 1,000 errors.
 - Secrets: request headers are only ever logged redacted; every error message passes
   through `redact` (servers do echo keys back in 401 bodies).
 """
@@ -21,10 +22,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
-import random
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +44,7 @@ if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
     sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 log = logging.getLogger("ragtui.judge")
+POOL_SIZE = 4  # connections per httpx pool (see JudgeClient.__aenter__)
 FATAL_STATUS = {401: "authentication failed", 403: "access denied", 404: "not found (check --base-url and --model)"}
 
 
@@ -78,40 +78,38 @@ class ClientStats:
 class JudgeClient:
     """Sends judge calls for one provider/model; use as `async with JudgeClient(...)`."""
 
-    def __init__(
-        self,
-        settings: JudgeSettings,
-        prompt_version: str,
-        cache: CallCache,
-        *,
-        http: httpx.AsyncClient | None = None,
-        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-        rng: random.Random | None = None,
-    ):
+    def __init__(self, settings: JudgeSettings, prompt_version: str, cache: CallCache):
         self.settings = settings
         self.prompt_version = prompt_version
         self.cache = cache
         self.provider: Provider = make_provider(settings)
         self.policy = RetryPolicy(settings.max_retries, settings.backoff_base, settings.backoff_max, settings.retry_after_max)
         self.stats = ClientStats()
-        self._http = http
-        self._owns_http = http is None
-        self._sleep = sleep
-        self._rng = rng
-        self._semaphore = asyncio.Semaphore(settings.concurrency)
+        # One slot per request allowed in flight, each bound to one of a few small
+        # connection pools (see __aenter__): taking a slot is the concurrency bound.
+        self._slots: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+        self._pools: list[httpx.AsyncClient] = []
         self._pause_until = 0.0
         self._inflight: dict[str, asyncio.Future[Completion]] = {}
 
     async def __aenter__(self) -> JudgeClient:
-        if self._http is None:
-            limits = httpx.Limits(max_connections=self.settings.concurrency, max_keepalive_connections=self.settings.concurrency)
-            self._http = httpx.AsyncClient(timeout=httpx.Timeout(self.settings.timeout), limits=limits)
+        if not self._pools:
+            # httpcore rescans its whole pool for every request it places (O(connections)
+            # per step, with a getpeername() per idle connection): pools of at most
+            # POOL_SIZE connections halve the client's CPU per request at concurrency 16.
+            concurrency = self.settings.concurrency
+            count = -(-concurrency // POOL_SIZE)
+            size = -(-concurrency // count)
+            limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+            self._pools = [httpx.AsyncClient(timeout=httpx.Timeout(self.settings.timeout), limits=limits) for _ in range(count)]
+            for slot in range(concurrency):
+                self._slots.put_nowait(self._pools[slot % count])
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self._owns_http and self._http is not None:
-            await self._http.aclose()
-            self._http = None
+        pools, self._pools = self._pools, []
+        for pool in pools:
+            await pool.aclose()
 
     def _redact(self, text: str) -> str:
         return redact(text, [self.settings.api_key])
@@ -157,10 +155,10 @@ class JudgeClient:
     async def _wait_for_pause(self, slept_until: float) -> None:
         """Wait out a pause another request's 429 started (once: a new 429 sets a new one)."""
         if self._pause_until > slept_until and (delay := self._pause_until - time.monotonic()) > 0:
-            await self._sleep(delay)
+            await asyncio.sleep(delay)
 
     async def _request(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> Completion:
-        assert self._http is not None, "use `async with JudgeClient(...)`"
+        assert self._pools, "use `async with JudgeClient(...)`"
         attempt = 0
         adaptations = 0
         slept_until = 0.0
@@ -168,18 +166,21 @@ class JudgeClient:
             await self._wait_for_pause(slept_until)
             headers: httpx.Headers | None = None
             status: int | None = None
-            async with self._semaphore:
+            unreachable = False
+            http = await self._slots.get()
+            try:
                 body = self.provider.body(messages, max_tokens, schema)
                 request_headers = self.provider.headers()
                 log.debug("POST %s headers=%s", self.provider.url, redact_headers(request_headers))
                 self.stats.requests += 1
                 started = time.monotonic()
                 try:
-                    response = await self._http.post(self.provider.url, json=body, headers=request_headers)
+                    response = await http.post(self.provider.url, json=body, headers=request_headers)
                 except httpx.TimeoutException:
                     failure = f"timed out after {self.settings.timeout:g} s"
                 except httpx.TransportError as exc:
                     failure = f"connection failed ({type(exc).__name__}: {self._redact(str(exc)) or 'no detail'})"
+                    unreachable = isinstance(exc, httpx.ConnectError)
                 else:
                     status, headers = response.status_code, response.headers
                     log.debug("HTTP %s from %s in %.2f s", status, self.provider.url, time.monotonic() - started)
@@ -193,19 +194,23 @@ class JudgeClient:
                         if status == 400 and adaptations < 6 and (change := self.provider.adapt(status, text)):
                             adaptations += 1
                             log.warning("judge: %s", change)
-                            continue
+                            continue  # the finally below gives the slot back
                         detail = self._redact(error_message(text))
                         if status in FATAL_STATUS:
                             raise CallError(f"HTTP {status} {FATAL_STATUS[status]}: {detail}", fatal=True)
                         if not is_retryable_status(status):
                             raise CallError(f"HTTP {status}: {detail}")
                         failure = f"HTTP {status}: {detail}"
+            finally:
+                self._slots.put_nowait(http)
             if attempt >= self.policy.max_retries:
-                raise CallError(f"{failure} (gave up after {attempt + 1} attempts; rerun to resume)")
+                # A server that cannot be reached at all fails every question the same way.
+                where = f" to {self.provider.url}" if unreachable else ""
+                raise CallError(f"{failure}{where} (gave up after {attempt + 1} attempts; rerun to resume)", fatal=unreachable)
             too_long = self.policy.too_long(headers)
             if too_long is not None:
                 raise CallError(f"{failure}: the server asks to wait {too_long:.0f} s, more than {self.policy.retry_after_max:g} s; rerun later to resume")
-            delay = self.policy.delay(attempt, headers, self._rng)
+            delay = self.policy.delay(attempt, headers)
             if status in (429, 529):
                 # Rate limited or overloaded: everyone waits, not only this request.
                 self._pause_until = max(self._pause_until, time.monotonic() + delay)
@@ -213,4 +218,4 @@ class JudgeClient:
             self.stats.retries += 1
             attempt += 1
             slept_until = time.monotonic() + delay
-            await self._sleep(delay)
+            await asyncio.sleep(delay)

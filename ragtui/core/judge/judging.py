@@ -22,6 +22,7 @@ The `judge` object written for each record:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,8 +33,10 @@ from ragtui.core.judge.inputs import JudgeInputs, build_inputs
 from ragtui.core.judge.parsing import ParseError, parse_verdict, verdict_schema
 from ragtui.core.judge.pricing import PriceTable
 from ragtui.core.judge.prompts import PromptSet, load_prompts
+from ragtui.core.judge.redaction import redact
 from ragtui.core.judge.settings import JudgeSettings
 
+log = logging.getLogger("ragtui.judge")
 RAW_LIMIT = 20_000  # characters of a failed reply kept in judge.raw
 TRUNCATION_GROWTH = 2
 
@@ -78,7 +81,7 @@ class JudgeSession:
     Use as `async with JudgeSession(settings) as session: await session.judge(record)`.
     """
 
-    def __init__(self, settings: JudgeSettings, *, client_factory=None):
+    def __init__(self, settings: JudgeSettings):
         self.settings = settings.validated()
         self.lexical = settings.provider == "lexical"
         self.prompts: PromptSet | None = None if self.lexical else load_prompts(settings.lang, settings.prompts_dir)
@@ -87,20 +90,18 @@ class JudgeSession:
         self.prices = PriceTable(settings.prices)
         self.cache = CallCache(None if self.lexical else settings.cache_dir)
         self.client = None
-        self._client_factory = client_factory
 
     async def __aenter__(self) -> JudgeSession:
         if not self.lexical:
             from ragtui.core.judge.client import JudgeClient
 
-            factory = self._client_factory or JudgeClient
-            self.client = factory(self.settings, self.prompt_version, self.cache)
+            self.client = JudgeClient(self.settings, self.prompt_version, self.cache)
             await self.client.__aenter__()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         try:
-            await self.cache.flush()
+            await self.cache.close()
         finally:
             if self.client is not None:
                 await self.client.__aexit__(*exc)
@@ -127,6 +128,10 @@ class JudgeSession:
             if exc.fatal and raise_fatal:
                 raise
             judge = self._result(usage, error=f"judge call failed: {exc}")
+        except Exception as exc:  # a bug must cost one question, not a 10,000-question run
+            log.exception("judge: unexpected error on %s", inputs.record_id)
+            detail = redact(f"{type(exc).__name__}: {exc}", [self.settings.api_key])
+            judge = self._result(usage, error=f"internal error while judging ({detail}); please report it")
         return Outcome(judge, usage)
 
     async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):

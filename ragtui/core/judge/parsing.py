@@ -10,6 +10,7 @@ repair request, and later shown to the user — never a NaN, never a guess.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -175,8 +176,13 @@ def _norm_key(key: Any) -> str:
     return re.sub(r"[\s_-]+", "", text)
 
 
+@functools.lru_cache(maxsize=512)
+def _norm_key_cached(key: str) -> str:
+    return _norm_key(key)
+
+
 def _get(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
-    normalised = {_norm_key(k): v for k, v in obj.items()}
+    normalised = {_norm_key_cached(k) if isinstance(k, str) else _norm_key(k): v for k, v in obj.items()}
     for key in keys:
         if key in normalised:
             return normalised[key]

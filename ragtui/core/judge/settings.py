@@ -127,11 +127,12 @@ class JudgeSettings:
             model: the judge model's name as the provider knows it.
             api_key_env: the variable holding the key (default per provider).
             environ: the environment to read (default os.environ; tests pass a dict).
-            **fields: any other JudgeSettings field (base_url, lang, cache_dir, …).
+            **fields: any other JudgeSettings field (base_url, lang, cache_dir, …); an
+                explicit `api_key` wins over the environment (an app's own secret store).
         """
         environ = os.environ if environ is None else environ
         env_name = api_key_env or DEFAULT_KEY_ENV.get(provider)
-        api_key = environ.get(env_name) if env_name else None
+        api_key = fields.pop("api_key", None) or (environ.get(env_name) if env_name else None)
         return cls(provider=provider, model=model, api_key=api_key or None, api_key_env=api_key_env, **fields)
 
     @classmethod

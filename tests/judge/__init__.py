@@ -1,0 +1,1 @@
+"""Tests of the LLM judge (ragtui.core.judge), against a real local HTTP server."""
