@@ -29,6 +29,7 @@ test: install-test
 
 bench: install-test
 	$(BIN)/python bench/bench_core.py
+	$(BIN)/python bench/bench_judge.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
