@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
-from ragtui.core.session import Inputs
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragtui.core.session import Inputs
 
 
 def launch(inputs: Inputs, *, theme: str | None = None, mouse: bool = True) -> int:
     """Run the app until it exits; returns the process exit code."""
+    from ragtui.ui.loader import start_loading
+
+    # The runs load while Textual is imported and starts: the two overlap.
+    preloaded = start_loading(inputs)
     from ragtui.ui.app import RagtuiApp
 
-    app = RagtuiApp(inputs, theme_name=theme)
+    app = RagtuiApp(inputs, theme_name=theme, preloaded=preloaded)
     app.run(mouse=mouse)
+    # The error screen is gone once the app exits: leave the problems in the terminal
+    # too, in the CLI's `FILE:LINE: field: message` form.
+    from ragtui.core.sanitize import neutralize
+
+    for problem in app.load_problems:
+        print(f"ragtui: {neutralize(problem)}", file=sys.stderr)
     return app.return_code or 0

@@ -9,6 +9,7 @@ through `styled` (a whole-span style on literal text), never through markup.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.content import Content
 
 from ragtui.core.sanitize import neutralize
@@ -30,3 +31,11 @@ def styled(text: object, style: str, *, one_line: bool = False, limit: int | Non
 def join(*parts: Content | str) -> Content:
     """Concatenate Content pieces; plain `str` parts must be ragtui's own text, not data."""
     return Content.assemble(*parts)
+
+
+def rich_text(text: object, style: str = "", *, one_line: bool = True, limit: int | None = None) -> Text:
+    """Untrusted text as a Rich `Text`, for widgets that measure Rich renderables (DataTable cells).
+
+    `Text(...)` never parses markup either; the style must be a Rich style (no $variables).
+    """
+    return Text(safe(text, one_line=one_line, limit=limit).plain, style=style)

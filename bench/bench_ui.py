@@ -1,0 +1,155 @@
+"""UI benchmark: time from process start to the first painted dashboard, and peak memory.
+
+Prints figures; asserts nothing. Each measurement is a fresh process (imports count):
+the child runs the app headless, exits right after the dashboard's first refresh, and
+reports the time since its parent started it and its peak RSS. Beside it, the same
+files through `ragtui report A B --format json` (no screen): the UI's goal is to cost
+at most 1.5× the report on two 100,000-question runs, and < 1 s on the bundled sample.
+
+Usage: python bench/bench_ui.py [--sizes 100000] [--out bench/out] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+
+def child(args: argparse.Namespace) -> None:
+    """Run the app headless on the given files; print one JSON line when the dashboard has painted."""
+    started = float(os.environ["RAGTUI_BENCH_T0"])
+    # The order of `ragtui A B`: the CLI builds Inputs (importing the core), then
+    # `launch` starts the load and imports Textual while it runs.
+    import ragtui.core.session as session
+    from ragtui.core.session import Inputs
+
+    result: dict[str, float] = {"imports_s": time.time() - started}
+    real_load = session.load_comparison
+
+    def timed_load(inputs):  # the core's own share, to tell it from the UI's
+        begin = time.perf_counter()
+        try:
+            return real_load(inputs)
+        finally:
+            result["load_comparison_s"] = time.perf_counter() - begin
+
+    session.load_comparison = timed_load
+
+    def painted(screen) -> None:
+        result["first_paint_s"] = time.time() - started
+        screen.app.exit()
+
+    inputs = Inputs(
+        a=Path(args.a),
+        b=Path(args.b) if args.b else None,
+        gold=Path(args.gold) if args.gold else None,
+        config=Path(args.config) if args.config else None,
+    )
+    from ragtui.ui.loader import start_loading
+
+    preloaded = start_loading(inputs)
+    from ragtui.ui.app import RagtuiApp
+    from ragtui.ui.screens import dashboard
+
+    # The dashboard has no on_mount of its own: this one only notes the first refresh.
+    dashboard.DashboardScreen.on_mount = lambda self: self.call_after_refresh(painted, self)  # type: ignore[attr-defined]
+    app = RagtuiApp(inputs, preloaded=preloaded)
+    app.run(headless=True, size=(args.width, args.height))
+    result["total_s"] = time.time() - started
+    result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["return_code"] = app.return_code or 0
+    modules = sys.modules
+    result["loaded_httpx"] = float("httpx" in modules)
+    print(json.dumps(result))
+
+
+def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24) -> dict[str, float]:
+    argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--a", str(files["a"])]
+    for name in ("b", "gold", "config"):
+        if files.get(name):
+            argv += [f"--{name}", str(files[name])]
+    argv += ["--width", str(width), "--height", str(height)]
+    env = {**os.environ, "RAGTUI_BENCH_T0": repr(time.time())}
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=REPO, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+_REPORT_CHILD = """
+import contextlib, io, json, os, resource, sys, time
+from ragtui.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+started = float(os.environ["RAGTUI_BENCH_T0"])
+print(json.dumps({"total_s": time.time() - started, "code": code,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def run_report(files: dict[str, Path | None]) -> dict[str, float]:
+    """`ragtui report A B --format json` in a fresh process: time since start, peak RSS."""
+    argv = ["report", str(files["a"])]
+    if files.get("b"):
+        argv.append(str(files["b"]))
+    for name in ("gold", "config"):
+        if files.get(name):
+            argv += [f"--{name}", str(files[name])]
+    argv += ["--format", "json"]
+    env = {**os.environ, "RAGTUI_BENCH_T0": repr(time.time())}
+    out = subprocess.run([sys.executable, "-c", _REPORT_CHILD, *argv], capture_output=True, text=True, env=env, cwd=REPO, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(label: str, files: dict[str, Path | None], repeat: int, goal: str) -> None:
+    # Interleaved, so a busy machine slows both sides alike; medians reported.
+    ui, report = [], []
+    for _ in range(repeat):
+        ui.append(run_child(files))
+        report.append(run_report(files))
+    paint = statistics.median(r["first_paint_s"] for r in ui)
+    core = statistics.median(r["load_comparison_s"] for r in ui)
+    report_s = statistics.median(r["total_s"] for r in report)
+    print(label)
+    print(f"  first dashboard paint : {paint:6.2f} s  (median of {repeat}, from process start; the core's load: {core:.2f} s)")
+    print(f"  ragtui report (json)  : {report_s:6.2f} s  → UI / report = {paint / report_s:4.2f}×   goal: {goal}")
+    print(f"  peak memory           : UI {max(r['peak_mb'] for r in ui):6.0f} MB · report {max(r['peak_mb'] for r in report):6.0f} MB")
+    if any(r["loaded_httpx"] for r in ui):
+        print("  note: httpx was imported on the way to the dashboard")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--a"), parser.add_argument("--b"), parser.add_argument("--gold"), parser.add_argument("--config")
+    parser.add_argument("--width", type=int, default=80), parser.add_argument("--height", type=int, default=24)
+    parser.add_argument("--sizes", default="100000", help="comma-separated question counts for the synthetic runs")
+    parser.add_argument("--out", default=str(HERE / "out"), help="where make_runs.py writes (and reuses) its files")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    from ragtui.cli.tui import sample_inputs
+
+    sample = sample_inputs()
+    measure("bundled sample (120 questions, A vs B)", sample, args.repeat, "< 1 s")
+    from make_runs import write
+
+    for n in (int(s) for s in args.sizes.split(",") if s):
+        paths = write(n, Path(args.out))
+        files = {"a": paths["a_jsonl"], "b": paths["b_jsonl"], "gold": None, "config": None}
+        measure(f"synthetic JSONL, {n:,} questions each (A vs B)", files, args.repeat, "≤ 1.5×")
+
+
+if __name__ == "__main__":
+    main()

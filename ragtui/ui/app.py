@@ -1,0 +1,190 @@
+"""The Textual app: load the comparison off the UI thread, then show the dashboard.
+
+The app owns what is shared by every screen: the loaded `Comparison`, the themes, the
+keys that work everywhere (q, ?, Esc, Ctrl+P) and the way to the failure list. Loading
+runs off the UI thread (harlequin's pattern, with `loader.py`'s daemon thread under a
+thread worker): the screen paints "Loading…" at once, the core does its work, and a
+typed message brings back the result or the problems — an `InputError` becomes an
+error screen listing them, never a traceback.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ragtui.core.sanitize import neutralize
+from ragtui.ui.commands import RagtuiCommands
+from ragtui.ui.loader import start_loading
+from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded
+from ragtui.ui.screens.loading import LoadingScreen
+from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_themes, load_user_themes
+from ragtui.ui.user_config import load_keymap
+
+if TYPE_CHECKING:
+    from ragtui.core.compare import Comparison
+    from ragtui.core.session import Inputs
+    from ragtui.ui.dashboard_data import DashboardData
+
+
+class RagtuiApp(App[int]):
+    """ragtui's TUI on one comparison (A against B) or a single run."""
+
+    TITLE = "ragtui"
+    CSS_PATH = "app.tcss"
+    COMMANDS: ClassVar = App.COMMANDS | {RagtuiCommands}
+
+    # Each binding has an id, so a user's keymap.yaml can move it (docs/ui.md).
+    BINDINGS: ClassVar = [
+        Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave ragtui"),
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Keys of every screen, and the symbols"),
+        Binding("escape", "back", "Back", show=False, id="app.back", tooltip="Back to the previous screen"),
+    ]
+
+    def __init__(self, inputs: Inputs, theme_name: str | None = None, *, preloaded: Future[DashboardData] | None = None) -> None:
+        """Create the app; nothing is read until it runs (or `preloaded` is already reading).
+
+        Args:
+            inputs: the files to compare.
+            theme_name: a bundled or user theme; unknown names fall back to the default.
+            preloaded: a load already started by `launch` (`ragtui.ui.loader.start_loading`).
+        """
+        super().__init__()
+        self.inputs = inputs
+        self._preloaded = preloaded
+        self.data: DashboardData | None = None
+        self.comparison: Comparison | None = None
+        # Problems that stopped loading; `launch` prints them after the screen closes.
+        self.load_problems: list[str] = []
+        self._startup_notes: list[str] = []
+        self._ragtui_themes: list[str] = []
+        self._setup_themes(theme_name)
+        self.keymap, keymap_problems = load_keymap()
+        self._startup_notes += keymap_problems
+        if self.keymap:
+            self.set_keymap(self.keymap)
+
+    # ---- themes -------------------------------------------------------------------
+
+    def _setup_themes(self, requested: str | None) -> None:
+        """Register the bundled and user themes, then pick the requested one (or the default)."""
+        bundled = builtin_themes()
+        user = load_user_themes()
+        for theme in [*bundled.values(), *user.loaded.values()]:
+            self.register_theme(theme)  # a user theme may replace a bundled one of that name
+        self._ragtui_themes = sorted(set(bundled) | set(user.loaded))
+        notes = [f"Theme file not used: {failure}" for failure in user.failed]
+        name = requested or DEFAULT_THEME
+        if name not in self.available_themes:
+            notes.append(f"Unknown theme {name!r}; using {DEFAULT_THEME!r}. Themes: {', '.join(self._ragtui_themes)}.")
+            name = DEFAULT_THEME
+        self.theme = name
+        self._startup_notes += notes
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Textual's own themes (also selectable) do not define ragtui's variables.
+        return dict(THEME_VARIABLE_DEFAULTS)
+
+    def ragtui_theme_names(self) -> list[str]:
+        """Bundled and user themes (Textual's own stay reachable through its Theme command)."""
+        return list(self._ragtui_themes)
+
+    def switch_theme(self, name: str) -> None:
+        self.theme = name
+
+    # ---- start-up and loading -------------------------------------------------------
+
+    def on_mount(self) -> None:
+        # Pushed (not the default screen) so `switch_screen` can later replace it.
+        self.push_screen(LoadingScreen(self.inputs))
+        if self._startup_notes:
+            # One notification for every theme and key map problem, not one per file.
+            text = "\n".join(neutralize(note) for note in self._startup_notes)
+            self.notify(text, title="Settings", severity="warning", timeout=12, markup=False)
+        self.load_comparison()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", name="load comparison")
+    def load_comparison(self) -> None:
+        """Wait for the load (the core's `load_comparison`) and post its result or its problems."""
+        from ragtui.core.errors import InputError
+
+        future = self._preloaded or start_loading(self.inputs)
+        worker = get_current_worker()
+        while True:
+            try:
+                data = future.result(timeout=0.1)
+                break
+            except TimeoutError:
+                if worker.is_cancelled:  # the app is closing: do not keep it waiting
+                    return
+            except InputError as exc:
+                self.post_message(ComparisonFailed([str(problem) for problem in exc.problems]))
+                return
+        self.post_message(ComparisonLoaded(data))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Anything but an InputError is a bug in ragtui: say so plainly, still no traceback.
+        if event.worker.group == "load" and event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.post_message(ComparisonFailed([f"{type(error).__name__}: {error}"], internal=True))
+
+    def on_comparison_loaded(self, message: ComparisonLoaded) -> None:
+        from ragtui.ui.screens.dashboard import DashboardScreen
+
+        self.data = message.data
+        self.comparison = message.data.comparison
+        self._replace_loading_screen(DashboardScreen(message.data))
+
+    def on_comparison_failed(self, message: ComparisonFailed) -> None:
+        from ragtui.ui.screens.error import ErrorScreen
+
+        self.load_problems = list(message.problems)
+        self._replace_loading_screen(ErrorScreen(message.problems, internal=message.internal))
+
+    def _replace_loading_screen(self, screen) -> None:
+        # Help or the palette may be open over "Loading…": close them, so the loading
+        # screen itself is what gets replaced and nothing is left beneath the result.
+        while not isinstance(self.screen, LoadingScreen) and len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(screen)
+
+    # ---- actions shared by every screen ----------------------------------------------
+
+    def open_failures(self, *, category: str | None = None, failure_kind: str | None = None, status: str | None = None) -> None:
+        """Push the failure list, filtered by category, failure kind and/or diff status."""
+        if self.comparison is None:
+            self.notify("Still loading the runs.", timeout=3)
+            return
+        try:
+            from ragtui.ui.screens.failures import FailureListScreen
+        except ModuleNotFoundError as exc:
+            if exc.name != "ragtui.ui.screens.failures":
+                raise
+            self.notify("The failure list is not available in this build.", severity="error")
+            return
+        self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status))
+
+    def action_help(self) -> None:
+        from ragtui.ui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(current=type(self.screen).__name__))
+
+    def action_back(self) -> None:
+        """Esc: back to the previous screen; the dashboard (or loading, error) is the bottom."""
+        if not getattr(self.screen, "IS_ROOT", False) and len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def action_toggle_side(self) -> None:
+        from ragtui.ui.screens.dashboard import DashboardScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, DashboardScreen):
+                screen.action_toggle_side()
+                return

@@ -1,0 +1,124 @@
+"""What the dashboard shows, gathered from the core once, in the loading worker.
+
+Nothing here computes a metric: values, intervals, verdicts, counts and the recall
+curve all come from `ragtui.core`. This module only picks them out and orders them,
+so the screen's thread never runs a polars query and the widgets stay simple views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from ragtui.core.compare import Comparison, MetricComparison, counts_for
+from ragtui.core.metrics import Counts, recall_curve
+
+# The panels, in reading order: the four headline metrics, then the three that explain them.
+DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")
+STATUS_ORDER = ("regressed", "fixed", "still_failing", "passing")
+
+
+@dataclass(frozen=True)
+class RunHeader:
+    """One run's identity and counts, for its header box."""
+
+    label: str  # "A" (reference) or "B" (candidate)
+    name: str
+    created_at: str | None
+    system: str | None
+    generator_model: str | None
+    judge_model: str | None
+    k: int
+    counts: Counts
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    """Everything the dashboard needs; B-side fields are absent with a single run."""
+
+    comparison: Comparison
+    runs: tuple[RunHeader, ...]
+    metrics: tuple[MetricComparison, ...]
+    curves: dict[str, list[float | None]]
+    status_counts: dict[str, int]
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def two_runs(self) -> bool:
+        return self.comparison.b is not None
+
+    @property
+    def k(self) -> int:
+        return self.comparison.k
+
+
+def _header(label: str, evaluation, counts: Counts) -> RunHeader:
+    run = evaluation.run
+    return RunHeader(
+        label=label,
+        name=run.name,
+        created_at=run.meta.created_at,
+        system=run.meta.system,
+        generator_model=run.meta.generator_model,
+        judge_model=run.judge_model(),
+        k=evaluation.k,
+        counts=counts,
+    )
+
+
+def dashboard_metrics(comparison: Comparison) -> tuple[MetricComparison, ...]:
+    """The dashboard's metrics in panel order (by spec key, whatever k is)."""
+    by_key = {m.spec.key: m for m in comparison.metrics.values()}
+    return tuple(by_key[key] for key in DASHBOARD_METRICS if key in by_key)
+
+
+def build_dashboard_data(comparison: Comparison) -> DashboardData:
+    """Pick out of a Comparison what the dashboard shows (runs in the loading worker)."""
+    counts = counts_for(comparison)
+    runs = [_header("A", comparison.a, counts["A"])]
+    curves = {"A": recall_curve(comparison.a)}
+    if comparison.b is not None:
+        runs.append(_header("B", comparison.b, counts["B"]))
+        curves["B"] = recall_curve(comparison.b)
+    tally = comparison.status.group_by("status").agg(pl.len().alias("n"))
+    found = dict(zip(tally.get_column("status").to_list(), tally.get_column("n").to_list()))
+    status_counts = {status: int(found.get(status, 0)) for status in STATUS_ORDER}
+    return DashboardData(
+        comparison=comparison,
+        runs=tuple(runs),
+        metrics=dashboard_metrics(comparison),
+        curves=curves,
+        status_counts=status_counts,
+        # The same warning can come from both runs; show it once.
+        warnings=tuple(dict.fromkeys(comparison.warnings)),
+    )
+
+
+def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:
+    """metric name → the category to mark as worst in the category grid.
+
+    With two runs and side "B", the worst cell is the biggest move in the bad direction
+    (where a change hurt most); otherwise the weakest value of the side shown. Categories
+    where the metric does not apply (n = 0) are never marked; nothing is marked when no
+    category moved the bad way.
+    """
+    worst: dict[str, str] = {}
+    for metric in dashboard_metrics(comparison):
+        sign = 1.0 if metric.spec.higher_is_better else -1.0
+        best_score, best_category = None, None
+        for category, data in comparison.categories.items():
+            cell = data["metrics"].get(metric.name)
+            if cell is None:
+                continue
+            if comparison.b is not None and side == "B":
+                delta = cell["delta"]
+                score = None if delta is None or sign * delta >= 0 else sign * delta
+            else:
+                value = cell[side]
+                score = None if value is None or value.value is None or value.n == 0 else sign * value.value
+            if score is not None and (best_score is None or score < best_score):
+                best_score, best_category = score, category
+        if best_category is not None:
+            worst[metric.name] = best_category
+    return worst

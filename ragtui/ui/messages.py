@@ -1,0 +1,43 @@
+"""Every message the app's widgets and workers send, in one place.
+
+Workers and widgets say what happened; the app decides what to show. A widget that
+wants the failure list posts `OpenFailures` rather than importing the screen, so the
+dashboard's widgets know nothing about the screens they lead to.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from ragtui.ui.dashboard_data import DashboardData
+
+
+class ComparisonLoaded(Message):
+    """The loading worker finished: here is everything the dashboard shows."""
+
+    def __init__(self, data: DashboardData) -> None:
+        super().__init__()
+        self.data = data
+
+
+class ComparisonFailed(Message):
+    """The inputs could not be used (`problems`, one line each), or loading crashed."""
+
+    def __init__(self, problems: list[str], *, internal: bool = False) -> None:
+        super().__init__()
+        self.problems = problems
+        # True for a bug in ragtui rather than a problem in the user's files.
+        self.internal = internal
+
+
+class OpenFailures(Message):
+    """Show the failure list, filtered (None means no filter on that field)."""
+
+    def __init__(self, *, category: str | None = None, failure_kind: str | None = None, status: str | None = None) -> None:
+        super().__init__()
+        self.category = category
+        self.failure_kind = failure_kind
+        self.status = status

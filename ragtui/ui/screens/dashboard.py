@@ -1,0 +1,112 @@
+"""The first screen: did B help or hurt, where, and which questions to look at.
+
+Top to bottom (the order of triage): who the runs are and what to be wary of
+(headers, warnings), how many questions regressed / were fixed / still fail, one panel
+per metric with its verdict, the category × metric grid, and the recall@k curve.
+At 80×24 everything stacks in one scrolling column; from 120 columns the panels sit
+three to a row, and from 160 four to a row with the grid and the curve side by side.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ragtui.ui.dashboard_data import DashboardData
+from ragtui.ui.format import WORST
+from ragtui.ui.messages import OpenFailures
+from ragtui.ui.widgets.category_grid import CategoryGrid
+from ragtui.ui.widgets.metric_panel import MetricPanel
+from ragtui.ui.widgets.recall_curve import RecallCurve
+from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
+from ragtui.ui.widgets.status_counts import StatusCounts
+
+# Actions that only mean something with two runs (hidden from the footer otherwise).
+_TWO_RUN_ACTIONS = {"toggle_side"}
+
+
+class DashboardScreen(Screen):
+    """The dashboard of one comparison (or of a single run, with the B columns absent)."""
+
+    IS_ROOT = True  # Esc does not leave it (RagtuiApp.action_back)
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (160, "-very-wide")]
+
+    BINDINGS = [
+        Binding("f", "open_failures", "Failures", id="dashboard.failures", tooltip="Every failing question"),
+        Binding("r", "open_status('regressed')", "Regressed", id="dashboard.regressed", tooltip="Questions that pass in A and fail in B"),
+        Binding("x", "open_status('fixed')", "Fixed", id="dashboard.fixed", show=False, tooltip="Questions that fail in A and pass in B"),
+        Binding("s", "open_status('still_failing')", "Still failing", id="dashboard.still_failing", show=False, tooltip="Questions that fail in both runs"),
+        Binding("c", "focus_categories", "Categories", id="dashboard.categories", tooltip="Move to the category grid (arrows, Enter)"),
+        Binding("b", "toggle_side", "A/B", id="dashboard.toggle_side", tooltip="Show A's or B's values in the category grid"),
+    ]
+
+    side: reactive[str] = reactive("B", init=False)
+
+    def __init__(self, data: DashboardData) -> None:
+        super().__init__(id="dashboard")
+        self.data = data
+        self.set_reactive(DashboardScreen.side, "B" if data.two_runs else "A")
+
+    def compose(self) -> ComposeResult:
+        data = self.data
+        comparison = data.comparison
+        config = comparison.config
+        with VerticalScroll(id="dashboard-scroll"):
+            with Horizontal(id="runs"):
+                for header in data.runs:
+                    yield RunHeaderBox(header)
+            yield WarningsPanel(data.warnings)
+            yield StatusCounts(data.status_counts, two_runs=data.two_runs)
+            with Grid(id="metrics"):
+                for metric in data.metrics:
+                    yield MetricPanel(metric, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
+            with Horizontal(id="lower"):
+                with Vertical(id="categories"):
+                    yield Static(self._grid_title(), id="categories-title")
+                    yield CategoryGrid(comparison, side=self.side, id="category-grid")
+                    yield Static(self._grid_legend(), id="categories-legend")
+                yield RecallCurve(data.curves, data.k, id="recall-curve")
+        yield Footer()
+
+    def _grid_title(self) -> Content:
+        shown = {"A": "A (reference)", "B": "B (candidate), Δ vs A in points"}[self.side]
+        return Content.assemble(("By category", "bold"), (f" · values of {shown}", "dim"))
+
+    def _grid_legend(self) -> Content:
+        worst = "biggest drop" if self.side == "B" and self.data.two_runs else "weakest value"
+        return Content.styled(f"{WORST} {worst} per metric · arrows + Enter: that category's failures", "dim")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _TWO_RUN_ACTIONS and not self.data.two_runs:
+            return False
+        if action == "open_status" and parameters and parameters[0] in ("regressed", "fixed") and not self.data.two_runs:
+            return False
+        return True
+
+    def action_open_failures(self) -> None:
+        self.app.open_failures()
+
+    def action_open_status(self, status: str) -> None:
+        self.app.open_failures(status=status)
+
+    def action_focus_categories(self) -> None:
+        self.query_one(CategoryGrid).focus()
+
+    def action_toggle_side(self) -> None:
+        self.side = "A" if self.side == "B" else "B"
+
+    def watch_side(self, side: str) -> None:
+        self.query_one(CategoryGrid).set_side(side)
+        self.query_one("#categories-title", Static).update(self._grid_title())
+        self.query_one("#categories-legend", Static).update(self._grid_legend())
+        self.notify(f"Category grid: values of run {side}", timeout=2)
+
+    def on_open_failures(self, message: OpenFailures) -> None:
+        message.stop()
+        self.app.open_failures(category=message.category, failure_kind=message.failure_kind, status=message.status)

@@ -1,0 +1,221 @@
+"""The failure list screen: which questions broke, grouped by category, with filters.
+
+The dashboard pushes it with a starting filter (a category, a failure kind, a status).
+`s` cycles the status filter, `k` the failure kind, `c` the category, `/` searches ids
+and question text; Enter opens the question view on the highlighted question with the
+filtered list, so `n` / `p` there step through exactly what is listed here.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from ragtui.core.compare import Comparison
+from ragtui.core.schema import category_display_name
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.failure_rows import STATUS_FILTER_LABELS, FailureFilter, FailureRows
+from ragtui.ui.widgets.failure_table import FailureTable
+from ragtui.ui.widgets.verdict_styles import (
+    CAUSE_LABELS,
+    KIND_LABELS,
+    KIND_LEGEND,
+    STATUS_ROLES,
+    STATUS_SYMBOLS,
+    kind_words,
+    role_colour,
+    status_label,
+)
+
+
+def _cycle(options: list, current: object) -> object:
+    return options[(options.index(current) + 1) % len(options)] if current in options else options[0]
+
+
+class FailureListScreen(Screen):
+    """Failing questions of a comparison, filterable, one Enter from the question view."""
+
+    BINDINGS: list[BindingType] = [
+        Binding("escape", "back", "back", tooltip="Close the search, else go back", id="failures.back"),
+        Binding("slash", "search", "search", key_display="/", tooltip="Search ids and question text", id="failures.search"),
+        Binding("s", "cycle_status", "status", tooltip="Cycle: failing, regressed, fixed, still failing, all", id="failures.status"),
+        Binding("k", "cycle_kind", "kind", tooltip="Cycle the failure kind filter", id="failures.kind"),
+        Binding("c", "cycle_category", "category", tooltip="Cycle the category filter", id="failures.category"),
+        Binding("x", "clear_filters", "clear", tooltip="Show every failing question again", id="failures.clear"),
+    ]
+    DEFAULT_CSS = """
+    FailureListScreen {
+        layout: vertical;
+    }
+    FailureListScreen #failures-title {
+        height: 1;
+        background: $panel;
+        color: $text;
+        padding: 0 1;
+    }
+    FailureListScreen #failures-filters {
+        height: auto;
+        max-height: 2;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    FailureListScreen #failures-search {
+        display: none;
+        height: 3;
+    }
+    FailureListScreen.-searching #failures-search {
+        display: block;
+    }
+    FailureListScreen #failures-detail {
+        /* A fixed height: a detail line that grew and shrank would re-lay out the
+           screen (and repaint it twice) on every cursor move. */
+        height: 2;
+        padding: 0 1;
+        background: $panel;
+    }
+    """
+
+    def __init__(
+        self,
+        comparison: Comparison,
+        *,
+        category: str | None = None,
+        failure_kind: str | None = None,
+        status: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.comparison = comparison
+        start = FailureFilter(status=status or "failing", kind=failure_kind, category=category)
+        self.rows = FailureRows(comparison, start)
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._title(), id="failures-title")
+        yield Static(id="failures-filters")
+        yield Input(placeholder="search id or question text (Enter: keep, Esc: clear)", id="failures-search")
+        yield FailureTable(self.rows, id="failures-table")
+        yield Static(id="failures-detail")
+        yield Footer()
+
+    def on_resize(self) -> None:
+        self._show_filters()  # the kind legend shows on wide terminals only
+
+    def on_mount(self) -> None:
+        self._show_filters()
+        table = self.query_one(FailureTable)
+        self.watch(table, "cursor", self._cursor_moved)
+        table.focus()
+        table.cursor = 0
+
+    @property
+    def table(self) -> FailureTable:
+        return self.query_one(FailureTable)
+
+    # -- filters ------------------------------------------------------------------------
+
+    def _title(self) -> Content:
+        a = self.comparison.a.run.name
+        if self.comparison.b is None:
+            return Content.assemble("Failures · ", safe(a, one_line=True, limit=40))
+        b = self.comparison.b.run.name
+        return Content.assemble(
+            "Failures · A ", safe(a, one_line=True, limit=30), " → B ", safe(b, one_line=True, limit=30)
+        )
+
+    def _set_filter(self, **changes: object) -> None:
+        self.table.set_filter(self.rows.filter.with_(**changes))
+        self._show_filters()
+
+    def _show_filters(self) -> None:
+        f = self.rows.filter
+        category = safe(category_display_name(f.category), one_line=True, limit=30) if f.category else "all"
+        status_text = "failing" if f.status == "failing" and not self.rows.two_runs else STATUS_FILTER_LABELS.get(f.status, f.status)
+        parts: list[Content | str] = [
+            Content(f"{self.rows.row_count:,}").stylize("bold"),
+            f" of {self.rows.base.height:,} · ",
+            Content("s").stylize("bold"), f" {status_text} · ",
+            Content("k").stylize("bold"), f" {KIND_LABELS.get(f.kind, 'any kind') if f.kind else 'any kind'} · ",
+            Content("c").stylize("bold"), " ", category,
+        ]
+        if f.search.strip():
+            parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
+        if self.app.size.width >= 120:
+            parts += ["\n", Content(KIND_LEGEND).stylize("dim")]
+        self.query_one("#failures-filters", Static).update(Content.assemble(*parts))
+
+    def action_cycle_status(self) -> None:
+        self._set_filter(status=_cycle(list(self.rows.status_filters), self.rows.filter.status))
+
+    def action_cycle_kind(self) -> None:
+        self._set_filter(kind=_cycle([None, *self.rows.kinds], self.rows.filter.kind))
+
+    def action_cycle_category(self) -> None:
+        self._set_filter(category=_cycle([None, *self.rows.categories], self.rows.filter.category))
+
+    def action_clear_filters(self) -> None:
+        self.query_one("#failures-search", Input).value = ""
+        self._set_filter(status="failing", kind=None, category=None, search="")
+
+    # -- search ---------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        self.add_class("-searching")
+        self.query_one("#failures-search", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._set_filter(search=event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.remove_class("-searching")
+        self.table.focus()
+
+    def action_back(self) -> None:
+        search = self.query_one("#failures-search", Input)
+        if self.has_class("-searching"):
+            search.value = ""
+            self.remove_class("-searching")
+            self.table.focus()
+            return
+        self.dismiss()
+
+    # -- the highlighted question ---------------------------------------------------------
+
+    def _cursor_moved(self) -> None:
+        self.query_one("#failures-detail", Static).update(self._detail(self.table.current_row))
+
+    def _detail(self, row: dict | None) -> Content:
+        if row is None:
+            return Content("no question matches these filters (x clears them)")
+        status = row["status"]
+        parts: list[Content | str] = [
+            safe(row["id"], one_line=True, limit=30),
+            " ",
+            Content(f"{STATUS_SYMBOLS.get(status, '?')} {status_label(status, self.rows.two_runs)}").stylize(
+                role_colour(self.app, STATUS_ROLES.get(status, "muted"))
+            ),
+        ]
+        if row.get("cause"):
+            parts += [" · cause: ", Content(CAUSE_LABELS.get(row["cause"], row["cause"])).stylize("bold")]
+        if self.rows.two_runs:
+            parts += [f" · A: {kind_words(row['kinds_a'])} · B: {kind_words(row['kinds_b'])}"]
+        else:
+            parts += [f" · {kind_words(row['kinds_a'])}"]
+        return Content.assemble(*parts)
+
+    def on_failure_table_selected(self, event: FailureTable.Selected) -> None:
+        from ragtui.ui.screens.question import QuestionScreen
+
+        self.app.push_screen(
+            QuestionScreen(self.comparison, self.rows.ids(), event.index), callback=self._returned_from_question
+        )
+
+    def _returned_from_question(self, question_id: str | None) -> None:
+        """Put the cursor on the question the user stepped to with n / p."""
+        if question_id is not None:
+            index = self.rows.index_of(question_id)
+            if index is not None:
+                self.table.cursor = index

@@ -1,0 +1,110 @@
+"""`?`: the keys of every screen, and what the symbols mean.
+
+The keys are read from each screen's BINDINGS (and the user's key map), so this list
+cannot drift from what the keys really do.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from ragtui.ui.safe_text import join
+
+# (title, module, class) of each screen whose keys are listed; the other UI screens are
+# looked up lazily so this file does not depend on them being present.
+SCREENS = (
+    ("Dashboard", "ragtui.ui.screens.dashboard", "DashboardScreen"),
+    ("Failure list", "ragtui.ui.screens.failures", "FailureListScreen"),
+    ("Question", "ragtui.ui.screens.question", "QuestionScreen"),
+    ("Judge verdicts", "ragtui.ui.screens.verdicts", "VerdictScreen"),
+)
+
+SYMBOLS = (
+    ("✓ / ✗", "meets / misses its target (or passes / fails, per question)"),
+    ("▲ / ▼ / ~", "improved / regressed / no clear change (95 % interval of Δ)"),
+    ("!", "a drop beyond the configured max_drop, even when it could be noise"),
+    ("◆", "the worst category for that metric in the category grid"),
+    ("⚠", "something that changes how to read the numbers (missing questions, judge errors)"),
+    ("n/a  –", "not measurable here (no question in that population)"),
+)
+
+
+def _screen_class(module: str, name: str) -> type[Screen] | None:
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:  # not written yet: leave its section out
+            return None
+        raise
+
+
+def key_rows(bindings: list, keymap: dict[str, str], key_display) -> list[tuple[str, str]]:
+    """(keys as shown, description — tooltip) of the bindings that have a description."""
+    rows = []
+    for binding in Binding.make_bindings(bindings):
+        if not binding.description:
+            continue
+        key = keymap.get(binding.id, binding.key) if binding.id else binding.key
+        shown = binding.key_display or ", ".join(key_display(Binding(part.strip(), binding.action)) for part in key.split(","))
+        text = binding.description[:1].upper() + binding.description[1:]
+        tooltip = binding.tooltip
+        if tooltip and tooltip.lower().startswith(binding.description.lower()):
+            text = tooltip  # "Back to the previous screen", not "Back — Back to …"
+        elif tooltip:
+            text = f"{text} — {tooltip}"
+        rows.append((shown, text))
+    return rows
+
+
+class HelpScreen(ModalScreen[None]):
+    """A scrollable list of keys per screen; Esc, ? or Enter closes it."""
+
+    BINDINGS = [Binding("escape,question_mark,enter", "dismiss", "Close", id="help.close")]
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        & > VerticalScroll {
+            width: 76; max-width: 100%; height: auto; max-height: 100%;
+            border: round $primary; background: $surface; padding: 0 1;
+        }
+        & .section { text-style: bold; color: $primary; margin-top: 1; }
+    }
+    """
+
+    def __init__(self, current: str | None = None) -> None:
+        super().__init__(id="help")
+        self.current = current  # class name of the screen ? was pressed on
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        keymap = getattr(app, "keymap", {})
+        with VerticalScroll() as scroll:
+            scroll.border_title = Content("Keys")
+            yield Static(Content("Everywhere"), classes="section")
+            rows = key_rows(list(type(app).BINDINGS), keymap, app.get_key_display)
+            rows.append((app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, "")), "Command palette: every action, themes"))
+            yield self._table(rows)
+            for title, module, name in SCREENS:
+                cls = _screen_class(module, name)
+                if cls is None:
+                    continue
+                here = "  (this screen)" if name == self.current else ""
+                yield Static(Content(title + here), classes="section")
+                yield self._table(key_rows(list(cls.BINDINGS), keymap, app.get_key_display))
+            yield Static(Content("Symbols"), classes="section")
+            yield self._table(list(SYMBOLS))
+        yield Footer()
+
+    @staticmethod
+    def _table(rows: list[tuple[str, str]]) -> Static:
+        width = max((len(key) for key, _ in rows), default=0)
+        lines = [join(Content.styled(f"  {key:<{width}}  ", "bold"), Content(text)) for key, text in rows]
+        return Static(Content("\n").join(lines) if lines else Content("  (no keys)"))

@@ -1,0 +1,264 @@
+"""The question view: one question, A and B side by side, and why it broke.
+
+On a wide terminal (≥ 120 columns) both sides are shown and `t` / Tab picks the
+active one (accent border, ▶); on a narrow one only the active side is shown, with a
+tab line naming it. B, the candidate under review, is active first. `n` / `p` step
+through the list the screen was opened with by redrawing in place — no screen is
+pushed per step, so stepping stays fast at 100,000 questions. `j` / `k` move the focused sentence of the active side; its reason and
+evidence stay in view. `a` shows every retrieved passage (by default: the top k, two
+more, and any gold one further down). `v` / Enter opens the verdict inspector, `J`
+re-judges.
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ragtui.core.compare import Comparison
+from ragtui.core.sanitize import neutralize
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.answer_view import sentences
+from ragtui.ui.widgets.question_header import header_content
+from ragtui.ui.widgets.question_model import QuestionData, load_question
+from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
+from ragtui.ui.widgets.question_side import QuestionSide
+from ragtui.ui.widgets.verdict_styles import role_colour
+
+NARROW = 120  # below this width, one side at a time
+_STEP = Binding.Group("question", compact=True)
+_SENTENCE = Binding.Group("sentence", compact=True)
+
+
+class QuestionScreen(Screen[str | None]):
+    """One question of `question_ids` at a time; dismisses with the id last shown."""
+
+    BINDINGS: list[BindingType] = [
+        Binding("escape", "back", "back", id="question.back"),
+        Binding("n", "step(1)", "next", group=_STEP, tooltip="Next question of the list", id="question.next"),
+        Binding("p", "step(-1)", "prev", group=_STEP, tooltip="Previous question of the list", id="question.previous"),
+        Binding("t", "switch_side", "A/B", tooltip="Switch between A and B", id="question.switch_side"),
+        Binding("tab", "switch_side", "A/B", show=False, tooltip="Switch between A and B", id="question.switch_side_tab"),
+        Binding("j", "sentence(1)", "next sentence", group=_SENTENCE, tooltip="Focus the next sentence of the answer", id="question.next_sentence"),
+        Binding("k", "sentence(-1)", "previous sentence", group=_SENTENCE, tooltip="Focus the previous sentence", id="question.previous_sentence"),
+        Binding("a", "all_passages", "passages", tooltip="Show every retrieved passage, or only the top k and the gold ones", id="question.all_passages"),
+        Binding("v", "verdicts", "verdicts", tooltip="Everything the judge said", id="question.verdicts"),
+        Binding("enter", "verdicts", "verdicts", show=False, tooltip="Everything the judge said", id="question.verdicts_enter"),
+        Binding("J", "rejudge", "re-judge", key_display="J", tooltip="Judge this answer again with the configured judge", id="question.rejudge"),
+    ]
+    DEFAULT_CSS = """
+    QuestionScreen {
+        layout: vertical;
+    }
+    QuestionScreen #question-top {
+        height: auto;
+        max-height: 45%;
+        padding: 0 1;
+        background: $panel;
+    }
+    QuestionScreen #question-tabs {
+        display: none;
+        height: 1;
+        padding: 0 1;
+    }
+    QuestionScreen.-narrow #question-tabs {
+        display: block;
+    }
+    QuestionScreen #question-sides {
+        height: 1fr;
+    }
+    QuestionScreen.-narrow QuestionSide {
+        display: none;
+    }
+    QuestionScreen.-narrow QuestionSide.-active {
+        display: block;
+    }
+    """
+
+    side: reactive[str] = reactive("A", init=False)
+
+    def __init__(self, comparison: Comparison, question_ids: list[str], index: int) -> None:
+        super().__init__()
+        if not question_ids:
+            raise ValueError("the question view needs at least one question id")
+        self.comparison = comparison
+        self.question_ids = question_ids
+        self.index = max(0, min(index, len(question_ids) - 1))
+        self.sides = ("A", "B") if comparison.b is not None else ("A",)
+        # The candidate is what is under review: start on B when there is one.
+        self.set_reactive(QuestionScreen.side, self.sides[-1])
+        self.data: QuestionData = load_question(comparison, question_ids[self.index])
+        self.sentence_at: dict[str, int] = self._first_focus()
+        self._rejudged: dict[tuple[str, str], Rejudged] = {}
+        self.show_all_passages = False
+
+    @property
+    def question_id(self) -> str:
+        return self.question_ids[self.index]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="question-top", can_focus=False):
+            yield Static(id="question-header")
+        yield Static(id="question-tabs")
+        with Horizontal(id="question-sides"):
+            for side in self.sides:
+                yield QuestionSide(side, id=f"side-{side}")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._layout_for(self.app.size.width)
+        self.redraw(reset_scroll=True)
+        self._side(self.side).focus_body()
+        self.call_after_refresh(self._show_the_cause)
+
+    def on_resize(self) -> None:
+        self._layout_for(self.size.width)
+
+    def _layout_for(self, width: int) -> None:
+        self.set_class(width < NARROW, "-narrow")
+
+    def _colour(self, role: str) -> str:
+        return role_colour(self.app, role)
+
+    def _side(self, side: str) -> QuestionSide:
+        return self.query_one(f"#side-{side}", QuestionSide)
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def redraw(self, *, reset_scroll: bool = False) -> None:
+        """Draw the current question in place (header, tab line, both sides)."""
+        data = self.data
+        self.query_one("#question-header", Static).update(
+            header_content(data, self.index, len(self.question_ids), self._colour)
+        )
+        self.query_one("#question-tabs", Static).update(self._tabs())
+        for side in self.sides:
+            self._side(side).show(
+                data.rows.get(side),
+                data.names[side],
+                data.k,
+                self.sentence_at[side],
+                active=side == self.side,
+                rejudged=self._rejudged.get((data.id, side)),
+                reset_scroll=reset_scroll,
+                show_all=self.show_all_passages,
+            )
+        if reset_scroll:
+            self.query_one("#question-top", VerticalScroll).scroll_home(animate=False, immediate=True)
+
+    def _tabs(self) -> Content:
+        parts: list[Content | str] = []
+        for side in self.sides:
+            label = Content.assemble(f" {side} · ", safe(self.data.names[side], one_line=True, limit=30), " ")
+            if side == self.side:
+                parts.append(Content.assemble("▶", label.stylize("bold reverse")))
+            else:
+                parts.append(Content.assemble(" ", label.stylize("dim")))
+        if len(self.sides) > 1:
+            parts.append(Content("   t switches A/B").stylize("dim"))
+        return Content.assemble(*parts)
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        target = self.index + delta
+        if not 0 <= target < len(self.question_ids):
+            self._say("first question of the list" if target < 0 else "last question of the list", timeout=2)
+            return
+        self.index = target
+        self.data = load_question(self.comparison, self.question_id)
+        self.sentence_at = self._first_focus()
+        self.redraw(reset_scroll=True)
+        self.call_after_refresh(self._show_the_cause)
+
+    def _first_focus(self) -> dict[str, int]:
+        """Focus each side's first unsupported sentence: its reason is what one reads first."""
+        focus = {}
+        for side in self.sides:
+            said = sentences(self.data.rows.get(side))
+            focus[side] = next((i for i, s in enumerate(said) if s.get("attested") is False), 0)
+        return focus
+
+    def _show_the_cause(self) -> None:
+        """On a short terminal, scroll each side to where this question went wrong.
+
+        A regression of the answer (same passages, new verdicts) is read in the answer,
+        not in the retrieved list, which would otherwise fill a 24-line screen.
+        """
+        cause = (self.data.status or {}).get("cause") or ""
+        if cause.startswith("generation"):
+            for side in self.sides:
+                self._side(side).reveal_answer()
+
+    def action_all_passages(self) -> None:
+        self.show_all_passages = not self.show_all_passages
+        self.redraw()
+
+    def action_switch_side(self) -> None:
+        if len(self.sides) > 1:
+            self.side = "B" if self.side == "A" else "A"
+
+    def watch_side(self) -> None:
+        self.redraw()
+        self._side(self.side).focus_body()
+
+    def action_sentence(self, delta: int) -> None:
+        count = len(sentences(self.data.rows.get(self.side)))
+        if not count:
+            return
+        self.sentence_at[self.side] = max(0, min(self.sentence_at[self.side] + delta, count - 1))
+        self.redraw()
+        self._side(self.side).reveal_answer()
+
+    def action_verdicts(self) -> None:
+        from ragtui.ui.screens.verdicts import VerdictScreen
+
+        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side]))
+
+    def action_back(self) -> None:
+        self.dismiss(self.question_id)
+
+    def _say(self, message: str, **kwargs) -> None:
+        """A toast; its text names ids from the files, so it is neutralised and never markup."""
+        self.notify(neutralize(message), markup=False, **kwargs)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "switch_side" and len(self.sides) < 2:
+            return False
+        return True
+
+    # -- re-judge -------------------------------------------------------------------------
+
+    def action_rejudge(self) -> None:
+        row = self.data.rows.get(self.side)
+        if row is None or not row.get("present", True):
+            self._say(f"{self.question_id} is not in run {self.side}: nothing to judge", severity="warning")
+            return
+        try:
+            settings = judge_settings(self.comparison)
+        except JudgeUnavailable as exc:
+            self._say(str(exc), title="Re-judge", severity="warning", timeout=8)
+            return
+        self._say(f"re-judging {self.question_id} ({self.side}) with {settings.provider}…", timeout=3)
+        self._run_rejudge(self.question_id, self.side, row, settings)
+
+    @work(exclusive=True, group="rejudge", exit_on_error=False)
+    async def _run_rejudge(self, question_id: str, side: str, row: dict, settings: object) -> None:
+        try:
+            result = await rejudge(row, settings)
+        except JudgeUnavailable as exc:
+            self._say(str(exc), title="Re-judge", severity="error", timeout=8)
+            return
+        except Exception as exc:  # a judge bug must not take the app down with it
+            self._say(f"the judge failed: {type(exc).__name__}", title="Re-judge", severity="error", timeout=8)
+            return
+        self._rejudged[(question_id, side)] = result
+        if question_id == self.question_id:
+            self.redraw()
+        self._say(f"{question_id} ({side}) re-judged" + (" — judge error" if result.error else ""), timeout=3)

@@ -1,0 +1,120 @@
+"""The verdict inspector: everything the judge said about one answer, on one side.
+
+Model, every sentence with its verdict, reason and evidence text, the human label beside
+it where the run has one (disagreements marked ≠), utility and its reason, the judge
+error, and the raw judge JSON — the inspector hides nothing the file holds. `t`
+switches between A and B; Esc goes back to the question view.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ragtui.core.compare import Comparison
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
+from ragtui.ui.widgets.verdict_styles import role_colour
+
+
+class VerdictScreen(Screen):
+    """All of one side's verdicts for one question."""
+
+    BINDINGS: list[BindingType] = [
+        Binding("escape", "back", "back", id="verdicts.back"),
+        Binding("t", "switch_side", "A/B", tooltip="Show the other run's verdicts", id="verdicts.switch_side"),
+    ]
+    DEFAULT_CSS = """
+    VerdictScreen #verdict-title {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+    }
+    VerdictScreen #verdict-body {
+        height: 1fr;
+        padding: 0 1;
+    }
+    VerdictScreen #verdict-body > Static {
+        margin-bottom: 1;
+    }
+    VerdictScreen #verdict-body > .verdict-raw {
+        background: $boost;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, comparison: Comparison, question_id: str, side: str, *, sentence: int | None = None) -> None:
+        super().__init__()
+        self.comparison = comparison
+        self.question_id = question_id
+        self.sides = ("A", "B") if comparison.b is not None else ("A",)
+        self.side = side if side in self.sides else "A"
+        self.sentence = sentence
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="verdict-title")
+        yield VerticalScroll(id="verdict-body")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self._show()
+        body = self.query_one("#verdict-body", VerticalScroll)
+        body.focus()
+        if self.sentence is not None:
+            self.call_after_refresh(self._reveal_sentence, self.sentence)
+
+    def _colour(self, role: str) -> str:
+        return role_colour(self.app, role)
+
+    def _evaluation(self):
+        return self.comparison.a if self.side == "A" else self.comparison.b
+
+    async def _show(self) -> None:
+        evaluation = self._evaluation()
+        row = evaluation.question(self.question_id)
+        title = Content.assemble(
+            Content("Verdicts · ").stylize("bold"), safe(self.question_id, one_line=True, limit=40), f" · side {self.side}"
+        )
+        if len(self.sides) > 1:
+            title = Content.assemble(title, Content("   t: the other side").stylize("dim"))
+        self.query_one("#verdict-title", Static).update(title)
+        body = self.query_one("#verdict-body", VerticalScroll)
+        await body.remove_children()
+        if row is None or not row.get("present", True):
+            await body.mount(Static(Content(f"{self.question_id} is not in run {self.side}: nothing was judged").stylize("italic")))
+            return
+        k = self.comparison.k
+        widgets = [Static(summary_content(row, self.side, evaluation.run.name, self._colour), classes="verdict-summary")]
+        said = row.get("judge_sentences") or []
+        if not said:
+            widgets.append(Static(Content("The judge gave no sentence verdicts for this answer.").stylize("italic")))
+        for index in range(len(said)):
+            widgets.append(Static(sentence_content(row, index, k, self._colour), classes="verdict-sentence", id=f"verdict-sentence-{index}"))
+        widgets.append(Static(utility_content(row, self._colour), classes="verdict-utility"))
+        widgets.append(Static(raw_json_content(row.get("judge_json"), "Raw judge JSON"), classes="verdict-raw"))
+        if row.get("human_json"):
+            widgets.append(Static(raw_json_content(row.get("human_json"), "Raw human label JSON"), classes="verdict-raw"))
+        await body.mount_all(widgets)
+
+    def _reveal_sentence(self, index: int) -> None:
+        found = self.query(f"#verdict-sentence-{index}")
+        if found:
+            self.query_one("#verdict-body", VerticalScroll).scroll_to_widget(found.first(), animate=False, top=True)
+
+    async def action_switch_side(self) -> None:
+        if len(self.sides) > 1:
+            self.side = "B" if self.side == "A" else "A"
+            await self._show()
+            self.query_one("#verdict-body", VerticalScroll).scroll_home(animate=False)
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "switch_side" and len(self.sides) < 2:
+            return False
+        return True

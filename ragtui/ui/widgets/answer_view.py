@@ -1,0 +1,115 @@
+"""The answer of one side, sentence by sentence with the judge's verdict, as Content.
+
+Each judged sentence carries ✓ (attested), ✗ (not attested) or ? (not judged) and the
+matching colour; the focused sentence carries › and its reason and evidence are spelled
+out by `sentence_detail`. An answer the judge did not split (no verdict, a judge
+error) is shown whole with ?, never as attested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.content import Content
+
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.question_model import passage_rank
+from ragtui.ui.widgets.verdict_styles import CURSOR_MARK, GOLD_MARK, VERDICT_UNKNOWN, verdict_mark
+
+Colour = Callable[[str], str]
+
+
+def sentences(row: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The judge's sentences of a row ([] when there is no verdict)."""
+    return list((row or {}).get("judge_sentences") or [])
+
+
+def _attested(row: dict[str, Any], sentence: dict[str, Any]) -> bool | None:
+    # A judge that reported an error judged nothing, whatever else it wrote.
+    return None if row.get("judge_error") else sentence.get("attested")
+
+
+def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colour) -> Content:
+    """The answer block: header, abstention, sentences with verdicts, utility, judge error."""
+    if row is None or not row.get("present", True):
+        return Content("missing from this run: no answer, counted as a failure").stylize(f"bold {colour('fail')}")
+    said = sentences(row)
+    n_ok = sum(1 for s in said if _attested(row, s))
+    header: list[Content | str] = [Content("Answer").stylize("bold")]
+    if said and not row.get("judge_error"):
+        header.append(f" · {n_ok} of {len(said)} sentences attested")
+    lines: list[Content] = [Content.assemble(*header)]
+    if row.get("abstained"):
+        lines.append(Content("⊘ abstained (said it cannot find the information)").stylize(f"bold {colour('not_judged')}"))
+    if row.get("answer") is None:
+        lines.append(Content("no answer: generation failed").stylize(f"italic {colour('fail')}"))
+    elif said:
+        for index, sentence in enumerate(said):
+            symbol, role, _ = verdict_mark(_attested(row, sentence))
+            is_focused = index == focused
+            lead = Content(f"{CURSOR_MARK if is_focused else ' '} {symbol} {index + 1}. ").stylize(f"bold {colour(role)}")
+            text = safe(sentence.get("text")).stylize(colour(role))
+            line = Content.assemble(lead, text)
+            lines.append(line.stylize("bold underline") if is_focused else line)
+    else:
+        lead = Content(f"  {VERDICT_UNKNOWN} ").stylize(f"bold {colour('not_judged')}")
+        lines.append(Content.assemble(lead, safe(row.get("answer")), Content("  (not judged)").stylize("italic")))
+    lines += _utility_lines(row, colour)
+    return Content("\n").join(lines)
+
+
+def _utility_lines(row: dict[str, Any], colour: Colour) -> list[Content]:
+    lines = []
+    score = row.get("judge_utility")
+    if score is not None:
+        reason = row.get("judge_utility_reason")
+        parts: list[Content | str] = [Content(f"Utility {score:g}/5").stylize("bold")]
+        if reason:
+            parts += [" — ", safe(reason)]
+        lines.append(Content.assemble(*parts))
+    if row.get("judge_error"):
+        lines.append(Content.assemble(Content("⚠ judge error: ").stylize(f"bold {colour('fail')}"), safe(row["judge_error"])))
+    elif row.get("judge_failed"):
+        lines.append(Content("⚠ no usable verdict from the judge (counted as a judge error)").stylize(colour("fail")))
+    model = row.get("judge_model")
+    if model:
+        lines.append(Content.assemble(Content("judge ").stylize("dim"), safe(model, one_line=True, limit=60).stylize("dim")))
+    return lines
+
+
+def evidence_content(row: dict[str, Any], evidence: list[str] | None, k: int, colour: Colour) -> Content:
+    """'p_042 (rank 1, ★ gold), p_099 (not in the retrieved list)'."""
+    if not evidence:
+        return Content("none cited")
+    gold = set(row.get("gold_passages") or [])
+    parts: list[Content | str] = []
+    for index, passage in enumerate(evidence):
+        if index:
+            parts.append(", ")
+        rank = passage_rank(row, passage)
+        where = "not in the retrieved list" if rank is None else f"rank {rank}" + (f", beyond the top {k}" if rank > k else "")
+        pid = safe(passage, one_line=True, limit=40)
+        if passage in gold:
+            parts += [pid.stylize(f"bold {colour('gold')}"), f" ({where}, {GOLD_MARK} gold)"]
+        else:
+            parts += [pid, f" ({where})"]
+    return Content.assemble(*parts)
+
+
+def sentence_detail(row: dict[str, Any] | None, focused: int | None, k: int, colour: Colour) -> Content:
+    """The focused sentence's verdict, the judge's reason and the evidence ids."""
+    said = sentences(row)
+    if row is None or not said or focused is None:
+        return Content("no judged sentence to inspect (v opens the verdict inspector)").stylize("dim")
+    focused = max(0, min(focused, len(said) - 1))
+    sentence = said[focused]
+    symbol, role, label = verdict_mark(_attested(row, sentence))
+    reason = sentence.get("reason")
+    return Content.assemble(
+        Content(f"sentence {focused + 1} of {len(said)} {symbol} {label}").stylize(f"bold {colour(role)}"),
+        " — reason: ",
+        safe(reason) if reason else Content("none given").stylize("italic"),
+        "\nevidence: ",
+        evidence_content(row, sentence.get("evidence"), k, colour),
+    )

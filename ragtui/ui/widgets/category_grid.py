@@ -1,0 +1,112 @@
+"""Category × metric grid: where in the gold set each metric is weak or moved.
+
+Arrows move a cell cursor; Enter on a cell posts `OpenFailures` for that category and
+the metric's failure kind (`MetricSpec.failure_kind`), so "procedural recall fell"
+leads straight to the procedural questions whose retrieval missed. The worst cell of
+each column is bold and carries ◆, which reads in any theme and in monochrome.
+Cells are Rich `Text` (DataTable measures Rich renderables); category names come from
+the gold set and go through `rich_text`, which never parses markup.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from ragtui.core.compare import Comparison
+from ragtui.core.schema import category_display_name
+from ragtui.ui.dashboard_data import dashboard_metrics, worst_categories
+from ragtui.ui.format import MINUS, NA, WORST, short_label
+from ragtui.ui.messages import OpenFailures
+from ragtui.ui.safe_text import rich_text
+
+CATEGORY_COLUMN, N_COLUMN = "category", "n"
+
+
+def cell_text(value: float | None, delta: float | None, scale: str) -> str:
+    """`83% −8` (rate and Δ in points) or `3.9 −0.3` (score); whole points: n per category is small."""
+    if value is None:
+        return NA
+    text = f"{value:.1f}" if scale == "score" else f"{value * 100:.0f}%"
+    if delta is not None:
+        moved = f"{delta:+.1f}" if scale == "score" else f"{delta * 100:+.0f}"
+        if float(moved) != 0:
+            text += " " + moved.replace("-", MINUS)
+    return text
+
+
+class CategoryGrid(DataTable):
+    """The grid; `side` picks which run's values are shown ("A" or "B")."""
+
+    DEFAULT_CSS = """
+    CategoryGrid {
+        height: auto;
+        max-height: 16;
+        width: auto;
+        max-width: 100%;
+        scrollbar-size-horizontal: 1;
+    }
+    """
+
+    def __init__(self, comparison: Comparison, *, side: str = "B", id: str | None = None) -> None:
+        super().__init__(cursor_type="cell", zebra_stripes=True, id=id)
+        self.comparison = comparison
+        self.side = side if comparison.b is not None else "A"
+        self.fixed_columns = 1  # the category stays in view while scrolling right at 80 columns
+        self._metrics = dashboard_metrics(comparison)
+
+    def on_mount(self) -> None:
+        self.add_column("Category", key=CATEGORY_COLUMN)
+        self.add_column("n", key=N_COLUMN)
+        for metric in self._metrics:
+            self.add_column(short_label(metric.spec, self.comparison.k), key=metric.name)
+        self.populate()
+
+    def populate(self) -> None:
+        """(Re)fill the rows for the current side, keeping the cursor where it was."""
+        cursor = self.cursor_coordinate
+        self.clear()
+        worst = worst_categories(self.comparison, self.side)
+        show_delta = self.side == "B" and self.comparison.b is not None
+        for category, data in self.comparison.categories.items():
+            cells: list[Text] = [rich_text(category_display_name(category), limit=24), Text(str(data["n"]), justify="right")]
+            for metric in self._metrics:
+                cell = data["metrics"].get(metric.name)
+                value = cell[self.side] if cell is not None else None
+                number = value.value if value is not None and value.n else None
+                text = cell_text(number, cell["delta"] if show_delta and cell else None, metric.spec.scale)
+                worst_here = worst.get(metric.name) == category
+                cells.append(Text(f"{text} {WORST}" if worst_here else text, style="bold" if worst_here else ""))
+            self.add_row(*cells, key=category)
+        if self.row_count:
+            self.cursor_coordinate = self.validate_cursor_coordinate(cursor)
+
+    def set_side(self, side: str) -> None:
+        if self.comparison.b is None:
+            return
+        self.side = side
+        self.populate()
+
+    def chosen(self, row: int, column: int) -> tuple[str, str | None]:
+        """(category, metric name or None) under the cell at (row, column)."""
+        row_key, column_key = self.coordinate_to_cell_key((row, column))
+        name = column_key.value
+        return str(row_key.value), None if name in (CATEGORY_COLUMN, N_COLUMN) else name
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        event.stop()
+        category, name = self.chosen(event.coordinate.row, event.coordinate.column)
+        if name is None:
+            self.post_message(OpenFailures(category=category))
+            return
+        metric = self.comparison.metrics[name]
+        cell = self.comparison.categories[category]["metrics"].get(name)
+        applies = cell is not None and any(v is not None and v.n for v in (cell["A"], cell["B"]))
+        if not applies:
+            self.notify(
+                f"{short_label(metric.spec, self.comparison.k)} does not apply to this category (n = 0).",
+                title="Nothing to list",
+                markup=False,
+            )
+            return
+        self.post_message(OpenFailures(category=category, failure_kind=metric.spec.failure_kind))

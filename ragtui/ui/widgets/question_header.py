@@ -1,0 +1,81 @@
+"""The top of the question view: which question, its gold data, and what changed A→B.
+
+First line: id · category · status (▼ regressed — cause: retrieval) · position in the
+list. Then the question, the expected answer, the gold passage ids, and the changes
+`describe_changes` found ("gold p_042 fell out of the top 5"), each with ▼ (B worse),
+▲ (B better) or • (neutral).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.content import Content
+
+from ragtui.core.schema import category_display_name
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.question_model import QuestionData
+from ragtui.ui.widgets.verdict_styles import CAUSE_LABELS, GOLD_MARK, STATUS_ROLES, STATUS_SYMBOLS, status_label
+
+Colour = Callable[[str], str]
+EXPECTED_LIMIT = 400  # an expected answer is a sentence or two; a page is cut
+
+
+def _label(text: str) -> Content:
+    return Content(f"{text:<9}").stylize("bold")
+
+
+def header_content(data: QuestionData, position: int, total: int, colour: Colour) -> Content:
+    """The header block for `data`, the `position`-th (0-based) of `total` questions."""
+    row = data.any_row
+    first: list[Content | str] = [
+        safe(data.id, one_line=True, limit=40).stylize("bold"),
+        " · ",
+        safe(category_display_name(row.get("category") or "uncategorized"), one_line=True, limit=40),
+    ]
+    status = (data.status or {}).get("status")
+    if status:
+        first += [
+            " · ",
+            Content(f"{STATUS_SYMBOLS.get(status, '?')} {status_label(status, data.two_runs)}").stylize(
+                f"bold {colour(STATUS_ROLES.get(status, 'muted'))}"
+            ),
+        ]
+        cause = (data.status or {}).get("cause")
+        if cause:
+            first += [" — cause: ", Content(CAUSE_LABELS.get(cause, cause)).stylize(f"bold {colour('regression')}")]
+    first.append(f" · {position + 1} of {total}")
+    lines = [Content.assemble(*first)]
+    lines.append(Content.assemble(_label("Question"), safe(row.get("question") or "(no question text)")))
+    expected = row.get("expected_answer")
+    if expected:
+        lines.append(Content.assemble(_label("Expected"), safe(expected, limit=EXPECTED_LIMIT)))
+    gold = list(row.get("gold_passages") or [])
+    gold_text: Content = (
+        Content.assemble(*[part for i, g in enumerate(gold) for part in ((", " if i else ""), safe(g, one_line=True, limit=40))]).stylize(
+            colour("gold")
+        )
+        if gold
+        else Content("none: no passage holds the answer (the system should abstain)").stylize("italic")
+    )
+    lines.append(Content.assemble(_label("Gold"), Content(f"{GOLD_MARK} ").stylize(colour("gold")) if gold else "", gold_text))
+    if data.two_runs:
+        lines.append(changes_content(data, colour))
+    return Content("\n").join(lines)
+
+
+def changes_content(data: QuestionData, colour: Colour) -> Content:
+    """What changed from A to B, one change per line."""
+    if not data.changes:
+        return Content.assemble(_label("A→B"), Content("no change in retrieval, verdicts or utility").stylize("dim"))
+    lines = []
+    for index, change in enumerate(data.changes):
+        if change.worse is True:
+            mark = Content("▼ ").stylize(f"bold {colour('regression')}")
+        elif change.worse is False:
+            mark = Content("▲ ").stylize(f"bold {colour('improvement')}")
+        else:
+            mark = Content("• ")
+        # Change texts name passage ids from the files: untrusted.
+        lines.append(Content.assemble(_label("A→B" if index == 0 else ""), mark, safe(change.text)))
+    return Content("\n").join(lines)

@@ -1,0 +1,108 @@
+"""One question of a comparison, gathered for display (no Textual here).
+
+The question view and the verdict inspector read the rows the core computed
+(`Evaluation.question`), the per-question status and cause (`Comparison.status`) and
+the A→B changes (`describe_changes`); nothing is re-measured here. The helpers below
+only look things up: which retrieved passage an evidence id is, at which rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from ragtui.core.compare import Comparison
+from ragtui.core.question_diff import Change, describe_changes
+
+SIDES = ("A", "B")
+
+
+@dataclass(frozen=True)
+class QuestionData:
+    """Everything the question view shows for one id."""
+
+    id: str
+    k: int
+    rows: dict[str, dict[str, Any] | None]  # "A" / "B" → the row of Evaluation.questions
+    names: dict[str, str]  # "A" / "B" → run name
+    status: dict[str, Any] | None = None  # the row of Comparison.status
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def two_runs(self) -> bool:
+        return "B" in self.names
+
+    @property
+    def any_row(self) -> dict[str, Any]:
+        """The gold fields (question, category, expected answer, gold ids) from whichever side has them."""
+        return self.rows.get("A") or self.rows.get("B") or {"id": self.id}
+
+
+def load_question(comparison: Comparison, question_id: str) -> QuestionData:
+    """Look up one question in A, B and the status frame."""
+    row_a = comparison.a.question(question_id)
+    names = {"A": comparison.a.run.name}
+    rows: dict[str, dict[str, Any] | None] = {"A": row_a}
+    changes: list[Change] = []
+    if comparison.b is not None:
+        row_b = comparison.b.question(question_id)
+        rows["B"] = row_b
+        names["B"] = comparison.b.run.name
+        changes = describe_changes(row_a, row_b, comparison.k)
+    hits = comparison.status.filter(pl.col("id") == question_id)
+    status = hits.row(0, named=True) if hits.height else None
+    return QuestionData(question_id, comparison.k, rows, names, status, changes)
+
+
+def passage_rank(row: dict[str, Any], passage_id: str) -> int | None:
+    """1-based rank of a passage in the retrieved list (first occurrence), or None."""
+    for rank, candidate in enumerate(row.get("retrieved_ids") or [], start=1):
+        if candidate == passage_id:
+            return rank
+    return None
+
+
+def passage_text(row: dict[str, Any], passage_id: str) -> str | None:
+    """The text of a retrieved passage by id (the judge's evidence), or None."""
+    ids = row.get("retrieved_ids") or []
+    texts = row.get("retrieved_texts") or []
+    for index, candidate in enumerate(ids):
+        if candidate == passage_id and index < len(texts):
+            return texts[index]
+    return None
+
+
+def retrieved(row: dict[str, Any]) -> list[tuple[int, str, str | None, float | None]]:
+    """(rank, id, text, score) of every retrieved passage, best first."""
+    ids = row.get("retrieved_ids") or []
+    texts = row.get("retrieved_texts") or []
+    scores = row.get("retrieved_scores") or []
+    return [
+        (rank, passage, texts[rank - 1] if rank - 1 < len(texts) else None, scores[rank - 1] if rank - 1 < len(scores) else None)
+        for rank, passage in enumerate(ids, start=1)
+    ]
+
+
+def judge_record_input(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(run record, gold record) rebuilt from a row, as the judge API expects them."""
+    record: dict[str, Any] = {
+        "id": row["id"],
+        "question": row.get("question"),
+        "answer": row.get("answer"),
+        "retrieved": [
+            {"id": passage, "text": text, "score": score} for _, passage, text, score in retrieved(row)
+        ],
+    }
+    if row.get("cited") is not None:
+        record["cited"] = list(row["cited"])
+    if row.get("abstained_given") is not None:
+        record["abstained"] = row["abstained_given"]
+    gold = {
+        "question": row.get("question"),
+        "expected_answer": row.get("expected_answer"),
+        "gold_passages": list(row.get("gold_passages") or []),
+        "category": row.get("category"),
+    }
+    return record, gold

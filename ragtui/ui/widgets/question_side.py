@@ -1,0 +1,135 @@
+"""One side (A or B) of the question view: retrieved list, answer, verdicts, re-judge.
+
+A bordered panel whose title names the side and the run. The body scrolls (the
+retrieved list, then the answer with its sentence verdicts, utility and judge error,
+then a re-judged verdict when there is one); the focused sentence's reason and
+evidence stay visible in a strip at the bottom, whatever the scroll position.
+Stepping to another question updates the Statics in place: no widget is mounted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.answer_view import answer_content, sentence_detail
+from ragtui.ui.widgets.passage_list import passages_content
+from ragtui.ui.widgets.question_rejudge import Rejudged, rejudged_content
+from ragtui.ui.widgets.verdict_styles import role_colour
+
+
+class QuestionSide(Vertical):
+    """The A or B half of the question view."""
+
+    DEFAULT_CSS = """
+    QuestionSide {
+        width: 1fr;
+        height: 1fr;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+    }
+    QuestionSide.-active {
+        border: round $accent;
+        border-title-color: $text;
+        border-title-style: bold;
+    }
+    QuestionSide .side-body {
+        height: 1fr;
+        padding: 0 1;
+        /* The passage lines are cut to the width: keep it the same with or without a scrollbar. */
+        scrollbar-gutter: stable;
+    }
+    QuestionSide .side-answer, QuestionSide .side-rejudge {
+        margin-top: 1;
+    }
+    QuestionSide .side-rejudge {
+        display: none;
+    }
+    QuestionSide .side-rejudge.-shown {
+        display: block;
+    }
+    QuestionSide .side-detail {
+        height: auto;
+        max-height: 6;
+        padding: 0 1;
+        background: $boost;
+    }
+    """
+
+    def __init__(self, side: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.side = side
+        self._last: tuple | None = None
+        self._drawn_width = 0  # the width the retrieved list was cut to
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="side-body"):
+            yield Static(classes="side-passages")
+            yield Static(classes="side-answer")
+            yield Static(classes="side-rejudge")
+        yield Static(classes="side-detail")
+
+    def _colour(self, role: str) -> str:
+        return role_colour(self.app, role)
+
+    def _width(self) -> int:
+        width = self.query_one(".side-passages", Static).size.width
+        if width:
+            return width
+        # Before the first layout: estimate from the screen (two panels when wide).
+        screen = self.app.size.width
+        return max((screen // 2 if screen >= 120 else screen) - 6, 20)
+
+    def show(
+        self,
+        row: dict[str, Any] | None,
+        name: str,
+        k: int,
+        focused: int | None,
+        *,
+        active: bool,
+        rejudged: Rejudged | None = None,
+        reset_scroll: bool = False,
+        show_all: bool = False,
+    ) -> None:
+        """Draw `row` (a row of Evaluation.questions, or None when absent)."""
+        self._last = (row, name, k, focused, active, rejudged, show_all)
+        self.set_class(active, "-active")
+        marker = "▶ " if active else "  "
+        self.border_title = Content.assemble(marker, Content(f"{self.side} · ").stylize("bold"), safe(name, one_line=True, limit=40))
+        passages = self.query_one(".side-passages", Static)
+        if row is None or not row.get("present", True):
+            passages.update(Content(f"not in run {self.side}").stylize("italic"))
+        else:
+            self._drawn_width = self._width()
+            passages.update(passages_content(row, k, self._drawn_width, self._colour, show_all=show_all))
+        self.query_one(".side-answer", Static).update(answer_content(row, focused, self._colour))
+        self.query_one(".side-detail", Static).update(sentence_detail(row, focused, k, self._colour))
+        panel = self.query_one(".side-rejudge", Static)
+        panel.set_class(rejudged is not None, "-shown")
+        if rejudged is not None:
+            panel.update(rejudged_content(row, rejudged, self._colour))
+        if reset_scroll:
+            self.query_one(".side-body", VerticalScroll).scroll_home(animate=False, immediate=True)
+
+    def reveal_answer(self) -> None:
+        """Scroll so the answer (where the focused sentence is) is in view."""
+        self.query_one(".side-body", VerticalScroll).scroll_to_widget(self.query_one(".side-answer"), animate=False, top=True)
+
+    def focus_body(self) -> None:
+        self.query_one(".side-body", VerticalScroll).focus()
+
+    def on_resize(self) -> None:
+        # The retrieved list is cut to the panel width: redraw once the new width is laid
+        # out. A change of height (a longer header above) needs nothing.
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        if self._last is not None and self._width() != self._drawn_width:
+            row, name, k, focused, active, rejudged, show_all = self._last
+            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all)
