@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
         config=Path(args.config) if args.config else None,
         k=args.k,
         fmt=args.from_format,
+        detail=False,  # the report shows no passage or sentence text
     )
     if args.k is not None and args.k < 1:
         print("ragtui: -k must be at least 1", file=sys.stderr)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import IO, Any
 
 import polars as pl
 
-from ragtui.core.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE
+from ragtui.core.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE, without_detail
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 _NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
@@ -177,33 +178,81 @@ def _values_are_clean(frame: pl.DataFrame) -> bool:
     return not any(flags)
 
 
+# Parsing in slices bounds memory: polars needs several times a slice's size while it
+# parses, and only the (much smaller) canonical frame of each slice is kept.
+CHUNK_BYTES = 32 * 1024 * 1024
+
+
 def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:
-    """(run metadata, canonical frame) for a canonical JSONL file, or None when unsure."""
-    meta: dict[str, Any] = {}
-    offset, first_line = 0, 1
-    newline = data.find(b"\n")
-    head = data[: newline if newline >= 0 else len(data)]
-    if head.lstrip().startswith(b'{"run"'):
-        try:
-            parsed = json.loads(head)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None
-        if not isinstance(parsed, dict) or set(parsed) != {"run"} or not isinstance(parsed["run"], dict):
-            return None
-        meta, offset, first_line = parsed["run"], newline + 1, 2
-    body = data[offset:]
-    # Line numbers must be exact, so a blank line anywhere sends the file to the exact path.
-    if not body.strip() or b"\n\n" in body or body.startswith(b"\n") or b"\r" in body:
-        return None
+    """(run metadata, canonical frame) for canonical JSONL bytes, or None when unsure."""
+    return read_fast_stream(io.BytesIO(data))
+
+
+def _meta_line(head: bytes) -> dict[str, Any] | None:
+    """The `{"run": {...}}` object of a first line, {} when the line is a record, None when bad."""
+    if not head.lstrip().startswith(b'{"run"'):
+        return {}
     try:
-        raw = pl.read_ndjson(io.BytesIO(body), infer_schema_length=None)
-    except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
+        parsed = json.loads(head)
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return None
-    expected_rows = body.count(b"\n") + (0 if body.endswith(b"\n") else 1)
-    if raw.height != expected_rows or "id" not in raw.columns or raw.schema["id"] != pl.String:
+    if not isinstance(parsed, dict) or set(parsed) != {"run"} or not isinstance(parsed["run"], dict):
         return None
-    frame = canonical_from_frame(raw, first_line)
-    return (meta, frame) if frame is not None else None
+    return parsed["run"]
+
+
+def _slices(handle: IO[bytes], first: bytes) -> Iterator[bytes]:
+    """Whole lines, about CHUNK_BYTES at a time, starting with `first`."""
+    pending = first
+    while True:
+        block = handle.read(CHUNK_BYTES)
+        if not block:
+            if pending:
+                yield pending
+            return
+        pending += block
+        cut = pending.rfind(b"\n") + 1
+        if cut:
+            yield pending[:cut]
+            pending = pending[cut:]
+
+
+def read_fast_stream(handle: IO[bytes], *, detail: bool = True) -> tuple[dict[str, Any], pl.DataFrame] | None:
+    """Like `read_fast`, reading a binary file object slice by slice.
+
+    With `detail=False`, each slice drops what only the question view shows
+    (`schema.without_detail`) before the next is parsed.
+    """
+    head = handle.readline()
+    meta = _meta_line(head.rstrip(b"\r\n"))
+    if meta is None:
+        return None
+    line = 2 if meta or head.lstrip().startswith(b'{"run"') else 1
+    frames = []
+    previous_ended_line = True
+    for piece in _slices(handle, b"" if line == 2 else head):
+        # Line numbers must be exact, so a blank line anywhere sends the file to the exact path.
+        if not piece.strip() or b"\n\n" in piece or (piece.startswith(b"\n") and previous_ended_line) or b"\r" in piece:
+            return None
+        try:
+            raw = pl.read_ndjson(io.BytesIO(piece), infer_schema_length=None)
+        except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
+            return None
+        rows = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
+        if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
+            return None
+        try:
+            canonical = _canonical(raw, line)
+        except (_NotSure, pl.exceptions.PolarsError):
+            return None
+        frames.append(canonical if detail else without_detail(canonical))
+        del raw
+        line += rows
+        previous_ended_line = piece.endswith(b"\n")
+    if not frames:
+        return None
+    frame = pl.concat(frames, rechunk=False) if len(frames) > 1 else frames[0]
+    return (meta, frame) if _values_are_clean(frame) else None
 
 
 def canonical_from_frame(raw: pl.DataFrame, first_line: int = 1) -> pl.DataFrame | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from ragtui.core.config import DEFAULT_FALLBACK_PHRASES
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.normalize import duplicate_id_problems, normalize_run_record
 from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.schema import RUN_SCHEMA
+from ragtui.core.schema import RUN_SCHEMA, without_detail
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
 
@@ -141,26 +141,29 @@ def _read_raw(path: Path, fmt: str | None, gold_questions: dict[str, str] | None
     return read_raw_run(path)
 
 
-def load_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None) -> Run:
+def load_run(
+    path: str | Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None, *, detail: bool = True
+) -> Run:
     """Load a run, raising InputError with every problem when it is unusable.
 
-    Canonical JSONL files take the polars fast path; everything else, and any JSONL the
-    fast path is unsure about, is validated record by record.
+    Canonical JSONL and Parquet files take the polars fast path; everything else, and any
+    file the fast path is unsure about, is validated record by record. `detail=False`
+    leaves out the texts only the question view shows (`schema.without_detail`).
     """
     path = Path(path)
     if fmt in (None, "ragtui") and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
-        fast = _load_fast(path, fmt)
+        fast = _load_fast(path, fmt, detail)
         if fast is not None:
             return fast
     run, problems = check_run(path, fmt, gold_questions)
     if run is None:
         raise InputError([p for p in problems if p.is_error])
-    return run
+    return run if detail else replace(run, frame=without_detail(run.frame))
 
 
-def _load_fast(path: Path, fmt: str | None) -> Run | None:
+def _load_fast(path: Path, fmt: str | None, detail: bool) -> Run | None:
     """The polars path, or None when the exact path must decide (and report)."""
-    from ragtui.core.fast_jsonl import canonical_from_frame, read_fast
+    from ragtui.core.fast_jsonl import canonical_from_frame, read_fast_stream
 
     if fmt is None and _detected(path) is not None:
         return None
@@ -172,13 +175,14 @@ def _load_fast(path: Path, fmt: str | None) -> Run | None:
         frame = None if problems else canonical_from_frame(stored)
         if frame is None:
             return None
+        frame = frame if detail else without_detail(frame)
     else:
         try:
-            data = path.read_bytes()
+            with path.open("rb") as handle:
+                result = read_fast_stream(handle, detail=detail)
         except OSError:
-            return None
+            return None  # the exact path reports it
         # polars itself rejects invalid UTF-8; an empty file goes to the exact path's message.
-        result = read_fast(data) if data and not data.isspace() else None
         if result is None:
             return None
         meta_dict, frame = result

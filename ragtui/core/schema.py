@@ -83,3 +83,32 @@ def category_display_name(category: str) -> str:
 
 def empty_run_frame() -> pl.DataFrame:
     return pl.DataFrame(schema=RUN_SCHEMA)
+
+
+def _verdicts_only(column: str) -> pl.Expr:
+    bare = pl.struct(
+        text=pl.lit(None, dtype=pl.String),
+        attested=pl.element().struct.field("attested"),
+        evidence=pl.lit([], dtype=pl.List(pl.String)),
+        reason=pl.lit(None, dtype=pl.String),
+    )
+    return pl.col(column).list.eval(bare).alias(column)
+
+
+def without_detail(frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame without what only a person reading one question needs: passage texts,
+    sentence texts, reasons and evidence, the original judge objects.
+
+    Every metric, comparison and report figure is unchanged (they need ids, verdicts and
+    scores only); a headless report of two 100,000-question runs then fits in far less
+    memory, because the parsed JSON text buffers behind those strings are released.
+    """
+    return frame.with_columns(
+        pl.lit(None, dtype=RUN_SCHEMA["retrieved_texts"]).alias("retrieved_texts"),
+        _verdicts_only("judge_sentences"),
+        _verdicts_only("human_sentences"),
+        pl.lit(None, dtype=pl.String).alias("judge_json"),
+        pl.lit(None, dtype=pl.String).alias("human_json"),
+        pl.lit(None, dtype=pl.String).alias("judge_utility_reason"),
+        pl.lit(None, dtype=pl.String).alias("human_utility_reason"),
+    )

@@ -22,6 +22,8 @@ class Inputs:
     config: Path | None = None
     k: int | None = None
     fmt: str | None = None
+    # False for headless reports: passage and sentence texts are not kept (see without_detail).
+    detail: bool = True
 
 
 def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
@@ -38,8 +40,8 @@ def load_comparison(inputs: Inputs) -> Comparison:
     config = load_config(inputs.config)
     gold: GoldSet | None = load_gold(inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
-    run_a = load_run(inputs.a, inputs.fmt, questions)
-    run_b = load_run(inputs.b, inputs.fmt, questions) if inputs.b else None
+    run_a = load_run(inputs.a, inputs.fmt, questions, detail=inputs.detail)
+    run_b = load_run(inputs.b, inputs.fmt, questions, detail=inputs.detail) if inputs.b else None
     k = resolve_k(inputs.k, config, run_a)
     evaluation_a = evaluate(run_a, gold, config, k)
     evaluation_b = evaluate(run_b, gold, config, k) if run_b is not None else None

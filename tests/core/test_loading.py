@@ -125,3 +125,20 @@ def test_raw_records_keep_their_line_numbers_across_blank_lines(tmp_path):
 @pytest.mark.parametrize("bad", ['{"run": 3}', '{"id": "a", "retrieved": [1, 2]}', '{"id": "a", "judge": {"utility": {"score": "5"}}}'])
 def test_the_fast_path_declines_what_it_is_not_sure_about(bad):
     assert read_fast((bad + "\n").encode()) is None
+
+
+def test_a_file_parsed_in_slices_gives_the_same_frame_as_in_one_piece(tmp_path, monkeypatch):
+    import ragtui.core.fast_jsonl as fast_jsonl
+
+    records = [dict(RECORDS[i % 2], id=f"q{i:03d}") for i in range(200)]
+    records[150] = {**records[150], "late_field": "only here"}
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join([json.dumps({"run": META})] + [json.dumps(r) for r in records]) + "\n")
+    whole = load_run(path).frame
+    monkeypatch.setattr(fast_jsonl, "CHUNK_BYTES", 2048)
+    with path.open("rb") as handle:
+        sliced = fast_jsonl.read_fast_stream(handle)
+    assert sliced is not None
+    assert_frame_equal(sliced[1].select(COMPARED), whole.select(COMPARED))
+    assert sliced[1].get_column("line").to_list() == list(range(2, 202))
+    assert json.loads(sliced[1].get_column("extra")[150])["late_field"] == "only here"
