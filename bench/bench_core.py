@@ -37,10 +37,11 @@ def ragtui_metrics(frame: pl.DataFrame) -> float:
     start = time.perf_counter()
     ranked = ranked_relevance(frame)  # located once, like pytrec_eval's one evaluate() call
     for k in (5, 10):
-        outcomes = retrieval_outcomes(frame, k, ranked).filter(pl.col("n_gold") > 0)
+        outcomes = retrieval_outcomes(frame, k, ranked)
+        answerable = pl.col("n_gold") > 0
         outcomes.select(
-            pl.col("hit_at_k", "context_recall_at_k", "precision_at_k", "ndcg_at_k").mean(),
-            (1.0 / pl.col("first_gold_rank")).fill_null(0.0).mean().alias("recip_rank"),
+            pl.col("hit_at_k", "context_recall_at_k", "precision_at_k", "ndcg_at_k").filter(answerable).mean(),
+            (1.0 / pl.col("first_gold_rank")).fill_null(0.0).filter(answerable).mean().alias("recip_rank"),
         )
     return time.perf_counter() - start
 

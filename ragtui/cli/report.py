@@ -24,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ragtui.cli.render import render_markdown, render_text
     from ragtui.core.report import build_report, failed_checks
-    from ragtui.core.session import Inputs, load_comparison
+    from ragtui.core.inputs import Inputs
+    from ragtui.core.session import load_comparison
 
     inputs = Inputs(
         a=Path(args.a),

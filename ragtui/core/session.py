@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 from ragtui.core.compare import Comparison, compare
 from ragtui.core.config import Config, load_config
 from ragtui.core.evaluate import evaluate
 from ragtui.core.gold import GoldSet, load_gold
+from ragtui.core.inputs import Inputs
 from ragtui.core.runs import Run, load_run
 
-
-@dataclass(frozen=True)
-class Inputs:
-    """What to load: run A (reference), optionally run B (candidate), gold set, config."""
-
-    a: Path
-    b: Path | None = None
-    gold: Path | None = None
-    config: Path | None = None
-    k: int | None = None
-    fmt: str | None = None
-    # False for headless reports: passage and sentence texts are not kept (see without_detail).
-    detail: bool = True
+__all__ = ["Inputs", "load_comparison", "resolve_k"]
 
 
 def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:

@@ -28,7 +28,7 @@ from ragtui.ui.user_config import load_keymap
 
 if TYPE_CHECKING:
     from ragtui.core.compare import Comparison
-    from ragtui.core.session import Inputs
+    from ragtui.core.inputs import Inputs
     from ragtui.ui.dashboard_data import DashboardData
 
 

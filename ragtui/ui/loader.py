@@ -14,7 +14,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ragtui.core.session import Inputs
+    from ragtui.core.inputs import Inputs
     from ragtui.ui.dashboard_data import DashboardData
 
 

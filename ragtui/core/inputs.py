@@ -1,0 +1,21 @@
+"""What to load for a comparison. Kept free of heavy imports: the app names its inputs
+before polars and numpy are imported, so loading can start in a thread at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Run A (reference), optionally run B (candidate), the gold set and the config."""
+
+    a: Path
+    b: Path | None = None
+    gold: Path | None = None
+    config: Path | None = None
+    k: int | None = None
+    fmt: str | None = None
+    # False for headless reports: passage and sentence texts are not kept (see without_detail).
+    detail: bool = True
