@@ -104,6 +104,11 @@ async def test_question_mark_lists_the_keys_of_each_screen_and_escape_closes_it(
         for key, words in (("q", "Quit"), ("f", "Failures"), ("r", "Regressed"), ("c", "Categories"), ("b", "A/B")):
             assert any(line.strip().startswith(key) and words in line for line in text.splitlines()), key
         assert "▲ / ▼ / ~" in text  # the symbols are explained too
+        assert "★" in text and "a gold passage" in text and "⊘" in text
+        # The failure list's own table keys (Enter opens a question) are listed too.
+        failures = text.split("Failure list", 1)[1].split("Question", 1)[0]
+        assert "Open the question view on this question" in failures and "Page down" in failures
+        assert "Failure kinds in the list" in text
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen)

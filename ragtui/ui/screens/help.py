@@ -12,18 +12,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ragtui.ui.safe_text import join
+from ragtui.ui.widgets.verdict_styles import KIND_CODES, KIND_LABELS
 
-# (title, module, class) of each screen whose keys are listed; the other UI screens are
-# looked up lazily so this file does not depend on them being present.
+# (title, screen class, widgets with keys of their own) for each screen whose keys are
+# listed; looked up lazily so this file does not import every screen at start-up.
 SCREENS = (
-    ("Dashboard", "ragtui.ui.screens.dashboard", "DashboardScreen"),
-    ("Failure list", "ragtui.ui.screens.failures", "FailureListScreen"),
-    ("Question", "ragtui.ui.screens.question", "QuestionScreen"),
-    ("Judge verdicts", "ragtui.ui.screens.verdicts", "VerdictScreen"),
+    ("Dashboard", ("ragtui.ui.screens.dashboard", "DashboardScreen"), ()),
+    (
+        "Failure list",
+        ("ragtui.ui.screens.failures", "FailureListScreen"),
+        (("ragtui.ui.widgets.failure_table", "FailureTable"),),
+    ),
+    ("Question", ("ragtui.ui.screens.question", "QuestionScreen"), ()),
+    ("Judge verdicts", ("ragtui.ui.screens.verdicts", "VerdictScreen"), ()),
 )
 
 SYMBOLS = (
@@ -33,10 +38,17 @@ SYMBOLS = (
     ("◆", "the worst category for that metric in the category grid"),
     ("⚠", "something that changes how to read the numbers (missing questions, judge errors)"),
     ("n/a  –", "not measurable here (no question in that population)"),
+    ("★", "a gold passage (it holds the answer)"),
+    ("┆", "a passage ranked beyond k: retrieved, but not sent to the model"),
+    ("›", "the cursor row, or the focused sentence of an answer"),
+    ("?", "a sentence the judge did not judge"),
+    ("⊘", "the system abstained"),
+    ("≠", "the judge and the human label disagree"),
+    ("·", "a question that passes in both runs"),
 )
 
 
-def _screen_class(module: str, name: str) -> type[Screen] | None:
+def _screen_class(module: str, name: str) -> type | None:
     try:
         return getattr(importlib.import_module(module), name)
     except ModuleNotFoundError as exc:
@@ -92,15 +104,21 @@ class HelpScreen(ModalScreen[None]):
             rows = key_rows(list(type(app).BINDINGS), keymap, app.get_key_display)
             rows.append((app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, "")), "Command palette: every action, themes"))
             yield self._table(rows)
-            for title, module, name in SCREENS:
+            for title, (module, name), widgets in SCREENS:
                 cls = _screen_class(module, name)
                 if cls is None:
                     continue
                 here = "  (this screen)" if name == self.current else ""
                 yield Static(Content(title + here), classes="section")
-                yield self._table(key_rows(list(cls.BINDINGS), keymap, app.get_key_display))
+                bindings = list(cls.BINDINGS)
+                for widget_module, widget_name in widgets:
+                    widget = _screen_class(widget_module, widget_name)
+                    bindings += list(widget.BINDINGS) if widget is not None else []
+                yield self._table(key_rows(bindings, keymap, app.get_key_display))
             yield Static(Content("Symbols"), classes="section")
             yield self._table(list(SYMBOLS))
+            yield Static(Content("Failure kinds in the list"), classes="section")
+            yield self._table([(code, KIND_LABELS[kind]) for kind, code in KIND_CODES.items()])
         yield Footer()
 
     @staticmethod
