@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ragtui.core.compare import Comparison, compare
 from ragtui.core.config import Config, load_config
+from ragtui.core.errors import InputError
 from ragtui.core.evaluate import evaluate
 from ragtui.core.gold import GoldSet, load_gold
 from ragtui.core.inputs import Inputs
@@ -22,12 +23,27 @@ def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
 
 
 def load_comparison(inputs: Inputs) -> Comparison:
-    """Load, validate, measure and compare; raises InputError on unusable input."""
-    config = load_config(inputs.config)
-    gold: GoldSet | None = load_gold(inputs.gold) if inputs.gold else None
+    """Load, validate, measure and compare; raises InputError on unusable input.
+
+    Every input is read before giving up, so one error lists the problems of the config,
+    the gold set and both runs together.
+    """
+    problems: list = []
+
+    def attempt(load, *args, **kwargs):
+        try:
+            return load(*args, **kwargs)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            return None
+
+    config = attempt(load_config, inputs.config)
+    gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
-    run_a = load_run(inputs.a, inputs.fmt, questions, detail=inputs.detail)
-    run_b = load_run(inputs.b, inputs.fmt, questions, detail=inputs.detail) if inputs.b else None
+    run_a = attempt(load_run, inputs.a, inputs.fmt, questions, detail=inputs.detail)
+    run_b = attempt(load_run, inputs.b, inputs.fmt, questions, detail=inputs.detail) if inputs.b else None
+    if problems:
+        raise InputError(problems)
     k = resolve_k(inputs.k, config, run_a)
     evaluation_a = evaluate(run_a, gold, config, k)
     evaluation_b = evaluate(run_b, gold, config, k) if run_b is not None else None

@@ -127,3 +127,12 @@ def test_a_fifty_thousand_line_run_loads_and_reports(tmp_path, capsys):
 def test_usage_errors_exit_2(capsys):
     assert main(["report"]) == 2
     assert main(["report", "a.jsonl", "--format", "pdf"]) == 2
+
+
+def test_problems_of_both_runs_are_listed_together(tmp_path, capsys):
+    a = write_lines(tmp_path / "a.jsonl", ['{"id": "q1", "answer": }'])
+    b = write_lines(tmp_path / "b.jsonl", [json.dumps({**GOOD, "judge": {"utility": {"score": 9}}})])
+    code, _, err = run_cli(capsys, "report", a, b)
+    assert code == 2
+    assert f"{a}:1: -: malformed JSON" in err
+    assert f"{b}:1: judge.utility.score: 9 is outside 1–5" in err
