@@ -79,7 +79,9 @@ def read_jsonl(path: Path, text: str | None = None) -> RawRun:
             first = False
             continue
         if not isinstance(obj, dict):
-            problems.append(problem(path, number, None, f"expected a JSON object, found {type(obj).__name__}"))
+            shown = json.dumps(obj, ensure_ascii=False)
+            shown = shown if len(shown) <= 40 else shown[:39] + "…"
+            problems.append(problem(path, number, None, f"expected a JSON object, found {shown}"))
         elif first and set(obj) == {"run"}:
             if isinstance(obj["run"], dict):
                 meta, meta_line = obj["run"], number

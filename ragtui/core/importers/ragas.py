@@ -34,7 +34,7 @@ from ragtui.core.importers.common import (
     short,
     string_or_none,
 )
-from ragtui.core.records import RawRun, read_bytes_utf8
+from ragtui.core.records import RawRun, read_bytes_utf8, read_jsonl
 
 # Columns mapped to ragtui fields; `id` and `category` are read when a team added them.
 MAPPED_COLUMNS = {
@@ -274,23 +274,11 @@ def _csv_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:
 
 
 def _jsonl_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:
-    rows, lines, problems = [], [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(problem(path, number, None, f"malformed JSON: {exc.msg} (column {exc.colno})"))
-            continue
-        if not isinstance(obj, dict):
-            problems.append(problem(path, number, None, f"expected a JSON object, found {short(obj)}"))
-            continue
-        rows.append(obj)
-        lines.append(number)
-    if problems:
-        raise InputError(problems)
-    return rows, lines
+    """One result row per line: the same reader, and messages, as a native JSONL run."""
+    raw = read_jsonl(path, text)
+    if raw.problems:
+        raise InputError(raw.problems)
+    return raw.records, raw.lines
 
 
 def _json_array_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:
