@@ -41,12 +41,8 @@ class RankedRelevance:
     first_rank: np.ndarray  # per question: rank of the first gold hit, 0 when none
 
 
-def ranked_relevance(frame: pl.DataFrame) -> RankedRelevance:
-    """Locate every gold hit in `retrieved_ids` (ids are never null: the loaders check)."""
-    gold = frame.get_column("gold_passages").list.unique()
-    retrieved = frame.get_column("retrieved_ids").fill_null(pl.lit([], dtype=pl.List(pl.String)))
-    if (retrieved.list.n_unique() != retrieved.list.len()).any():
-        retrieved = retrieved.list.unique(maintain_order=True)
+def _gold_hits(gold: pl.Series, retrieved: pl.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(question row, 1-based rank) of every retrieved id found in its own gold list."""
     lengths = retrieved.list.len().to_numpy().astype(np.int64)
     relevant = (
         pl.DataFrame({"gold": gold, "item": retrieved})
@@ -60,14 +56,33 @@ def ranked_relevance(frame: pl.DataFrame) -> RankedRelevance:
     ends = np.cumsum(lengths)
     hits = np.flatnonzero(relevant)
     question = np.searchsorted(ends, hits, side="right")
-    rank = hits - (ends[question] - lengths[question]) + 1
+    return question, hits - (ends[question] - lengths[question]) + 1
+
+
+def ranked_relevance(frame: pl.DataFrame) -> RankedRelevance:
+    """Locate every gold hit in `retrieved_ids` (ids are never null: the loaders check)."""
+    gold = frame.get_column("gold_passages").list.unique()
+    retrieved = frame.get_column("retrieved_ids").fill_null(pl.lit([], dtype=pl.List(pl.String)))
+    question, rank = _gold_hits(gold, retrieved)
+    # A repeated id counts once, at its first rank, which shifts the ranks after it. Lists
+    # with repeats are rare: only those are de-duplicated and located again.
+    repeated = (retrieved.list.n_unique() != retrieved.list.len()).arg_true().to_numpy()
+    if repeated.size:
+        again_question, again_rank = _gold_hits(
+            gold.gather(repeated), retrieved.gather(repeated).list.unique(maintain_order=True)
+        )
+        keep = ~np.isin(question, repeated)
+        question = np.concatenate([question[keep], repeated[again_question]])
+        rank = np.concatenate([rank[keep], again_rank])
+        order = np.lexsort((rank, question))
+        question, rank = question[order], rank[order]
     # Hits are in list order, so a hit's count so far is its place among its question's hits.
     first_of_question = np.searchsorted(question, question, side="left")
-    hits_so_far = np.arange(hits.size) - first_of_question + 1
-    first_rank = np.zeros(len(lengths), dtype=np.int64)
+    hits_so_far = np.arange(question.size) - first_of_question + 1
+    first_rank = np.zeros(frame.height, dtype=np.int64)
     first_rank[question[::-1]] = rank[::-1]  # the last write wins: the first hit's rank
     n_gold = gold.list.len().fill_null(0).to_numpy().astype(np.int64)
-    return RankedRelevance(len(lengths), n_gold, question, rank, hits_so_far, first_rank)
+    return RankedRelevance(frame.height, n_gold, question, rank, hits_so_far, first_rank)
 
 
 def _per_question(ranked: RankedRelevance, selected: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:

@@ -130,3 +130,18 @@ def test_run_fallback_phrases_replace_the_default(tmp_path, write_jsonl):
     records = [{"id": "a", "gold_passages": [], "answer": "Information non disponible, désolé."}]
     run = load_run(write_jsonl(tmp_path / "r.jsonl", {"fallback_phrases": ["information non disponible"]}, records))
     assert evaluate(run, None, Config()).questions.get_column("abstained").to_list() == [True]
+
+
+def test_a_repeated_id_counts_once_and_moves_the_ranks_after_it_up(tmp_path, write_jsonl):
+    records = [
+        {"id": "r1", "gold_passages": ["g"], "retrieved": ["x", "x", "x", "g", "g"]},
+        {"id": "r2", "gold_passages": ["g", "h"], "retrieved": ["h", "y", "h", "g"]},
+        {"id": "r3", "gold_passages": ["g"], "retrieved": ["y", "g"]},
+    ]
+    run = load_run(write_jsonl(tmp_path / "dups.jsonl", None, records))
+    rows = {r["id"]: r for r in evaluate(run, None, Config(k=2), k=2).questions.iter_rows(named=True)}
+    # r1: deduplicated [x, g]: gold at rank 2. r2: [h, y, g]: hits at ranks 1 and 3.
+    assert (rows["r1"]["first_gold_rank"], rows["r1"]["hit_at_k"], rows["r1"]["rr_at_k"]) == (2, 1.0, 0.5)
+    assert (rows["r2"]["first_gold_rank"], rows["r2"]["hits_at_k"]) == (1, 1)
+    assert rows["r2"]["context_precision_at_k"] == pytest.approx(1.0)
+    assert rows["r3"]["first_gold_rank"] == 2
