@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from ragtui.core.validation import validate_file
 
+    missing = [name for name in args.files if not Path(name).is_file()]
+    for name in missing:
+        print(f"ragtui: {name}: no such file", file=sys.stderr)
+    if missing:
+        return 2  # a usage error, not a problem found in a file
     errors = warnings = 0
     for name in args.files:
         kind, problems = validate_file(Path(name), args.kind, args.from_format)

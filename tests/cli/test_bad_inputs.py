@@ -136,3 +136,8 @@ def test_problems_of_both_runs_are_listed_together(tmp_path, capsys):
     assert code == 2
     assert f"{a}:1: -: malformed JSON" in err
     assert f"{b}:1: judge.utility.score: 9 is outside 1–5" in err
+
+
+def test_validate_exits_2_when_a_file_does_not_exist(tmp_path, capsys):
+    code, _, err = run_cli(capsys, "validate", tmp_path / "nope.yaml")
+    assert code == 2 and "no such file" in err
