@@ -38,8 +38,3 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     with atomic_writer(path, "w") as handle:
         handle.write(text)
 
-
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write `data` to `path` atomically."""
-    with atomic_writer(path, "wb", encoding=None) as handle:
-        handle.write(data)

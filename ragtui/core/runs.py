@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from ragtui.core.config import DEFAULT_FALLBACK_PHRASES
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.normalize import duplicate_id_problems, normalize_run_record
 from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
@@ -191,21 +189,3 @@ def _load_fast(path: Path, fmt: str | None, detail: bool) -> Run | None:
     if any(p.is_error for p in problems):
         return None
     return Run(meta, frame, path, tuple(problems), "ragtui")
-
-
-def fallback_phrases(run: Run, default: tuple[str, ...] = DEFAULT_FALLBACK_PHRASES) -> tuple[str, ...]:
-    """The run's own abstention phrases, else the config's."""
-    return run.meta.fallback_phrases or default
-
-
-def meta_as_dict(meta: RunMeta) -> dict[str, Any]:
-    """The metadata as the `run` object of a file (for writing and for the JSON report)."""
-    out = {key: getattr(meta, key) for key in ("name", "created_at", "system", "generator_model", "judge_model", "k", "gold_set")}
-    if meta.fallback_phrases is not None:
-        out["fallback_phrases"] = list(meta.fallback_phrases)
-    out.update(meta.extra)
-    return {key: value for key, value in out.items() if value is not None}
-
-
-def dumps_meta(meta: RunMeta) -> str:
-    return json.dumps(meta_as_dict(meta), ensure_ascii=False)

@@ -81,10 +81,6 @@ def category_display_name(category: str) -> str:
     return CATEGORY_NAMES.get(category, category)
 
 
-def empty_run_frame() -> pl.DataFrame:
-    return pl.DataFrame(schema=RUN_SCHEMA)
-
-
 def _verdicts_only(column: str) -> pl.Expr:
     bare = pl.struct(
         text=pl.lit(None, dtype=pl.String),
