@@ -1,7 +1,7 @@
 """Regenerate docs/screenshots/*.svg from the bundled sample, with real key presses.
 
-`python tools/make_screenshots.py` runs the app headless and follows the README's
-walk-through: dashboard → category grid → Procedural × Faithfulness → the first
+`python tools/make_screenshots.py` runs the app headless: the dashboard at 160×48, then,
+at 80×24, the README's walk-through: dashboard → category grid → Procedural × Faithfulness → the first
 regressed question → the verdict inspector. Each step is saved as an SVG.
 """
 
@@ -35,6 +35,12 @@ async def _until(pilot, predicate, timeout: float = 20.0) -> None:
 async def main() -> None:
     sample = sample_inputs()
     inputs = Inputs(a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"])
+    wide = RagtuiApp(inputs)
+    async with wide.run_test(size=(160, 48)) as pilot:
+        await _until(pilot, lambda: type(wide.screen).__name__ == "DashboardScreen")
+        await pilot.pause(0.3)
+        wide.save_screenshot(filename="dashboard.svg", path=str(OUT))
+        print(f"{OUT / 'dashboard.svg'}  (160×48)")
     app = RagtuiApp(inputs)
     async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, lambda: type(app.screen).__name__ == "DashboardScreen")

@@ -110,6 +110,7 @@ def render_text(report: dict[str, Any]) -> str:
     lines += ["", "By category (A → B):" if two else "By category:"]
     lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)])
     lines += ["", *_failure_lines(report)]
+    lines += _calibration_lines(report)
     if two:
         lines += ["", *_regression_lines(report)]
     if report["warnings"]:
@@ -133,6 +134,30 @@ def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
             cells.append(text)
         rows.append([_safe(data["name"]), str(data["n"]), *cells])
     return rows
+
+
+def calibration_text(calibration: dict[str, Any]) -> str:
+    """`30 answers, 84 sentence pairs: 91.2 % agree, κ 0.70; utility: 63 % exact, 93 % within ±1`."""
+    parts = [f"{calibration['answers']} answers, {calibration['sentences']} sentence pairs"]
+    if calibration["sentence_agreement"] is not None:
+        kappa = calibration["sentence_kappa"]
+        parts[0] += f": {calibration['sentence_agreement']:.1%} agree" + (f", κ {kappa:.2f}" if kappa is not None else "")
+    if calibration["misaligned_answers"]:
+        parts.append(f"{calibration['misaligned_answers']} answers judged on a different sentence count, not compared")
+    if calibration["utility_exact"] is not None:
+        parts.append(
+            f"utility: {calibration['utility_exact']:.0%} exact, {calibration['utility_within_one']:.0%} within ±1 "
+            f"(mean |Δ| {calibration['utility_mean_abs_diff']:.2f})"
+        )
+    return "; ".join(parts)
+
+
+def _calibration_lines(report: dict[str, Any]) -> list[str]:
+    found = {label: c for label, c in report.get("calibration", {}).items() if c}
+    if not found:
+        return []
+    lines = ["", "Judge vs human labels (a good judge agrees on about 85 % of sentences):"]
+    return lines + [f"  {label}: {calibration_text(c)}" for label, c in found.items()]
 
 
 def _failure_lines(report: dict[str, Any]) -> list[str]:
@@ -194,6 +219,9 @@ def render_markdown(report: dict[str, Any]) -> str:
                 for r in regressions
             ]
             out += ["", "</details>"]
+    found = {label: c for label, c in report.get("calibration", {}).items() if c}
+    if found:
+        out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
     if report["warnings"]:
         out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
     return "\n".join(out) + "\n"

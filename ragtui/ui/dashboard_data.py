@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from ragtui.core.calibration import Calibration, calibrate
 from ragtui.core.compare import Comparison, MetricComparison, counts_for
 from ragtui.core.metrics import Counts, recall_curve
 
@@ -31,6 +32,7 @@ class RunHeader:
     judge_model: str | None
     k: int
     counts: Counts
+    calibration: Calibration | None = None  # judge vs human labels, where the run has them
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ def _header(label: str, evaluation, counts: Counts) -> RunHeader:
         judge_model=run.judge_model(),
         k=evaluation.k,
         counts=counts,
+        calibration=calibrate(evaluation.questions),
     )
 
 

@@ -117,3 +117,23 @@ def test_a_bad_config_exits_2_naming_the_field(runs, tmp_path, capsys):
     config.write_text("targets:\n  faithfulness: {min: 1.5}\n", encoding="utf-8")
     assert main(["report", str(a), "--config", str(config)]) == 2
     assert "targets.faithfulness.min: 1.5 is outside 0…1" in capsys.readouterr().err
+
+
+def test_judge_human_agreement_is_reported_where_human_labels_exist(tmp_path, write_jsonl, capsys):
+    def labels(*verdicts, score):
+        return {"faithfulness": {"sentences": [{"text": f"S{i}.", "attested": v} for i, v in enumerate(verdicts)]}, "utility": {"score": score}}
+
+    records = [
+        {"id": "h1", "gold_passages": ["p"], "retrieved": ["p"], "answer": "S0. S1.",
+         "judge": labels(True, False, score=4), "human": labels(True, True, score=3)},
+        {"id": "h2", "gold_passages": ["p"], "retrieved": ["p"], "answer": "S0. S1.",
+         "judge": labels(True, True, score=5), "human": labels(True, True, score=5)},
+    ]
+    path = write_jsonl(tmp_path / "h.jsonl", None, records)
+    assert main(["report", str(path), "--format", "json"]) == 0
+    calibration = json.loads(capsys.readouterr().out)["calibration"]["A"]
+    # 4 sentence pairs, 3 agree; utility 1 of 2 exact, both within ±1, mean |Δ| 0.5.
+    assert (calibration["answers"], calibration["sentences"], calibration["sentence_agreement"]) == (2, 4, 0.75)
+    assert (calibration["utility_exact"], calibration["utility_within_one"], calibration["utility_mean_abs_diff"]) == (0.5, 1.0, 0.5)
+    assert main(["report", str(path)]) == 0
+    assert "A: 2 answers, 4 sentence pairs: 75.0% agree" in capsys.readouterr().out

@@ -280,3 +280,18 @@ def test_worst_category_is_the_biggest_drop_with_b_and_the_weakest_value_with_a(
     assert worst_a["utility"] == "sans_reponse"
     # Faithfulness only improved: nothing to mark on the B side.
     assert "faithfulness" not in worst_b
+
+
+async def test_each_run_header_says_how_often_its_judge_agrees_with_the_human_labels(sample):
+    from ragtui.core.calibration import calibrate
+
+    comparison = load_comparison(sample)
+    app = RagtuiApp(sample)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until_loaded(pilot)
+        headers = list(app.screen.query("RunHeaderBox"))
+        for header, evaluation in zip(headers, (comparison.a, comparison.b)):
+            expected = calibrate(evaluation.questions)
+            text = text_of(header)
+            assert f"{expected.sentence_agreement:.0%} agree" in text
+            assert f"κ {expected.sentence_kappa:.2f}" in text and f"{expected.sentences} sentences" in text

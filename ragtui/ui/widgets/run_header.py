@@ -35,6 +35,18 @@ def _counts_line(header: RunHeader) -> Content:
     return join(*parts)
 
 
+def _calibration_line(header: RunHeader) -> Content | None:
+    """`vs human  91% agree · κ 0.70 · 84 sentences`: how far to trust this run's judge."""
+    calibration = header.calibration
+    if calibration is None or calibration.sentence_agreement is None:
+        return None
+    kappa = f" · κ {calibration.sentence_kappa:.2f}" if calibration.sentence_kappa is not None else ""
+    # About 85 % is what a good judge reaches (METRICS.md); below that, say so with a symbol.
+    low = calibration.sentence_agreement < 0.85
+    agreement = Content.styled(f"{'⚠ ' if low else ''}{calibration.sentence_agreement:.0%} agree", "$warning bold" if low else "")
+    return join("vs human  ", agreement, f"{kappa} · {_plural(calibration.sentences, 'sentence')}")
+
+
 class RunHeaderBox(Vertical):
     """One run: `A baseline — system`, date and k, generator, judge, counts."""
 
@@ -69,6 +81,9 @@ class RunHeaderBox(Vertical):
         yield Static(join("generator ", safe(header.generator_model or "unknown", one_line=True)), classes="generator")
         yield Static(join("judge     ", safe(header.judge_model or "none", one_line=True)), classes="judge")
         yield Static(_counts_line(header), classes="counts")
+        calibration = _calibration_line(header)
+        if calibration is not None:
+            yield Static(calibration, classes="calibration")
 
 
 class WarningsPanel(Static):
