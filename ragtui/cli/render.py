@@ -7,11 +7,13 @@ goes through `neutralize`, so a run name cannot smuggle escape sequences to the 
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from ragtui.core.metrics import HEADLINE
 from ragtui.core.sanitize import neutralize
 
+WIDTH = 80  # the text report reads in an 80-column terminal
 VERDICT_SYMBOL = {"improved": "▲", "regressed": "▼", "no_clear_change": "~"}
 VERDICT_TEXT = {"improved": "improved", "regressed": "regressed", "no_clear_change": "no clear change"}
 CAUSE_TEXT = {
@@ -36,15 +38,18 @@ def value_text(name: str, value: float | None) -> str:
     return f"{value:.2f}" if _is_score(name) else f"{value:.3f}"
 
 
-def delta_text(name: str, delta: float | None, ci: list | None) -> str:
-    """`+2.0 pts (−1.0…+5.0)` for rates, `+0.12 (−0.05…+0.30)` for the 1–5 utility."""
+def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = True) -> str:
+    """`+2.0 pts (−1.0…+5.0)` for rates, `+0.12 (−0.05…+0.30)` for the 1–5 utility.
+
+    `unit=False` leaves out " pts" (the text table names the unit in its header).
+    """
     if delta is None:
         return "n/a"
     if _is_score(name):
         body = f"{delta:+.2f}"
         interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
     else:
-        body = f"{delta * 100:+.1f} pts"
+        body = f"{delta * 100:+.1f}" + (" pts" if unit else "")
         interval = f" ({ci[0] * 100:+.1f}…{ci[1] * 100:+.1f})" if ci and ci[0] is not None else ""
     return (body + interval).replace("-", "−")
 
@@ -54,28 +59,35 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     if target is None:
         return ""
     op = "≥" if metric.get("higher_is_better", True) else "≤"
-    return f"{op} {target:.2f}" if _is_score(name) else f"{op} {target:.2f}"
+    return f"{op}{target:.2f}"
 
 
 def _mark(meets: bool | None) -> str:
     return {True: "✓", False: "✗", None: " "}[meets]
 
 
-def _table(rows: list[list[str]], header: list[str]) -> list[str]:
+def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()  # noqa: E731
+    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()  # noqa: E731
     return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
+
+
+def _wrapped(prefix: str, text: str, width: int = WIDTH) -> list[str]:
+    """`text` wrapped to the report's width, continuation lines indented under it."""
+    return textwrap.wrap(text, width, initial_indent=prefix, subsequent_indent=" " * len(prefix)) or [prefix.rstrip()]
 
 
 def _runs_lines(report: dict[str, Any]) -> list[str]:
     lines = []
     for label, run in report["runs"].items():
-        models = f"generator {_safe(run['generator_model'] or 'n/a')}, judge {_safe(run['judge_model'] or 'n/a')}"
-        lines.append(f"{label}: {_safe(run['name'])}  ({_safe(run['path'])})")
-        lines.append(
-            f"   {run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
-            f"{run['judge_errors']} judge errors · {models}"
+        models = f"generator {_safe(run['generator_model'] or 'n/a')} · judge {_safe(run['judge_model'] or 'n/a')}"
+        lines += _wrapped(f"{label}: ", f"{_safe(run['name'])}  ({_safe(run['path'])})")
+        lines += _wrapped(
+            "   ",
+            f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
+            f"{run['judge_errors']} judge errors",
         )
+        lines += _wrapped("   ", models)
     return lines
 
 
@@ -85,11 +97,7 @@ def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
     return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
 
 
-def render_text(report: dict[str, Any]) -> str:
-    """The report as aligned plain text."""
-    two = "B" in report["runs"]
-    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", ""]
-    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
+def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
     for name, m in report["metrics"].items():
         row = [name, target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}"]
@@ -98,23 +106,34 @@ def render_text(report: dict[str, Any]) -> str:
             flag = " !" if m.get("drop_flagged") else ""
             row += [
                 f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}",
-                delta_text(name, m["delta"], m["ci"]),
-                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_TEXT.get(verdict, 'n/a')}{flag}",
+                delta_text(name, m["delta"], m["ci"], unit=False) + flag.strip(),
+                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_TEXT.get(verdict, 'n/a')}",
             ]
         else:
             row.append(str(m["n"]))
         rows.append(row)
-    lines += _table(rows, header)
+    return rows
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The report as aligned plain text."""
+    two = "B" in report["runs"]
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", ""]
+    header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
+    # Single spaces between columns: the table fits 80 columns.
+    lines += _table(_main_rows(report, two), header, gap=" ")
+    if two:
+        lines.append("(utility's Δ is in score units; ! a drop larger than max_drop)")
     notes = [n for n in (_drop_note(name, m) for name, m in report["metrics"].items()) if n]
-    lines += ["", *[f"! {note}" for note in notes]] if notes else []
+    lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
     lines += ["", "By category (A → B):" if two else "By category:"]
-    lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)])
+    lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
     if two:
         lines += ["", *_regression_lines(report)]
     if report["warnings"]:
-        lines += ["", "Warnings:", *[f"! {_safe(w)}" for w in report["warnings"]]]
+        lines += ["", "Warnings:", *[line for w in report["warnings"] for line in _wrapped("! ", _safe(w))]]
     return "\n".join(lines) + "\n"
 
 
@@ -157,7 +176,7 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     if not found:
         return []
     lines = ["", "Judge vs human labels (a good judge agrees on about 85 % of sentences):"]
-    return lines + [f"  {label}: {calibration_text(c)}" for label, c in found.items()]
+    return lines + [line for label, c in found.items() for line in _wrapped(f"  {label}: ", calibration_text(c))]
 
 
 def _failure_lines(report: dict[str, Any]) -> list[str]:
@@ -173,11 +192,14 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
     head = f"Questions: {counts.get('regressed', 0)} regressed · {counts.get('fixed', 0)} fixed · {counts.get('still_failing', 0)} still failing"
     if not regressions:
         return [head]
-    rows = [
-        [_safe(r["id"]), _safe(r["category"]), CAUSE_TEXT.get(r["cause"], r["cause"] or ""), ", ".join(r["kinds_added"])]
-        for r in regressions
-    ]
-    return [head, "", "Regressed questions:", *_table(rows, ["id", "category", "cause", "new failure kinds"])]
+    id_width = max(len(_safe(r["id"])) for r in regressions)
+    category_width = max(len(_safe(r["category"])) for r in regressions)
+    lines = [head, "", "Regressed questions (cause; new failure kinds below):"]
+    for r in regressions:
+        lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_TEXT.get(r['cause'], r['cause'] or '')}")
+        if r["kinds_added"]:
+            lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
+    return lines
 
 
 def _md(text: Any) -> str:

@@ -68,8 +68,9 @@ def test_text_report_is_an_aligned_table_with_the_regressed_questions(runs, caps
     assert main(["report", str(a), str(b), "--gold", str(gold)]) == 0
     out = capsys.readouterr().out
     line = next(l for l in out.splitlines() if l.startswith("recall@5 "))
-    assert "1.000 ✓" in line and "0.700 ✗" in line and "−30.0 pts" in line and "▼ regressed" in line
-    assert "Regressed questions:" in out and "retrieval (gold left the top k)" in out
+    assert "1.000 ✓" in line and "0.700 ✗" in line and "−30.0 (" in line and "▼ regressed" in line
+    assert "Δ pts (95 % CI)" in out
+    assert "Regressed questions" in out and "retrieval (gold left the top k)" in out
     assert "Procedural" in out and "Short factual" in out
 
 
@@ -78,7 +79,7 @@ def test_markdown_report_is_a_table_for_a_pr_comment(runs, capsys):
     assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("### ragtui report: `baseline` → `candidate`")
-    assert "| `recall@5` | ≥ 0.80 |" in out and "**12 regressed**" in out
+    assert "| `recall@5` | ≥0.80 |" in out and "**12 regressed**" in out
 
 
 def test_fail_on_regression_exits_1_only_when_a_metric_regressed(runs, capsys):
@@ -137,3 +138,14 @@ def test_judge_human_agreement_is_reported_where_human_labels_exist(tmp_path, wr
     assert (calibration["utility_exact"], calibration["utility_within_one"], calibration["utility_mean_abs_diff"]) == (0.5, 1.0, 0.5)
     assert main(["report", str(path)]) == 0
     assert "A: 2 answers, 4 sentence pairs: 75.0% agree" in capsys.readouterr().out
+
+
+def test_the_text_report_of_the_sample_fits_an_80_column_terminal(capsys):
+    from ragtui.cli.tui import sample_inputs
+
+    sample = sample_inputs()
+    args = ["report", str(sample["a"]), str(sample["b"]), "--gold", str(sample["gold"]), "--config", str(sample["config"])]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(line.startswith("recall@5 ") for line in lines)
