@@ -24,13 +24,15 @@ def test_importing_every_core_module_does_not_load_the_tui():
     assert "textual" not in loaded and "rich" not in loaded
 
 
-def test_report_and_validate_do_not_load_textual_rich_or_httpx(shared_dir):
-    examples = shared_dir / "spec" / "examples"
+def test_report_and_validate_do_not_load_textual_rich_or_httpx():
+    sample = REPO / "sample_data"
+    a, b, gold = sample / "baseline.jsonl", sample / "candidate.jsonl", sample / "gold.yaml"
     code = (
         "import contextlib, io\nfrom ragtui.cli import main\n"
         f"with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    assert main(['report', r'{examples / 'run_a.jsonl'}', '--gold', r'{examples / 'gold.yaml'}', '--format', 'json']) == 0\n"
-        f"    assert main(['validate', r'{examples / 'gold.yaml'}']) == 0"
+        f"    assert main(['report', r'{a}', r'{b}', '--gold', r'{gold}', '--format', 'json']) == 0\n"
+        f"    assert main(['report', r'{a}', r'{b}', '--gold', r'{gold}']) == 0\n"
+        f"    assert main(['validate', r'{gold}', r'{a}']) == 0"
     )
     loaded = _loaded_after(code)
     assert not {"textual", "rich", "httpx"} & loaded
