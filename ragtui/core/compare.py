@@ -79,10 +79,8 @@ def _verdict(spec: MetricSpec, ci: tuple[float, float] | None) -> str:
 
 def _paired(a: Evaluation, b: Evaluation) -> pl.DataFrame:
     """A and B side by side on the questions both hold (all gold questions with a gold set)."""
-    keep = [
-        "id", "category", "present", "failed", "failures", "hit_at_k", "first_gold_rank", "retrieved_ids",
-        "n_attested", "n_sentences", "abstained", "judge_sentences",
-    ]
+    # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
+    keep = ["id", "category", "present", "failed", "failures", "hit_at_k", "first_gold_rank", "retrieved_ids"]
     specs = []
     for spec in METRICS:
         num, den = spec.num_den()

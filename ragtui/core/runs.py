@@ -100,6 +100,7 @@ def check_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str
     """Load with the exact path; returns the run (None when unusable) and every problem."""
     path = Path(path)
     try:
+        fmt = file_format(path, fmt)
         raw = _read_raw(path, fmt, gold_questions)
     except InputError as exc:
         return None, exc.problems
@@ -109,28 +110,28 @@ def check_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str
     problems += record_problems
     if frame.height == 0 and not any(p.is_error for p in problems):
         problems.append(problem(path, None, None, "no question records in the file"))
-    fmt_name = fmt or _detected(path) or "ragtui"
-    run = Run(meta, frame, path, tuple(p for p in problems if not p.is_error), fmt_name)
+    run = Run(meta, frame, path, tuple(p for p in problems if not p.is_error), fmt)
     return (None if any(p.is_error for p in problems) else run), problems
 
 
-def _detected(path: Path) -> str | None:
+def file_format(path: Path, fmt: str | None) -> str:
+    """"ragtui" or a peer tool's name: `fmt` (--from) when given, else detected by content."""
     from ragtui.core import importers
 
-    return importers.detect(path)
+    if fmt is None:
+        return importers.detect(path) or "ragtui"
+    name = importers.ALIASES.get(fmt, fmt)
+    if name != "ragtui" and name not in importers.FORMATS:
+        raise InputError(problem(path, None, None, f"unknown format '{fmt}': expected one of {', '.join(importers.FORMATS)}"))
+    return name
 
 
-def _read_raw(path: Path, fmt: str | None, gold_questions: dict[str, str] | None) -> RawRun:
+def _read_raw(path: Path, fmt: str, gold_questions: dict[str, str] | None) -> RawRun:
+    """The records of a file whose format is already known (see `file_format`)."""
     from ragtui.core import importers
 
-    if fmt in (None, "ragtui"):
-        foreign = importers.detect(path) if fmt is None else None
-    else:
-        foreign = importers.ALIASES.get(fmt, fmt)
-    if foreign is not None:
-        if foreign not in importers.FORMATS:
-            raise InputError(problem(path, None, None, f"unknown format '{foreign}': expected one of {', '.join(importers.FORMATS)}"))
-        return importers.import_run(path, foreign, gold_questions)
+    if fmt != "ragtui":
+        return importers.import_run(path, fmt, gold_questions)
     if path.suffix.lower() not in RUN_EXTENSIONS and path.exists():
         known = ", ".join(sorted(RUN_EXTENSIONS))
         raise InputError(
@@ -149,8 +150,9 @@ def load_run(
     leaves out the texts only the question view shows (`schema.without_detail`).
     """
     path = Path(path)
-    if fmt in (None, "ragtui") and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
-        fast = _load_fast(path, fmt, detail)
+    fmt = file_format(path, fmt)  # detected once, for both paths
+    if fmt == "ragtui" and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
+        fast = _load_fast(path, detail)
         if fast is not None:
             return fast
     run, problems = check_run(path, fmt, gold_questions)
@@ -159,12 +161,10 @@ def load_run(
     return run if detail else replace(run, frame=without_detail(run.frame))
 
 
-def _load_fast(path: Path, fmt: str | None, detail: bool) -> Run | None:
-    """The polars path, or None when the exact path must decide (and report)."""
+def _load_fast(path: Path, detail: bool) -> Run | None:
+    """The polars path for a native file, or None when the exact path must decide (and report)."""
     from ragtui.core.fast_jsonl import canonical_from_frame, read_fast_stream
 
-    if fmt is None and _detected(path) is not None:
-        return None
     if path.suffix.lower() == ".parquet":
         try:
             meta_dict, stored, problems = read_parquet_run_frame(path)
