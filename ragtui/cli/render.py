@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ragtui.core.metrics import HEADLINE
+from ragtui.core.measuring.metrics import HEADLINE
 from ragtui.core.sanitize import neutralize
 
 WIDTH = 80  # the text report reads in an 80-column terminal

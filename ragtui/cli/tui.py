@@ -34,7 +34,7 @@ def sample_inputs() -> dict[str, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ragtui.core.inputs import Inputs
+    from ragtui.core.loading.inputs import Inputs
 
     if getattr(args, "b", None) and not args.a:
         print("ragtui: give run A before run B", file=sys.stderr)

@@ -14,8 +14,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from ragtui.core.compare import Comparison
-from ragtui.core.schema import category_display_name
+from ragtui.core.comparing.compare import Comparison
+from ragtui.core.loading.schema import category_display_name
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import STATUS_FILTER_LABELS, FailureFilter, FailureRows
 from ragtui.ui.widgets.failure_table import FailureTable

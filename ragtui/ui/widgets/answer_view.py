@@ -14,7 +14,7 @@ from typing import Any
 from textual.content import Content
 
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import passage_rank
+from ragtui.ui.models.question import passage_rank
 from ragtui.ui.widgets.verdict_styles import CURSOR_MARK, GOLD_MARK, VERDICT_UNKNOWN, verdict_mark
 
 Colour = Callable[[str], str]

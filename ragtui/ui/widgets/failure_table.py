@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.core.schema import category_display_name
+from ragtui.core.loading.schema import category_display_name
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
 from ragtui.ui.widgets.verdict_styles import (

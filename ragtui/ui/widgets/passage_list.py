@@ -17,9 +17,9 @@ from typing import Any
 
 from textual.content import Content
 
-from ragtui.core.question_diff import first_gold, gold_rank_text
+from ragtui.core.comparing.question_diff import first_gold, gold_rank_text
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import retrieved
+from ragtui.ui.models.question import retrieved
 from ragtui.ui.widgets.verdict_styles import BEYOND_K_MARK, GOLD_MARK
 
 MAX_PASSAGES = 200  # even "show all" summarises a retrieved list of 1,000 ids

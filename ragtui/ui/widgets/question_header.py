@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ragtui.core.schema import category_display_name
+from ragtui.core.loading.schema import category_display_name
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import QuestionData
+from ragtui.ui.models.question import QuestionData
 from ragtui.ui.widgets.verdict_styles import CAUSE_LABELS, GOLD_MARK, STATUS_ROLES, STATUS_SYMBOLS, status_label
 
 Colour = Callable[[str], str]

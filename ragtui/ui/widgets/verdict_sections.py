@@ -16,7 +16,7 @@ from textual.content import Content
 
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import evidence_content
-from ragtui.ui.widgets.question_model import passage_text
+from ragtui.ui.models.question import passage_text
 from ragtui.ui.widgets.verdict_styles import DISAGREE_MARK, verdict_mark
 
 Colour = Callable[[str], str]
