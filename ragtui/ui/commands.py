@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, cast
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
-from ragtui.ui.format import STATUS_LABEL
+from ragtui.core.vocabulary import STATUS_LABEL
 from ragtui.ui.safe_text import join, safe
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ragtui.core.measuring.calibration import Calibration, calibrate
 from ragtui.core.comparing.compare import Comparison, MetricComparison, counts_for
+from ragtui.core.measuring.calibration import Calibration, calibrate
 from ragtui.core.measuring.metrics import Counts, recall_curve
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.

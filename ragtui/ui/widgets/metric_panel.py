@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
-from ragtui.ui.format import (
+from ragtui.core.vocabulary import (
     FAIL,
     PASS,
     VERDICT_LABEL,

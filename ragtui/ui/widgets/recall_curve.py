@@ -14,7 +14,7 @@ import math
 from textual.content import Content
 from textual.widget import Widget
 
-from ragtui.ui.format import MINUS
+from ragtui.core.vocabulary import MINUS
 from ragtui.ui.safe_text import join
 
 BARS = " ▁▂▃▄▅▆▇█"
