@@ -42,3 +42,17 @@ def neutralize(text: object, *, keep_newlines: bool = True) -> str:
         value = value.replace("\n", " ")
     value = _CONTROL.sub(_control_picture, value)
     return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", value)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+
+
+def markdown_cell(text: object) -> str:
+    """Untrusted text as one line of inert markdown (a table cell, a list item).
+
+    Controls are neutralised, newlines become spaces, and every character markdown or
+    HTML would act on (`|`, backtick, `<`, `[`, `*`, …) is backslash-escaped, so a note
+    cannot break the table, open a link or ping anyone in a PR comment.
+    """
+    value = _MARKDOWN_SPECIAL.sub(r"\\\1", neutralize(text, keep_newlines=False))
+    return value.replace("@", "@\u200b") if "@" in value else value

@@ -6,8 +6,11 @@ tab line naming it. B, the candidate under review, is active first. `n` / `p` st
 through the list the screen was opened with by redrawing in place — no screen is
 pushed per step, so stepping stays fast at 100,000 questions. `j` / `k` move the focused sentence of the active side; its reason and
 evidence stay in view. `a` shows every retrieved passage (by default: the top k, two
-more, and any gold one further down). `v` / Enter opens the verdict inspector, `J`
-re-judges.
+more, and any gold one further down), space their full text in place. `v` / Enter
+opens the verdict inspector, `J` re-judges. `d` shows what changed from A to B (the
+passages' ranks, the answer word by word). `/` searches every text of the comparison
+and `n` / `N` then step through the matches; `:` jumps to any question. The keys of
+`TriageKeys` (mark, copy, pager, editor, export) act on the question shown.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from textual.widgets import Footer, Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.sanitize import neutralize
+from ragtui.core.triage.search import Matches
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.safe_text import safe
+from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.answer_view import sentences
+from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.widgets.question_header import header_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.widgets.question_side import QuestionSide
@@ -36,7 +42,7 @@ _STEP = Binding.Group("question", compact=True)
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
-class QuestionScreen(Screen[str | None]):
+class QuestionScreen(TriageKeys, Screen[str | None]):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
     BINDINGS: list[BindingType] = [
@@ -47,10 +53,15 @@ class QuestionScreen(Screen[str | None]):
         Binding("tab", "switch_side", "A/B", show=False, tooltip="Switch between A and B", id="question.switch_side_tab"),
         Binding("j", "sentence(1)", "next sentence", group=_SENTENCE, tooltip="Focus the next sentence of the answer", id="question.next_sentence"),
         Binding("k", "sentence(-1)", "previous sentence", group=_SENTENCE, tooltip="Focus the previous sentence", id="question.previous_sentence"),
-        Binding("a", "all_passages", "passages", tooltip="Show every retrieved passage, or only the top k and the gold ones", id="question.all_passages"),
+        Binding("d", "diff", "diff", tooltip="What changed from A to B: passage ranks and the answer word by word", id="question.diff"),
+        Binding("a", "all_passages", "passages", show=False, tooltip="Show every retrieved passage, or only the top k and the gold ones", id="question.all_passages"),
+        Binding("space", "full_passages", "full text", show=False, tooltip="Show the passages' full text in place, or one line each", id="question.full_passages"),
         Binding("v", "verdicts", "verdicts", tooltip="Everything the judge said", id="question.verdicts"),
         Binding("enter", "verdicts", "verdicts", show=False, tooltip="Everything the judge said", id="question.verdicts_enter"),
-        Binding("J", "rejudge", "re-judge", key_display="J", tooltip="Judge this answer again with the configured judge", id="question.rejudge"),
+        Binding("J", "rejudge", "re-judge", key_display="J", show=False, tooltip="Judge this answer again with the configured judge", id="question.rejudge"),
+        Binding("slash", "search", "search", key_display="/", show=False, tooltip="Search ids, questions, answers, passages and reasons; n / N step the matches", id="question.search"),
+        Binding("N", "step(-1)", "previous match", key_display="N", show=False, tooltip="Previous match of the search (n: next)", id="question.previous_match"),
+        *TRIAGE_BINDINGS,
     ]
     DEFAULT_CSS = """
     QuestionScreen {
@@ -72,6 +83,19 @@ class QuestionScreen(Screen[str | None]):
     }
     QuestionScreen #question-sides {
         height: 1fr;
+    }
+    QuestionScreen #question-diff {
+        display: none;
+        height: 1fr;
+        padding: 0 1;
+        border: round $accent;
+        border-title-style: bold;
+    }
+    QuestionScreen.-diff #question-diff {
+        display: block;
+    }
+    QuestionScreen.-diff #question-sides {
+        display: none;
     }
     QuestionScreen.-narrow QuestionSide {
         display: none;
@@ -97,6 +121,8 @@ class QuestionScreen(Screen[str | None]):
         self.sentence_at: dict[str, int] = self._first_focus()
         self._rejudged: dict[tuple[str, str], Rejudged] = {}
         self.show_all_passages = False
+        self.full_passages = False
+        self.matches: Matches | None = None  # the search being stepped with n / N
 
     @property
     def question_id(self) -> str:
@@ -109,6 +135,8 @@ class QuestionScreen(Screen[str | None]):
         with Horizontal(id="question-sides"):
             for side in self.sides:
                 yield QuestionSide(side, id=f"side-{side}")
+        with VerticalScroll(id="question-diff"):
+            yield Static(id="question-diff-body")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -134,9 +162,9 @@ class QuestionScreen(Screen[str | None]):
     def redraw(self, *, reset_scroll: bool = False) -> None:
         """Draw the current question in place (header, tab line, both sides)."""
         data = self.data
-        self.query_one("#question-header", Static).update(
-            header_content(data, self.index, len(self.question_ids), self._colour)
-        )
+        header = header_content(data, self.index, len(self.question_ids), self._colour)
+        extra = [line for line in (self._mark_line(), self._search_line()) if line is not None]
+        self.query_one("#question-header", Static).update(Content("\n").join([header, *extra]))
         self.query_one("#question-tabs", Static).update(self._tabs())
         for side in self.sides:
             self._side(side).show(
@@ -148,9 +176,34 @@ class QuestionScreen(Screen[str | None]):
                 rejudged=self._rejudged.get((data.id, side)),
                 reset_scroll=reset_scroll,
                 show_all=self.show_all_passages,
+                full=self.full_passages,
             )
+        if self.has_class("-diff"):
+            self._draw_diff()
         if reset_scroll:
             self.query_one("#question-top", VerticalScroll).scroll_home(animate=False, immediate=True)
+
+    def _mark_line(self) -> Content | None:
+        mark = mark_text(self.notes, self.question_id)
+        return Content.assemble(Content(f"{'Mark':<9}").stylize("bold"), mark) if mark is not None else None
+
+    def _search_line(self) -> Content | None:
+        if self.matches is None:
+            return None
+        m = self.matches
+        where = f"match {m.at + 1} of {len(m.ids)}" if m.at is not None and self.question_id in m.ids else f"{len(m.ids)} match(es)"
+        return Content.assemble(
+            Content(f"{'Search':<9}").stylize("bold"), "“", safe(m.term, one_line=True, limit=40), f"” · {where} · n / N step · Esc ends"
+        )
+
+    def _draw_diff(self) -> None:
+        data = self.data
+        body = Content("\n\n").join([
+            rank_diff_content(data.rows.get("A"), data.rows.get("B"), data.k, self._colour),
+            answer_diff_content(data.rows.get("A"), data.rows.get("B"), self._colour),
+        ])
+        self.query_one("#question-diff-body", Static).update(body)
+        self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
 
     def _tabs(self) -> Content:
         parts: list[Content | str] = []
@@ -167,10 +220,16 @@ class QuestionScreen(Screen[str | None]):
     # -- actions --------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
+        if self.matches is not None:
+            self._step_match(delta)
+            return
         target = self.index + delta
         if not 0 <= target < len(self.question_ids):
             self._say("first question of the list" if target < 0 else "last question of the list", timeout=2)
             return
+        self._show_index(target)
+
+    def _show_index(self, target: int) -> None:
         self.index = target
         self.data = load_question(self.comparison, self.question_id)
         self.sentence_at = self._first_focus()
@@ -196,6 +255,53 @@ class QuestionScreen(Screen[str | None]):
             for side in self.sides:
                 self._side(side).reveal_answer()
 
+    def jump_to(self, question_id: str) -> None:
+        """Show any question of the comparison; one outside the list joins it after this one."""
+        if question_id not in self.question_ids:
+            self.question_ids = [*self.question_ids[: self.index + 1], question_id, *self.question_ids[self.index + 1 :]]
+        self._show_index(self.question_ids.index(question_id))
+
+    def _step_match(self, delta: int) -> None:
+        assert self.matches is not None
+        target = self.matches.step(self.question_id, delta)
+        if target is None:
+            self._say(f"nothing matches “{self.matches.term}”", timeout=3)
+        else:
+            self.jump_to(target)
+
+    def action_search(self) -> None:
+        from ragtui.ui.screens.menus import Prompt
+
+        def search(term: str | None) -> None:
+            if not term or not term.strip():
+                return
+            from ragtui.core.triage.search import search_index
+
+            self.matches = Matches(term, search_index(self.comparison).ids(term))
+            if not self.matches.ids:
+                self._say(f"nothing matches “{term}” (ids, questions, answers, passages, reasons)", severity="warning", timeout=4)
+                self.matches = None
+                return
+            target = self.matches.first(self.question_id)
+            if target is not None:
+                self.jump_to(target)
+
+        hint = "search ids, questions, answers, passages and reasons (accents and case ignored); Enter, Esc cancels"
+        self.app.push_screen(Prompt("/", hint, self.matches.term if self.matches else ""), callback=search)
+
+    def action_diff(self) -> None:
+        self.toggle_class("-diff")
+        if self.has_class("-diff"):
+            self._draw_diff()
+            self.query_one("#question-diff", VerticalScroll).scroll_home(animate=False)
+            self.query_one("#question-diff", VerticalScroll).focus()
+        else:
+            self._side(self.side).focus_body()
+
+    def action_full_passages(self) -> None:
+        self.full_passages = not self.full_passages
+        self.redraw()
+
     def action_all_passages(self) -> None:
         self.show_all_passages = not self.show_all_passages
         self.redraw()
@@ -214,7 +320,7 @@ class QuestionScreen(Screen[str | None]):
             return
         self.sentence_at[self.side] = max(0, min(self.sentence_at[self.side] + delta, count - 1))
         self.redraw()
-        self._side(self.side).reveal_answer()
+        self._side(self.side).reveal_focus()
 
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen
@@ -222,14 +328,31 @@ class QuestionScreen(Screen[str | None]):
         self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side]))
 
     def action_back(self) -> None:
-        self.dismiss(self.question_id)
+        if self.has_class("-diff"):
+            self.action_diff()
+        elif self.matches is not None:
+            self.matches = None
+            self.redraw()
+        else:
+            self.dismiss(self.question_id)
+
+    # -- TriageKeys -------------------------------------------------------------------------
+
+    def triage_target(self) -> tuple[str | None, str]:
+        return self.question_id, self.side
+
+    def after_mark(self, question_id: str) -> None:
+        self.redraw()
+
+    def export_ids(self) -> tuple[list[str], str]:
+        return list(self.question_ids), "listed"
 
     def _say(self, message: str, **kwargs) -> None:
         """A toast; its text names ids from the files, so it is neutralised and never markup."""
         self.notify(neutralize(message), markup=False, **kwargs)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "switch_side" and len(self.sides) < 2:
+        if action in ("switch_side", "diff") and len(self.sides) < 2:
             return False
         return True
 
@@ -261,4 +384,6 @@ class QuestionScreen(Screen[str | None]):
         self._rejudged[(question_id, side)] = result
         if question_id == self.question_id:
             self.redraw()
-        self._say(f"{question_id} ({side}) re-judged" + (" — judge error" if result.error else ""), timeout=3)
+            # The new verdict sits below the answer: bring it into view once it is laid out.
+            self.call_after_refresh(self._side(side).reveal_rejudge)
+        self._say(f"{question_id} ({side}) re-judged — shown below the answer" + (" (judge error)" if result.error else ""), timeout=3)

@@ -4,6 +4,11 @@ Each judged sentence carries ✓ (attested), ✗ (not attested) or ? (not judged
 matching colour; the focused sentence carries › and its reason and evidence are spelled
 out by `sentence_detail`. An answer the judge did not split (no verdict, a judge
 error) is shown whole with ?, never as attested.
+
+Only a window of sentences around the focused one is drawn (`WINDOW_BEFORE` above,
+`WINDOW_AFTER` below, the rest summarised in one line each side): a 5,000-sentence
+answer costs what a 50-sentence one does, whatever the key. Each sentence is wrapped
+to the panel with a hanging indent, so its number and verdict stand out at the left.
 """
 
 from __future__ import annotations
@@ -19,6 +24,23 @@ from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
+WINDOW_BEFORE, WINDOW_AFTER = 8, 40  # sentences drawn around the focused one
+
+
+def hang(lead: Content, body: Content, width: int | None) -> Content:
+    """`lead` then `body`, wrapped to `width` with every further line under the body's start."""
+    indent = lead.cell_length
+    if width is None or width - indent < 12:
+        return Content.assemble(lead, body)
+    lines = body.wrap(width - indent) or [Content("")]
+    pad = " " * indent
+    return Content("\n").join([Content.assemble(lead, lines[0]), *[Content.assemble(pad, line) for line in lines[1:]]])
+
+
+def sentence_window(count: int, focused: int | None) -> range:
+    """The sentences drawn for a focus: a few before it, more after."""
+    start = max(0, min((focused or 0) - WINDOW_BEFORE, count - WINDOW_BEFORE - WINDOW_AFTER))
+    return range(start, min(count, start + WINDOW_BEFORE + WINDOW_AFTER))
 
 
 def sentences(row: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -31,33 +53,44 @@ def _attested(row: dict[str, Any], sentence: dict[str, Any]) -> bool | None:
     return None if row.get("judge_error") else sentence.get("attested")
 
 
-def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colour) -> Content:
-    """The answer block: header, abstention, sentences with verdicts, utility, judge error."""
+def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colour, width: int | None = None) -> tuple[Content, int]:
+    """The answer block (header, abstention, sentences with verdicts, utility, judge error),
+    and the line of it the focused sentence starts on."""
     if row is None or not row.get("present", True):
-        return Content("missing from this run: no answer, counted as a failure").stylize(f"bold {colour('fail')}")
+        return Content("missing from this run: no answer, counted as a failure").stylize(f"bold {colour('fail')}"), 0
     said = sentences(row)
     n_ok = sum(1 for s in said if _attested(row, s))
     header: list[Content | str] = [Content("Answer").stylize("bold")]
     if said and not row.get("judge_error"):
         header.append(f" · {n_ok} of {len(said)} sentences attested")
     lines: list[Content] = [Content.assemble(*header)]
+    focus_line = 0
     if row.get("abstained"):
         lines.append(Content("⊘ abstained (said it cannot find the information)").stylize(f"bold {colour('not_judged')}"))
     if row.get("answer") is None:
         lines.append(Content("no answer: generation failed").stylize(f"italic {colour('fail')}"))
     elif said:
-        for index, sentence in enumerate(said):
+        window = sentence_window(len(said), focused)
+        if window.start:
+            lines.append(Content(f"  ⋮ sentences 1–{window.start} above (k goes back)").stylize("dim"))
+        digits = len(str(len(said)))
+        for index in window:
+            sentence = said[index]
             symbol, role, _ = verdict_mark(_attested(row, sentence))
             is_focused = index == focused
-            lead = Content(f"{CURSOR_MARK if is_focused else ' '} {symbol} {index + 1}. ").stylize(f"bold {colour(role)}")
+            if is_focused:
+                focus_line = sum(line.plain.count("\n") + 1 for line in lines)
+            lead = Content(f"{CURSOR_MARK if is_focused else ' '} {symbol} {index + 1:>{digits}}. ").stylize(f"bold {colour(role)}")
             text = safe(sentence.get("text")).stylize(colour(role))
-            line = Content.assemble(lead, text)
-            lines.append(line.stylize("bold underline") if is_focused else line)
+            line = hang(lead, text.stylize("bold underline") if is_focused else text, width)
+            lines.append(line)
+        if window.stop < len(said):
+            lines.append(Content(f"  ⋮ sentences {window.stop + 1}–{len(said)} below (j goes on)").stylize("dim"))
     else:
         lead = Content(f"  {VERDICT_UNKNOWN} ").stylize(f"bold {colour('not_judged')}")
-        lines.append(Content.assemble(lead, safe(row.get("answer")), Content("  (not judged)").stylize("italic")))
+        lines.append(Content.assemble(hang(lead, safe(row.get("answer")), width), Content("  (not judged)").stylize("italic")))
     lines += _utility_lines(row, colour)
-    return Content("\n").join(lines)
+    return Content("\n").join(lines), focus_line
 
 
 def _utility_lines(row: dict[str, Any], colour: Colour) -> list[Content]:

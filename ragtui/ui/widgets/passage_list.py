@@ -8,6 +8,9 @@ line says where the first gold passage is ("gold p_042 at rank 7 — outside the
 A run may retrieve 20 or 100 passages. Unless `show_all`, the list stops two ranks past
 k — plus every gold passage further down, which is the one that matters — so the
 answer stays in view on a 24-line terminal; a line says how many are left out.
+
+With `full` (space in the question view) each listed passage shows its whole text in
+place, wrapped under its id with a hanging indent, instead of one cut line.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ragtui.core.comparing.question_diff import first_gold, gold_rank_text
 from ragtui.core.vocabulary import BEYOND_K_MARK, GOLD_MARK
 from ragtui.ui.models.question import retrieved
 from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.answer_view import hang
 
 MAX_PASSAGES = 200  # even "show all" summarises a retrieved list of 1,000 ids
 EXTRA_BEYOND_K = 2  # passages shown past k when not showing all
@@ -31,7 +35,7 @@ def _score(score: float | None) -> str:
 
 
 def passages_content(
-    row: dict[str, Any], k: int, width: int, colour: Callable[[str], str], *, show_all: bool = False
+    row: dict[str, Any], k: int, width: int, colour: Callable[[str], str], *, show_all: bool = False, full: bool = False
 ) -> Content:
     """The retrieved list of `row` for a panel `width` cells wide."""
     gold = set(row.get("gold_passages") or [])
@@ -61,7 +65,7 @@ def passages_content(
         if skipped:
             lines.append(Content(f"{BEYOND_K_MARK}  ⋮  {skipped} more").stylize("dim"))
             skipped = 0
-        lines.append(_passage_line(rank, passage, text, score, k, is_gold, passage in seen, width, colour))
+        lines.append(_passage_line(rank, passage, text, score, k, is_gold, passage in seen, width, colour, full=full))
         seen.add(passage)
     hidden += max(len(items) - MAX_PASSAGES, 0)
     if hidden:
@@ -72,7 +76,7 @@ def passages_content(
 
 def _passage_line(
     rank: int, passage: str, text: str | None, score: float | None, k: int, is_gold: bool, duplicate: bool,
-    width: int, colour: Callable[[str], str],
+    width: int, colour: Callable[[str], str], *, full: bool = False,
 ) -> Content:
     beyond = rank > k
     mark = GOLD_MARK if is_gold else (BEYOND_K_MARK if beyond else " ")
@@ -82,6 +86,11 @@ def _passage_line(
         pid = pid.stylize(f"bold {colour('gold')}")
         head = head.stylize(colour("gold"))
     tail = " (duplicate)" if duplicate else ""
+    if full:
+        body = safe(text) if text else Content("(no text)").stylize("italic")
+        indented = hang(Content(" " * head.cell_length), body, width)
+        line = Content.assemble(head, pid, tail, "\n", indented)
+        return line.stylize("dim") if beyond else line
     room = width - (head.cell_length + pid.cell_length + len(tail) + 1)
     body = safe(text, one_line=True).truncate(room, ellipsis=True) if text and room >= 8 else Content("")
     line = Content.assemble(head, pid, tail, " ", body.stylize("dim") if not is_gold else body)

@@ -66,6 +66,7 @@ class QuestionSide(Vertical):
         self.side = side
         self._last: tuple | None = None
         self._drawn_width = 0  # the width the retrieved list was cut to
+        self._focus_line = 0  # the line of the answer the focused sentence starts on
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="side-body"):
@@ -96,9 +97,10 @@ class QuestionSide(Vertical):
         rejudged: Rejudged | None = None,
         reset_scroll: bool = False,
         show_all: bool = False,
+        full: bool = False,
     ) -> None:
         """Draw `row` (a row of Evaluation.questions, or None when absent)."""
-        self._last = (row, name, k, focused, active, rejudged, show_all)
+        self._last = (row, name, k, focused, active, rejudged, show_all, full)
         self.set_class(active, "-active")
         marker = "▶ " if active else "  "
         self.border_title = Content.assemble(marker, Content(f"{self.side} · ").stylize("bold"), safe(name, one_line=True, limit=40))
@@ -107,8 +109,9 @@ class QuestionSide(Vertical):
             passages.update(Content(f"not in run {self.side}").stylize("italic"))
         else:
             self._drawn_width = self._width()
-            passages.update(passages_content(row, k, self._drawn_width, self._colour, show_all=show_all))
-        self.query_one(".side-answer", Static).update(answer_content(row, focused, self._colour))
+            passages.update(passages_content(row, k, self._drawn_width, self._colour, show_all=show_all, full=full))
+        answer, self._focus_line = answer_content(row, focused, self._colour, self._width())
+        self.query_one(".side-answer", Static).update(answer)
         self.query_one(".side-detail", Static).update(sentence_detail(row, focused, k, self._colour))
         panel = self.query_one(".side-rejudge", Static)
         panel.set_class(rejudged is not None, "-shown")
@@ -121,6 +124,22 @@ class QuestionSide(Vertical):
         """Scroll so the answer (where the focused sentence is) is in view."""
         self.query_one(".side-body", VerticalScroll).scroll_to_widget(self.query_one(".side-answer"), animate=False, top=True)
 
+    def reveal_focus(self) -> None:
+        """Scroll so the focused sentence is in view, a line of context above it."""
+        body = self.query_one(".side-body", VerticalScroll)
+        answer = self.query_one(".side-answer", Static)
+        top = answer.virtual_region.y + max(self._focus_line - 1, 0)
+        if self._focus_line <= 1:
+            body.scroll_to_widget(answer, animate=False, top=True)
+            return
+        if not body.scroll_y <= top < body.scroll_y + body.scrollable_content_region.height - 1:
+            body.scroll_to(y=top, animate=False, immediate=True)
+
+    def reveal_rejudge(self) -> None:
+        """Bring a new re-judged verdict into view (it sits below the answer)."""
+        panel = self.query_one(".side-rejudge", Static)
+        self.query_one(".side-body", VerticalScroll).scroll_to_widget(panel, animate=False, top=True)
+
     def focus_body(self) -> None:
         self.query_one(".side-body", VerticalScroll).focus()
 
@@ -131,5 +150,5 @@ class QuestionSide(Vertical):
 
     def _redraw(self) -> None:
         if self._last is not None and self._width() != self._drawn_width:
-            row, name, k, focused, active, rejudged, show_all = self._last
-            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all)
+            row, name, k, focused, active, rejudged, show_all, full = self._last
+            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all, full=full)

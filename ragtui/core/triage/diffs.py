@@ -1,0 +1,179 @@
+"""What changed in one question between A and B: the answer word by word, the ranks.
+
+`answer_diff` aligns the two answers sentence by sentence first, then word by word
+inside the sentences that changed: a 5,000-sentence answer costs one pass over its
+sentences, not a quadratic match over 100,000 words. `rank_diff` lists each passage of
+either top k (and every gold passage, wherever it sits) with its rank in A and in B.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+SAME, ADDED, REMOVED = "same", "added", "removed"
+# Past this many words in a changed block, it is shown as removed then added whole:
+# a word match over it would take seconds and say nothing a person could read.
+MAX_WORDS_MATCHED = 4_000
+MIN_WORD_OVERLAP = 0.3  # below this share of common words, a block is shown as replaced whole
+
+_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)\s*")
+_WORD = re.compile(r"\s+|\w+|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of text that is the same in A and B, or only in A (removed), or only in B (added)."""
+
+    op: str
+    text: str
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.findall(text) if s]
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _append(out: list[Piece], op: str, text: str) -> None:
+    if not text:
+        return
+    if out and out[-1].op == op:
+        out[-1] = Piece(op, out[-1].text + text)
+    else:
+        out.append(Piece(op, text))
+
+
+def _word_diff(a: str, b: str, out: list[Piece]) -> None:
+    wa, wb = _words(a), _words(b)
+    if len(wa) + len(wb) > MAX_WORDS_MATCHED:
+        _append(out, REMOVED, a)
+        _append(out, ADDED, b)
+        return
+    matcher = SequenceMatcher(None, wa, wb, autojunk=False)
+    if matcher.ratio() < MIN_WORD_OVERLAP:  # two different texts: word pairs would be noise
+        _append(out, REMOVED, a)
+        _append(out, ADDED, b)
+        return
+    codes = matcher.get_opcodes()
+    removed: list[str] = []
+    added: list[str] = []
+    for index, (tag, i1, i2, j1, j2) in enumerate(codes):
+        same = "".join(wa[i1:i2])
+        # A lone space between two changes belongs to the change: "[-ne trouve-]", not "[-ne-] [-trouve-]".
+        inside = 0 < index < len(codes) - 1 and not same.strip()
+        if tag == "equal" and not inside:
+            _append(out, REMOVED, "".join(removed))
+            _append(out, ADDED, "".join(added))
+            removed, added = [], []
+            _append(out, SAME, same)
+            continue
+        removed.append("".join(wa[i1:i2]))
+        added.append("".join(wb[j1:j2]))
+    _append(out, REMOVED, "".join(removed))
+    _append(out, ADDED, "".join(added))
+
+
+def answer_diff(a: str | None, b: str | None) -> list[Piece]:
+    """A's answer turned into B's, as same / removed / added pieces in reading order."""
+    sa, sb = _sentences(a or ""), _sentences(b or "")
+    out: list[Piece] = []
+    matcher = SequenceMatcher(None, sa, sb, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            _append(out, SAME, "".join(sa[i1:i2]))
+        elif tag == "replace":
+            _word_diff("".join(sa[i1:i2]), "".join(sb[j1:j2]), out)
+        else:
+            _append(out, REMOVED, "".join(sa[i1:i2]))
+            _append(out, ADDED, "".join(sb[j1:j2]))
+    return out
+
+
+# git's word-diff notation: the change reads without colour, and pastes into a PR as is.
+REMOVED_OPEN, REMOVED_CLOSE, ADDED_OPEN, ADDED_CLOSE = "[-", "-]", "{+", "+}"
+
+
+def plain_diff(pieces: list[Piece]) -> str:
+    """The word diff as plain text (`[-removed-]`, `{+added+}`), for $PAGER and the clipboard."""
+    out = []
+    for piece in pieces:
+        if piece.op == REMOVED:
+            out.append(f"{REMOVED_OPEN}{piece.text}{REMOVED_CLOSE}")
+        elif piece.op == ADDED:
+            out.append(f"{ADDED_OPEN}{piece.text}{ADDED_CLOSE}")
+        else:
+            out.append(piece.text)
+    return "".join(out)
+
+
+def diff_counts(pieces: list[Piece]) -> tuple[int, int]:
+    """(words removed, words added): the size of a change in words a person counts."""
+    removed = sum(len(p.text.split()) for p in pieces if p.op == REMOVED)
+    added = sum(len(p.text.split()) for p in pieces if p.op == ADDED)
+    return removed, added
+
+
+# ---- ranks --------------------------------------------------------------------------------
+
+ENTERED, LEFT, UP, DOWN, KEPT, OUTSIDE = "entered", "left", "up", "down", "kept", "outside"
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """One passage: its rank in A and in B (None: not retrieved), and how it moved."""
+
+    passage: str
+    rank_a: int | None
+    rank_b: int | None
+    gold: bool
+    movement: str  # entered / left the top k, up / down / kept inside it, outside (a gold one beyond k in both)
+
+
+def _ranks(row: dict[str, Any] | None) -> dict[str, int]:
+    ranks: dict[str, int] = {}
+    for rank, passage in enumerate((row or {}).get("retrieved_ids") or [], start=1):
+        ranks.setdefault(passage, rank)  # a duplicate keeps its first rank
+    return ranks
+
+
+def _movement(rank_a: int | None, rank_b: int | None, k: int) -> str:
+    in_a = rank_a is not None and rank_a <= k
+    in_b = rank_b is not None and rank_b <= k
+    if in_b and not in_a:
+        return ENTERED
+    if in_a and not in_b:
+        return LEFT
+    if not in_a and not in_b:
+        return OUTSIDE
+    assert rank_a is not None and rank_b is not None
+    return UP if rank_b < rank_a else DOWN if rank_b > rank_a else KEPT
+
+
+def rank_diff(row_a: dict[str, Any] | None, row_b: dict[str, Any] | None, k: int) -> list[RankChange]:
+    """Every passage of A's or B's top k, and every gold passage; B's order first, then A's."""
+    ranks_a, ranks_b = _ranks(row_a), _ranks(row_b)
+    gold = set((row_a or {}).get("gold_passages") or (row_b or {}).get("gold_passages") or [])
+    wanted = [p for p, r in ranks_b.items() if r <= k] + [p for p, r in ranks_a.items() if r <= k]
+    wanted += sorted(gold)
+    seen: dict[str, None] = {}
+    for passage in wanted:
+        seen.setdefault(passage, None)
+    changes = [
+        RankChange(p, ranks_a.get(p), ranks_b.get(p), p in gold, _movement(ranks_a.get(p), ranks_b.get(p), k)) for p in seen
+    ]
+    big = 1 << 30
+
+    def order(change: RankChange) -> tuple[int, int]:
+        return (change.rank_b or big, change.rank_a or big)
+
+    return sorted(changes, key=order)
+
+
+def rank_text(rank: int | None) -> str:
+    """'3', or '–' for a passage that was not retrieved."""
+    return str(rank) if rank is not None else "–"

@@ -1,0 +1,97 @@
+"""The texts of one question a person may want outside ragtui (no Textual here).
+
+`y` copies one of them, `o` shows it in $PAGER, `e` in $EDITOR: the id, the question,
+the active side's answer, its retrieved passages in full, the record as JSON (what the
+run file holds for this question, judge verdict included), the raw judge JSON, and a
+command that reopens ragtui on this question.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragtui.core.comparing.compare import Comparison
+from ragtui.ui.models.question import judge_record_input, retrieved
+
+
+@dataclass(frozen=True)
+class QuestionText:
+    """One text of a question: a key for tests and keymaps, a label for the menu, the text."""
+
+    key: str
+    label: str
+    text: str
+
+
+def passages_text(row: dict[str, Any]) -> str:
+    """Every retrieved passage in full, best first: `#1 p_042 (0.93)` then its text."""
+    blocks = []
+    for rank, passage, text, score in retrieved(row):
+        score_text = f" ({score:.2f})" if score is not None else ""
+        blocks.append(f"#{rank} {passage}{score_text}\n{text or '(no text)'}")
+    return "\n\n".join(blocks)
+
+
+def record_json(row: dict[str, Any]) -> str:
+    """The question's record as the run file would hold it, judge verdict included."""
+    record, _gold = judge_record_input(row)
+    if row.get("judge_json"):
+        try:
+            record["judge"] = json.loads(row["judge_json"])
+        except (TypeError, ValueError):
+            record["judge"] = row["judge_json"]
+    return json.dumps(record, ensure_ascii=False, indent=2)
+
+
+def answer_diff_text(comparison: Comparison, question_id: str) -> str:
+    """A's answer turned into B's, in git's word-diff notation."""
+    from ragtui.core.triage.diffs import answer_diff, plain_diff
+
+    assert comparison.b is not None
+    a = (comparison.a.question(question_id) or {}).get("answer") or ""
+    b = (comparison.b.question(question_id) or {}).get("answer") or ""
+    return plain_diff(answer_diff(a, b))
+
+
+def reopen_command(comparison: Comparison, question_id: str, inputs: Any = None) -> str:
+    """`ragtui A B --question q046` with the files this session was opened on."""
+    parts = ["ragtui"]
+    if comparison.b is None:
+        parts += ["open", str(comparison.a.run.path)]
+    else:
+        parts += [str(comparison.a.run.path), str(comparison.b.run.path)]
+    gold = getattr(inputs, "gold", None)
+    config = getattr(inputs, "config", None) or comparison.config.path
+    if gold:
+        parts += ["--gold", str(gold)]
+    if config:
+        parts += ["--config", str(Path(config))]
+    parts += ["--question", question_id]
+    return shlex.join(parts)
+
+
+def question_texts(comparison: Comparison, question_id: str, side: str, inputs: Any = None) -> list[QuestionText]:
+    """What `y`, `o` and `e` offer for `question_id`, seen from `side`."""
+    evaluation = comparison.a if side == "A" or comparison.b is None else comparison.b
+    row = evaluation.question(question_id) or {"id": question_id}
+    present = row.get("present", True) and "retrieved_ids" in row
+    texts = [
+        QuestionText("id", "id", question_id),
+        QuestionText("question", "question", row.get("question") or ""),
+    ]
+    if present:
+        texts += [
+            QuestionText("answer", f"answer ({side})", row.get("answer") or ""),
+            QuestionText("passages", f"retrieved passages ({side}, full text)", passages_text(row)),
+            QuestionText("record", f"record as JSON ({side})", record_json(row)),
+        ]
+        if comparison.b is not None:
+            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", answer_diff_text(comparison, question_id)))
+        if row.get("judge_json"):
+            texts.append(QuestionText("verdict", f"raw judge JSON ({side})", row["judge_json"]))
+    texts.append(QuestionText("command", "command that reopens this question", reopen_command(comparison, question_id, inputs)))
+    return texts

@@ -1,0 +1,118 @@
+"""`d` in the question view: what changed between A and B, as Content.
+
+The rank diff lists each passage of either top k and every gold passage, with its rank
+in A and in B and how it moved (a symbol and a word: it reads without colour). The
+answer diff marks removed words `[-like this-]` and added ones `{+like this+}` — git's
+word-diff notation — and colours them on top. A very long diff is cut after
+`MAX_DIFF_CHARS`; `o` shows all of it in $PAGER.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.content import Content
+
+from ragtui.core.triage.diffs import (
+    ADDED,
+    ADDED_CLOSE,
+    ADDED_OPEN,
+    DOWN,
+    ENTERED,
+    KEPT,
+    LEFT,
+    OUTSIDE,
+    REMOVED,
+    REMOVED_CLOSE,
+    REMOVED_OPEN,
+    UP,
+    Piece,
+    RankChange,
+    answer_diff,
+    diff_counts,
+    rank_diff,
+    rank_text,
+)
+from ragtui.core.vocabulary import GOLD_MARK
+from ragtui.ui.safe_text import safe
+
+Colour = Callable[[str], str]
+MAX_DIFF_CHARS = 12_000  # about ten 80×24 screens of answer
+
+# movement → (symbol, words, colour role or None)
+MOVES = {
+    ENTERED: ("+", "entered the top {k}", "improvement"),
+    LEFT: ("−", "left the top {k}", "regression"),
+    UP: ("↑", "up", None),
+    DOWN: ("↓", "down", None),
+    KEPT: ("=", "same rank", None),
+    OUTSIDE: ("┆", "beyond the top {k} in both", None),
+}
+
+
+def rank_diff_content(row_a: dict[str, Any] | None, row_b: dict[str, Any] | None, k: int, colour: Colour) -> Content:
+    """'★ p_042   1 → 7  − left the top 5', one passage a line, B's order."""
+    changes = rank_diff(row_a, row_b, k)
+    lines = [Content(f"Passages, rank in A → rank in B (top {k})").stylize("bold")]
+    if not changes:
+        lines.append(Content("  nothing retrieved in either run").stylize("italic"))
+    width = min(max((len(c.passage) for c in changes), default=8), 32)
+    for change in changes:
+        lines.append(_rank_line(change, k, width, colour))
+    return Content("\n").join(lines)
+
+
+def _rank_line(change: RankChange, k: int, width: int, colour: Colour) -> Content:
+    symbol, words, role = MOVES[change.movement]
+    pid = safe(change.passage, one_line=True).truncate(width, ellipsis=True, pad=True)
+    if change.gold:
+        pid = pid.stylize(f"bold {colour('gold')}")
+        if change.rank_a != change.rank_b:
+            role = "regression" if (change.rank_b or 1 << 30) > (change.rank_a or 1 << 30) else "improvement"
+    ranks = f"{rank_text(change.rank_a):>3} → {rank_text(change.rank_b):<3}"
+    move = Content(f"{symbol} {words.format(k=k)}")
+    if role:
+        move = move.stylize(f"bold {colour(role)}")
+    gold = Content(f"{GOLD_MARK} ").stylize(colour("gold")) if change.gold else "  "
+    return Content.assemble(gold, pid, "  ", ranks, " ", move)
+
+
+def pieces_content(pieces: list[Piece], colour: Colour, limit: int = MAX_DIFF_CHARS) -> tuple[Content, bool]:
+    """The marked-up diff, and whether it was cut at `limit` characters."""
+    parts: list[Content] = []
+    used = 0
+    for piece in pieces:
+        text = piece.text
+        cut = used + len(text) > limit
+        if cut:
+            text = text[: max(limit - used, 0)]
+        if piece.op == REMOVED:
+            parts.append(Content.assemble(REMOVED_OPEN, safe(text), REMOVED_CLOSE).stylize(f"strike {colour('fail')}"))
+        elif piece.op == ADDED:
+            parts.append(Content.assemble(ADDED_OPEN, safe(text), ADDED_CLOSE).stylize(f"bold {colour('pass')}"))
+        else:
+            parts.append(safe(text))
+        used += len(text)
+        if cut:
+            return Content.assemble(*parts), True
+    return Content.assemble(*parts), False
+
+
+def answer_diff_content(row_a: dict[str, Any] | None, row_b: dict[str, Any] | None, colour: Colour) -> Content:
+    """The heading (words removed and added) and the word diff of A's answer into B's."""
+    a, b = (row_a or {}).get("answer"), (row_b or {}).get("answer")
+    heading = Content("Answer, A → B").stylize("bold")
+    if a is None or b is None:
+        missing = "A" if a is None else "B"
+        return Content.assemble(heading, "\n", Content(f"  no answer in {missing}: nothing to compare").stylize("italic"))
+    pieces = answer_diff(a, b)
+    removed, added = diff_counts(pieces)
+    if not removed and not added:
+        return Content.assemble(heading, Content(" · the same answer, word for word").stylize("dim"), "\n", safe(b))
+    legend = Content(f" · {removed} word(s) removed [-…-], {added} added {{+…+}}").stylize("dim")
+    body, cut = pieces_content(pieces, colour)
+    lines = [Content.assemble(heading, legend), body]
+    if cut:
+        lines.append(Content("⋮ the diff goes on — o, then d: all of it in $PAGER").stylize("dim"))
+    return Content("\n").join(lines)

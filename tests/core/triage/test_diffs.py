@@ -1,0 +1,76 @@
+"""Word diff of two answers and rank diff of two retrieved lists, checked by hand."""
+
+from __future__ import annotations
+
+from ragtui.core.triage.diffs import (
+    ENTERED,
+    LEFT,
+    OUTSIDE,
+    UP,
+    answer_diff,
+    diff_counts,
+    plain_diff,
+    rank_diff,
+)
+
+
+def test_a_changed_number_is_one_removed_and_one_added_word():
+    pieces = answer_diff("Le congé dure 25 jours. Il se pose en juin.", "Le congé dure 30 jours. Il se pose en juin.")
+    assert plain_diff(pieces) == "Le congé dure [-25-]{+30+} jours. Il se pose en juin."
+    assert diff_counts(pieces) == (1, 1)
+
+
+def test_an_added_sentence_is_marked_added_and_the_rest_stays_plain():
+    pieces = answer_diff("Le congé dure 25 jours.", "Le congé dure 25 jours. Demandez au RH.")
+    assert plain_diff(pieces) == "Le congé dure 25 jours.{+ Demandez au RH.+}"
+    assert diff_counts(pieces) == (0, 3)
+
+
+def test_neighbouring_changed_words_form_one_change_not_one_per_word():
+    pieces = answer_diff("Il faut demander trois jours avant au manager.", "Il faut demander deux semaines avant au RH.")
+    assert plain_diff(pieces) == "Il faut demander [-trois jours-]{+deux semaines+} avant au [-manager-]{+RH+}."
+
+
+def test_identical_answers_have_no_change():
+    pieces = answer_diff("Même réponse. Deux phrases.", "Même réponse. Deux phrases.")
+    assert diff_counts(pieces) == (0, 0)
+    assert plain_diff(pieces) == "Même réponse. Deux phrases."
+
+
+def test_a_missing_answer_diffs_as_everything_added():
+    assert plain_diff(answer_diff(None, "Une réponse.")) == "{+Une réponse.+}"
+
+
+def test_five_thousand_sentences_with_one_change_show_only_that_change():
+    a = " ".join(f"Phrase numéro {i} du règlement." for i in range(5000))
+    b = a.replace("Phrase numéro 2500 du", "Phrase numéro 2500 bis du")
+    pieces = answer_diff(a, b)
+    assert diff_counts(pieces) == (0, 1)
+    assert "numéro 2500 {+bis +}du" in plain_diff(pieces)
+
+
+def _row(ids, gold=("g",)):
+    return {"retrieved_ids": list(ids), "gold_passages": list(gold)}
+
+
+def test_rank_diff_names_what_entered_and_left_the_top_k_and_the_gold_rank_change():
+    a = _row(["x", "y", "g", "z", "w"])
+    b = _row(["g", "x", "v", "y", "u", "z"])
+    changes = {c.passage: c for c in rank_diff(a, b, 3)}
+    assert (changes["g"].rank_a, changes["g"].rank_b, changes["g"].gold) == (3, 1, True)
+    assert changes["g"].movement == UP
+    assert changes["v"].movement == ENTERED and changes["v"].rank_a is None
+    assert changes["y"].movement == LEFT and (changes["y"].rank_a, changes["y"].rank_b) == (2, 4)
+    assert "z" not in changes and "u" not in changes  # in neither top 3, not gold
+    assert [c.passage for c in rank_diff(a, b, 3)] == ["g", "x", "v", "y"]  # B's order, then what left
+
+
+def test_a_gold_passage_beyond_k_in_both_runs_is_still_listed():
+    changes = rank_diff(_row(["a", "b", "c", "g"]), _row(["a", "b", "c", "d", "g"]), 2)
+    gold = [c for c in changes if c.gold]
+    assert len(gold) == 1 and (gold[0].rank_a, gold[0].rank_b, gold[0].movement) == (4, 5, OUTSIDE)
+
+
+def test_a_duplicated_passage_keeps_its_first_rank():
+    changes = {c.passage: c for c in rank_diff(_row(["a", "a", "g"]), _row(["g", "a"]), 3)}
+    assert changes["a"].rank_a == 1 and changes["a"].rank_b == 2

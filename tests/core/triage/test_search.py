@@ -1,0 +1,38 @@
+"""Search over every text of a comparison, accent- and case-insensitive; stepping matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragtui.core.triage.search import Matches, SearchIndex
+
+
+@pytest.fixture
+def index(tmp_path):
+    from tests.ui.triage_data import triage_comparison
+
+    return SearchIndex(triage_comparison(tmp_path / "t"))
+
+
+def test_an_unaccented_lower_case_term_finds_accented_upper_case_text(index):
+    # The gold question of fact-01 reads "conges"; the term has an accent and capitals.
+    assert index.ids("CONGÉS") == ["fact-01"]
+
+
+def test_search_reaches_ids_answers_passages_and_judge_reasons(index):
+    assert index.ids("none-02") == ["none-02"]  # id (and its answer)
+    assert index.ids("does not mention a written form") == ["proc-02"]  # a judge reason in B
+    assert index.ids("la reponse exacte") != []  # passage text
+    assert index.ids("timeout after 60") == ["fact-03"]  # the judge error in B
+
+
+def test_a_term_with_regex_characters_is_text(index):
+    assert index.ids("(") == [] and index.ids("p_04[2") == []
+
+
+def test_matches_step_forward_and_back_and_wrap():
+    matches = Matches("x", ["a", "c", "e"])
+    assert matches.first("c") == "c"
+    assert matches.step("c", 1) == "e"
+    assert matches.step("e", 1) == "a"
+    assert matches.step("a", -1) == "e"
