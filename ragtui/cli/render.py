@@ -129,9 +129,25 @@ def render_text(report: dict[str, Any]) -> str:
     lines += _calibration_lines(report)
     if two:
         lines += ["", *_regression_lines(report)]
+    if "marks" in report:
+        lines += ["", *_marks_lines(report["marks"])]
     if report["warnings"]:
         lines += ["", "Warnings:", *[line for w in report["warnings"] for line in _wrapped("! ", _safe(w))]]
     return "\n".join(lines) + "\n"
+
+
+def _marks_lines(marks: list[dict[str, Any]]) -> list[str]:
+    """`--notes`: each marked question, its mark and note (the triage, as the app saved it)."""
+    from ragtui.core.triage.notes import MARK_LABELS
+
+    if not marks:
+        return ["Triage marks: none in the notes file."]
+    lines = [f"Triage marks ({len(marks)}):"]
+    width = min(max(len(_safe(m["id"])) for m in marks), 20)
+    for m in marks:
+        head = f"{_safe(m['id']):<{width}}  {MARK_LABELS.get(m['mark'], m['mark']):<10}  "
+        lines += _wrapped(head, _safe(m["note"]) or "(no note)") if m["note"] else [head.rstrip()]
+    return lines
 
 
 def _headline_names(report: dict[str, Any]) -> list[str]:
@@ -241,6 +257,22 @@ def render_markdown(report: dict[str, Any]) -> str:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if found:
         out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
+    if "marks" in report:
+        out += ["", *_marks_markdown(report["marks"])]
     if report["warnings"]:
         out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
     return "\n".join(out) + "\n"
+
+
+def _marks_markdown(marks: list[dict[str, Any]]) -> list[str]:
+    from ragtui.core.sanitize import markdown_cell
+    from ragtui.core.triage.notes import MARK_LABELS
+
+    if not marks:
+        return ["Triage marks: none in the notes file."]
+    out = [f"<details><summary>Triage marks ({len(marks)})</summary>", "", "| id | category | mark | note |", "|---|---|---|---|"]
+    out += [
+        f"| {markdown_cell(m['id'])} | {markdown_cell(m['category'] or '')} | {MARK_LABELS.get(m['mark'], m['mark'])} | {markdown_cell(m['note'])} |"
+        for m in marks
+    ]
+    return [*out, "", "</details>"]

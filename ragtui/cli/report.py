@@ -16,6 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
+    parser.add_argument("--notes", metavar="FILE", help="list the triage marks of this notes file (the app's sidecar) in a section")
     parser.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
 
 
@@ -39,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
     if args.k is not None and args.k < 1:
         print("ragtui: -k must be at least 1", file=sys.stderr)
         return 2
-    report = build_report(load_comparison(inputs))
+    comparison = load_comparison(inputs)
+    report = build_report(comparison)
+    if args.notes:
+        report["marks"] = _marks(comparison, Path(args.notes))
     if args.format == "json":
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     elif args.format == "markdown":
@@ -56,3 +60,20 @@ def run(args: argparse.Namespace) -> int:
     for reason in reasons:
         print(f"ragtui: check failed: {reason}", file=sys.stderr)
     return 1 if reasons else 0
+
+
+def _marks(comparison, path: Path) -> list[dict]:
+    """The marks of a notes file, each with its question's category and status; exit 2 on a bad file."""
+    from ragtui.core.errors import InputError, problem
+    from ragtui.core.triage.notes import Notes
+
+    if not path.is_file():
+        raise InputError(problem(path, None, None, "no such notes file"))
+    notes = Notes.load(path)
+    if notes.problems:
+        raise InputError(notes.problems)
+    status = {row["id"]: row for row in comparison.status.select("id", "category", "status").iter_rows(named=True)}
+    return [
+        {**mark.to_json(), "category": status.get(qid, {}).get("category"), "status": status.get(qid, {}).get("status")}
+        for qid, mark in notes.marks.items()
+    ]

@@ -18,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_run_options(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
+    parser.add_argument("--notes", metavar="FILE", help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl)")
+    parser.add_argument("--question", metavar="ID", help="open the question view on this question")
 
 
 def sample_inputs() -> dict[str, Path]:
@@ -53,4 +55,5 @@ def run(args: argparse.Namespace) -> int:
         )
     from ragtui.ui.launch import launch
 
-    return launch(inputs, theme=args.theme, mouse=not args.no_mouse)
+    notes = Path(args.notes) if args.notes else None
+    return launch(inputs, theme=args.theme, mouse=not args.no_mouse, notes=notes, question=args.question)

@@ -11,6 +11,7 @@ error screen listing them, never a traceback.
 from __future__ import annotations
 
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
@@ -29,6 +30,7 @@ from ragtui.ui.user_config import load_keymap
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
     from ragtui.core.loading.inputs import Inputs
+    from ragtui.core.triage.notes import Notes
     from ragtui.ui.models.dashboard import DashboardData
 
 
@@ -44,18 +46,32 @@ class RagtuiApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave ragtui"),
         Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Keys of every screen, and the symbols"),
         Binding("escape", "back", "Back", show=False, id="app.back", tooltip="Back to the previous screen"),
+        Binding("colon", "jump", "Jump", key_display=":", show=False, id="app.jump", tooltip="Jump to any question by id"),
     ]
 
-    def __init__(self, inputs: Inputs, theme_name: str | None = None, *, preloaded: Future[DashboardData] | None = None) -> None:
+    def __init__(
+        self,
+        inputs: Inputs,
+        theme_name: str | None = None,
+        *,
+        preloaded: Future[DashboardData] | None = None,
+        notes_path: Path | None = None,
+        question: str | None = None,
+    ) -> None:
         """Create the app; nothing is read until it runs (or `preloaded` is already reading).
 
         Args:
             inputs: the files to compare.
             theme_name: a bundled or user theme; unknown names fall back to the default.
             preloaded: a load already started by `launch` (`ragtui.ui.loader.start_loading`).
+            notes_path: the marks sidecar (`--notes`); default: beside run B, or A alone.
+            question: open the question view on this id once loaded (`--question`).
         """
         super().__init__()
         self.inputs = inputs
+        self.notes_path = notes_path
+        self.start_question = question
+        self.notes: Notes | None = None
         self._preloaded = preloaded
         self.data: DashboardData | None = None
         self.comparison: Comparison | None = None
@@ -138,7 +154,44 @@ class RagtuiApp(App[int]):
 
         self.data = message.data
         self.comparison = message.data.comparison
+        self._load_notes(self.comparison)
         self._replace_loading_screen(DashboardScreen(message.data))
+        if self.start_question is not None:
+            self.call_after_refresh(self.show_question, self.start_question)
+
+    def _load_notes(self, comparison: Comparison) -> None:
+        """Read the marks sidecar; unreadable lines are skipped and named, never dropped silently."""
+        from ragtui.core.triage.notes import Notes, default_notes_path
+
+        run = comparison.b.run if comparison.b is not None else comparison.a.run
+        self.notes = Notes.load(self.notes_path or default_notes_path(Path(run.path)))
+        if self.notes.problems:
+            shown = "\n".join(neutralize(str(p)) for p in self.notes.problems[:5])
+            more = f"\n… and {len(self.notes.problems) - 5} more" if len(self.notes.problems) > 5 else ""
+            self.notify(f"{len(self.notes.problems)} line(s) of the notes file skipped:\n{shown}{more}", title="Notes", severity="warning", timeout=12, markup=False)
+
+    def show_question(self, question_id: str) -> None:
+        """Open the question view on any question, the comparison's others a step away."""
+        from ragtui.ui.screens.question import QuestionScreen
+
+        if self.comparison is None:
+            return
+        ids = self.comparison.status.get_column("id").to_list()
+        if question_id not in ids:
+            self.notify(neutralize(f"no question {question_id!r} in this comparison"), severity="warning", timeout=6, markup=False)
+            return
+        self.push_screen(QuestionScreen(self.comparison, ids, ids.index(question_id)))
+
+    def action_jump(self) -> None:
+        """`:` where no screen has its own: ask for an id, then show it."""
+        from ragtui.ui.screens.menus import Prompt
+
+        if self.comparison is None:
+            self.notify("Still loading the runs.", timeout=3)
+            return
+        ids = self.comparison.status.get_column("id").to_list()
+        hint = "jump to a question id (Tab completes, Enter goes, Esc cancels)"
+        self.push_screen(Prompt(":", hint, suggestions=ids), callback=lambda value: value and self.show_question(value.strip()))
 
     def on_comparison_failed(self, message: ComparisonFailed) -> None:
         from ragtui.ui.screens.error import ErrorScreen

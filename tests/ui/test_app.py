@@ -178,6 +178,7 @@ async def test_launch_passes_no_mouse_to_textual(two_runs, monkeypatch):
         seen.update(kwargs)
 
     monkeypatch.setattr(RagtuiApp, "run", fake_run)
+    monkeypatch.setattr(launch_module, "has_terminal", lambda: True)
     assert launch_module.launch(two_runs, theme="light", mouse=False) == 0
     assert seen == {"mouse": False}
 
@@ -187,7 +188,7 @@ def test_the_cli_theme_and_no_mouse_options_reach_launch(monkeypatch, fixture_pa
     from ragtui.ui import launch as launch_module
 
     seen = {}
-    monkeypatch.setattr(launch_module, "launch", lambda inputs, theme, mouse: seen.update(inputs=inputs, theme=theme, mouse=mouse) or 0)
+    monkeypatch.setattr(launch_module, "launch", lambda inputs, theme, mouse, **_: seen.update(inputs=inputs, theme=theme, mouse=mouse) or 0)
     p = fixture_paths
     assert main([str(p["a"]), str(p["b"]), "--gold", str(p["gold"]), "--theme", "high-contrast", "--no-mouse"]) == 0
     assert seen["theme"] == "high-contrast" and seen["mouse"] is False and seen["inputs"].b == p["b"]

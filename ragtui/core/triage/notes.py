@@ -29,6 +29,8 @@ MARK_MEANINGS = {
     "gold_wrong": "the gold set is wrong here",
     "flaky": "passes or fails from run to run",
 }
+# The letter that picks a mark in the menu is the letter the failure list shows.
+MARK_LETTERS = {"ok": "o", "bug": "b", "gold_wrong": "g", "flaky": "f"}
 NOTE_LIMIT = 500  # a one-line note; a pasted page is cut, and says so
 SUFFIX = ".notes.jsonl"
 

@@ -1,9 +1,12 @@
 """The failure list screen: which questions broke, grouped by category, with filters.
 
 The dashboard pushes it with a starting filter (a category, a failure kind, a status).
-`s` cycles the status filter, `k` the failure kind, `c` the category, `/` searches ids
-and question text; Enter opens the question view on the highlighted question with the
-filtered list, so `n` / `p` there step through exactly what is listed here.
+`s` cycles the status filter, `k` the failure kind, `c` the category, `M` the mark,
+`[` / `]` the sort; `/` searches every text of a question (ids, questions, answers,
+passages, judge reasons; accents and case ignored). Enter opens the question view on
+the highlighted question with the filtered list, so `n` / `p` there step through
+exactly what is listed here. The keys of `TriageKeys` (mark, copy, pager, editor, jump,
+export) act on the highlighted question; `X` exports the marked, else the listed ones.
 """
 
 from __future__ import annotations
@@ -18,7 +21,16 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.loading.schema import category_display_name
 from ragtui.core.vocabulary import CAUSE_LABELS, KIND_LABELS, KIND_LEGEND, STATUS_SYMBOL, kind_words, status_label
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.failure_rows import STATUS_FILTER_LABELS, FailureFilter, FailureRows
+from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
+from ragtui.ui.widgets.failure_rows import (
+    MARK_FILTER_LABELS,
+    MARK_FILTERS,
+    SORT_LABELS,
+    SORTS,
+    STATUS_FILTER_LABELS,
+    FailureFilter,
+    FailureRows,
+)
 from ragtui.ui.widgets.failure_table import FailureTable
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 
@@ -27,16 +39,20 @@ def _cycle(options: list, current: object) -> object:
     return options[(options.index(current) + 1) % len(options)] if current in options else options[0]
 
 
-class FailureListScreen(Screen):
+class FailureListScreen(TriageKeys, Screen):
     """Failing questions of a comparison, filterable, one Enter from the question view."""
 
     BINDINGS: list[BindingType] = [
         Binding("escape", "back", "back", tooltip="Close the search, else go back", id="failures.back"),
-        Binding("slash", "search", "search", key_display="/", tooltip="Search ids and question text", id="failures.search"),
+        Binding("slash", "search", "search", key_display="/", tooltip="Search ids, questions, answers, passages and judge reasons", id="failures.search"),
         Binding("s", "cycle_status", "status", tooltip="Cycle: failing, regressed, fixed, still failing, all", id="failures.status"),
         Binding("k", "cycle_kind", "kind", tooltip="Cycle the failure kind filter", id="failures.kind"),
         Binding("c", "cycle_category", "category", tooltip="Cycle the category filter", id="failures.category"),
-        Binding("x", "clear_filters", "clear", tooltip="Show every failing question again", id="failures.clear"),
+        Binding("M", "cycle_mark", "mark filter", key_display="M", show=False, tooltip="Cycle: any mark, marked, ok, bug, gold wrong, flaky, unmarked", id="failures.mark_filter"),
+        Binding("right_square_bracket", "sort(1)", "sort", key_display="]", show=False, tooltip="Sort by the next column: category, id, cause, Δ utility, gold rank change", id="failures.sort_next"),
+        Binding("left_square_bracket", "sort(-1)", "sort back", key_display="[", show=False, tooltip="Sort by the previous column", id="failures.sort_previous"),
+        Binding("x", "clear_filters", "clear", show=False, tooltip="Show every failing question again (filters, search, sort)", id="failures.clear"),
+        *TRIAGE_BINDINGS,
     ]
     DEFAULT_CSS = """
     FailureListScreen {
@@ -87,6 +103,7 @@ class FailureListScreen(Screen):
         yield Static(self._title(), id="failures-title")
         yield Static(id="failures-filters")
         yield Input(placeholder="search id or question text (Enter: keep, Esc: clear)", id="failures-search")
+        self.rows.notes = self.notes  # the app is running now: its notes can be read
         yield FailureTable(self.rows, id="failures-table")
         yield Static(id="failures-detail")
         yield Footer()
@@ -131,6 +148,10 @@ class FailureListScreen(Screen):
             Content("k").stylize("bold"), f" {KIND_LABELS.get(f.kind, 'any kind') if f.kind else 'any kind'} · ",
             Content("c").stylize("bold"), " ", category,
         ]
+        if f.mark is not None:
+            parts += [" · ", Content("M").stylize("bold"), f" {MARK_FILTER_LABELS[f.mark]}"]
+        if f.sort != "category":
+            parts += [" · ", Content("[]").stylize("bold"), f" by {SORT_LABELS[f.sort].split(' (')[0]}"]
         if f.search.strip():
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
         if self.app.size.width >= 120:
@@ -146,9 +167,16 @@ class FailureListScreen(Screen):
     def action_cycle_category(self) -> None:
         self._set_filter(category=_cycle([None, *self.rows.categories], self.rows.filter.category))
 
+    def action_cycle_mark(self) -> None:
+        self._set_filter(mark=_cycle(list(MARK_FILTERS), self.rows.filter.mark))
+
+    def action_sort(self, delta: int) -> None:
+        at = SORTS.index(self.rows.filter.sort)
+        self._set_filter(sort=SORTS[(at + delta) % len(SORTS)])
+
     def action_clear_filters(self) -> None:
         self.query_one("#failures-search", Input).value = ""
-        self._set_filter(status="failing", kind=None, category=None, search="")
+        self._set_filter(status="failing", kind=None, category=None, search="", mark=None, sort="category")
 
     # -- search ---------------------------------------------------------------------------
 
@@ -196,6 +224,9 @@ class FailureListScreen(Screen):
             parts += [f" · A: {kind_words(row['kinds_a'])} · B: {kind_words(row['kinds_b'])}"]
         else:
             parts += [f" · {kind_words(row['kinds_a'])}"]
+        mark = mark_text(self.notes, row["id"])
+        if mark is not None:
+            parts += [" · ", mark]
         return Content.assemble(*parts)
 
     def on_failure_table_selected(self, event: FailureTable.Selected) -> None:
@@ -205,8 +236,39 @@ class FailureListScreen(Screen):
             QuestionScreen(self.comparison, self.rows.ids(), event.index), callback=self._returned_from_question
         )
 
+    # -- TriageKeys -------------------------------------------------------------------------
+
+    def triage_target(self) -> tuple[str | None, str]:
+        return self.table.current_id, "B" if self.rows.two_runs else "A"
+
+    def after_mark(self, question_id: str) -> None:
+        self._refresh_marks()
+
+    def _refresh_marks(self) -> None:
+        if self.rows.filter.mark is not None:
+            self.table.set_filter(self.rows.filter)  # a new mark may enter or leave the list
+            self._show_filters()
+        self.table.refresh_marks()
+        self._cursor_moved()
+
+    def jump_to(self, question_id: str) -> None:
+        """Open the question view there: within the listed questions when it is one of them."""
+        from ragtui.ui.screens.question import QuestionScreen
+
+        index = self.rows.index_of(question_id)
+        if index is not None:
+            self.table.cursor = index
+            ids, at = self.rows.ids(), index
+        else:
+            ids, at = [question_id], 0
+        self.app.push_screen(QuestionScreen(self.comparison, ids, at), callback=self._returned_from_question)
+
+    def export_ids(self) -> tuple[list[str], str]:
+        return self.rows.ids(), "listed"
+
     def _returned_from_question(self, question_id: str | None) -> None:
-        """Put the cursor on the question the user stepped to with n / p."""
+        """Put the cursor on the question the user stepped to with n / p; show marks made there."""
+        self._refresh_marks()
         if question_id is not None:
             index = self.rows.index_of(question_id)
             if index is not None:

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ragtui.core.triage.notes import MARK_LABELS, MARK_MEANINGS, MARKS, Mark
+from ragtui.core.triage.notes import MARK_LABELS, MARK_LETTERS, MARK_MEANINGS, MARKS, Mark
 from ragtui.ui.safe_text import safe
 
 T = TypeVar("T")
@@ -84,9 +84,6 @@ class ChoiceMenu(ModalScreen[T | None], Generic[T]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-MARK_LETTERS = {"ok": "o", "bug": "b", "gold_wrong": "g", "flaky": "f"}
 
 
 class MarkMenu(ModalScreen[tuple[str | None, str] | None]):

@@ -22,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ragtui.core.loading.schema import category_display_name
+from ragtui.core.triage.notes import MARK_LETTERS
 from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, kind_codes, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
@@ -30,7 +31,7 @@ from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 # Enough for several screens of a tall terminal; the point is that it is bounded.
 CACHE_LINES = 512
 WIDE = 120  # from this width, the category column and long cause names are shown
-PREFIX = 5  # " › ▼ ": cursor mark and status symbol before the id
+PREFIX = 6  # " › ▼b ": cursor mark, status symbol and mark letter before the id
 
 _MOVE = Binding.Group("move", compact=True)
 
@@ -221,7 +222,8 @@ class FailureTable(ScrollView, can_focus=True):
         two = self.rows.two_runs
         id_width = min(max(self._longest_id, 2), 18)
         category = 16 if width >= WIDE else 0
-        kinds = min(max(self._kinds_a + (1 + self._kinds_b if two else 0), 3), 15)
+        # At least as wide as its heading ("kinds" must not run into "question").
+        kinds = min(max(self._kinds_a + (1 + self._kinds_b if two else 0), 3 if two else 5), 15)
         cause = (26 if width >= WIDE else 10) if two else 0
         used = PREFIX + id_width + 1 + (category + 1 if category else 0) + kinds + 1 + (cause + 1 if cause else 0)
         return Columns(id_width, category, kinds, cause, max(width - used, 0))
@@ -264,7 +266,7 @@ class FailureTable(ScrollView, can_focus=True):
         return Content("".join(parts)).truncate(width)
 
     def _group_content(self, group: Group, width: int) -> Content:
-        name = safe(category_display_name(group.category), one_line=True, limit=40)
+        name = Content(group.label) if group.label else safe(category_display_name(group.category), one_line=True, limit=40)
         parts: list[Content | str] = [" ", name, f"  {group.count}"]
         for status in ("regressed", "still_failing", "fixed", "passing"):
             n = group.by_status.get(status)
@@ -272,6 +274,19 @@ class FailureTable(ScrollView, can_focus=True):
                 label = f" {status_label(status, self.rows.two_runs)}" if width >= WIDE else ""
                 parts.append(Content(f"  {STATUS_SYMBOL[status]}{n}{label}"))
         return Content.assemble(*parts).truncate(width)
+
+    def _mark_code(self, question_id: str) -> Content:
+        """The letter of the question's mark (o, b, g, f, as in the mark menu), or a space."""
+        notes = self.rows.notes
+        mark = notes.get(question_id) if notes is not None else None
+        if mark is None or mark.mark is None:
+            return Content(" ")
+        return Content(MARK_LETTERS[mark.mark]).stylize("bold reverse")
+
+    def refresh_marks(self) -> None:
+        """Redraw after a mark changed (the cached lines hold the old letters)."""
+        self._cache.clear()
+        self.refresh()
 
     def _row_content(self, index: int, width: int, is_cursor: bool) -> Content:
         row = self.rows.row(index)
@@ -281,6 +296,7 @@ class FailureTable(ScrollView, can_focus=True):
         parts: list[Content | str] = [
             f" {CURSOR_MARK} " if is_cursor else "   ",
             Content(STATUS_SYMBOL.get(status, "?")).stylize(colour),
+            self._mark_code(row["id"]),
             " ",
             safe(row["id"], one_line=True).truncate(cols.id, ellipsis=True, pad=True),
             " ",
