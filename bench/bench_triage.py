@@ -9,6 +9,11 @@ output — everything a real terminal session does except the write itself.
 Goals (issue #4): stepping to the next failure (`n`) in under 50 ms at 100,000
 questions; a page of the failure list as fast; memory bounded by the data, not the UI.
 The runs come from bench/make_runs.py (20 passages a question), read from Parquet.
+
+Goal (issue #13): every key of the question view under 100 ms on a 5,000-sentence
+answer (it was 2.6–6 s for `j`, 14.5 s for `v`), at 80×24 and 160×50. `--long-only`
+runs just that part; the same keys on a 3-sentence answer of the same runs are the
+floor, measured alongside.
 """
 
 from __future__ import annotations
@@ -137,12 +142,90 @@ async def bench_failure_list(comparison, size: tuple[int, int], steps: int) -> d
     return out
 
 
+def long_answer_comparison(root: Path, sentences: int = 5_000):
+    """Two runs of three questions; `long` has a `sentences`-sentence answer, judged sentence by sentence."""
+    from ragtui.core.loading.records import write_run_jsonl
+
+    root.mkdir(parents=True, exist_ok=True)
+    gold = [{"id": qid, "question": f"Question {qid} sur le congé ?", "gold_passages": [f"g_{qid}"], "expected_answer": "25 jours.", "category": "procedurale"} for qid in ("short", "long", "other")]
+    import yaml
+
+    (root / "gold.yaml").write_text(yaml.safe_dump(gold, allow_unicode=True), encoding="utf-8")
+
+    def records(variant: int) -> list[dict]:
+        out = []
+        for qid in ("short", "long", "other"):
+            n = sentences if qid == "long" else 3
+            texts = [f"Phrase {i} de la réponse, sur l'article {i % 97} du règlement{' modifié' if variant and i % 50 == 0 else ''}." for i in range(n)]
+            verdicts = [{"text": t, "attested": (i + variant) % 7 != 0, "evidence": [f"g_{qid}"], "reason": f"raison {i}"} for i, t in enumerate(texts)]
+            retrieved = [{"id": f"g_{qid}" if r == (1 + variant) else f"p_{qid}_{r}", "text": f"Passage {r} " + "texte " * 60, "score": 1 - r / 40} for r in range(1, 21)]
+            out.append({"id": qid, "retrieved": retrieved, "answer": " ".join(texts),
+                        "judge": {"model": "bench", "faithfulness": {"sentences": verdicts}, "utility": {"score": 4 - variant, "reason": "ok"}}})
+        return out
+
+    write_run_jsonl(root / "a.jsonl", {"name": "A", "k": 5}, records(0))
+    write_run_jsonl(root / "b.jsonl", {"name": "B", "k": 5}, records(1))
+    return load_comparison(Inputs(a=root / "a.jsonl", b=root / "b.jsonl", gold=root / "gold.yaml"))
+
+
+# (label, keys pressed before the measured one, measured key, keys that undo it)
+LONG_KEYS = [
+    ("j next sentence", [], "j", []),
+    ("k previous sentence", [], "k", []),
+    ("t other side", [], "t", []),
+    ("space full passages", [], "space", ["space"]),
+    ("a all passages", [], "a", ["a"]),
+    ("d diff", [], "d", ["d"]),
+    ("v verdict inspector", [], "v", ["escape"]),
+    ("j in the inspector", ["v"], "j", ["escape"]),
+    ("m mark menu", [], "m", ["escape"]),
+    ("y copy menu", [], "y", ["escape"]),
+    ("/ search prompt", [], "slash", ["escape"]),
+    ("p previous question, then n back", [], "p", ["n"]),
+]
+
+
+async def bench_long_answer(comparison, size: tuple[int, int], rounds: int, index: int) -> dict[str, list[tuple[float, float]]]:
+    from ragtui.ui.screens.question import QuestionScreen
+
+    ids = ["short", "long", "other"]
+    app = host(lambda: QuestionScreen(comparison, ids, index))
+    out: dict[str, list[tuple[float, float]]] = {label: [] for label, *_ in LONG_KEYS}
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert app.screen.question_id == ids[index]
+        for _ in range(rounds):
+            for label, before, key, undo in LONG_KEYS:
+                for k in before:
+                    await pilot.press(k)
+                out[label].append(await key_to_paint(pilot, key))
+                for k in undo:
+                    await pilot.press(k)
+                await pilot.pause()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--out", type=Path, default=ROOT / "out")
     parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=15, help="presses of each key on the long answer")
+    parser.add_argument("--long-only", action="store_true", help="only the 5,000-sentence answer")
     args = parser.parse_args()
+
+    import tempfile
+
+    start = time.perf_counter()
+    long = long_answer_comparison(Path(tempfile.mkdtemp(prefix="ragtui-bench-")))
+    print(f"5,000-sentence answer: runs written and loaded in {time.perf_counter() - start:5.2f} s")
+    for size in ((80, 24), (160, 50)):
+        for index, what in ((0, "floor: a 3-sentence answer"), (1, "a 5,000-sentence answer")):
+            print(f"\nQuestion view, {what}, {size[0]}×{size[1]} (key → paint):")
+            for label, samples in asyncio.run(bench_long_answer(long, size, args.rounds, index)).items():
+                summary(label, samples)
+    if args.long_only:
+        return
 
     print(f"ragtui triage benchmark — {args.size:,} questions (bench/make_runs.py, Parquet)")
     paths = write(args.size, args.out)

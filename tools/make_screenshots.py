@@ -2,12 +2,16 @@
 
 `python tools/make_screenshots.py` runs the app headless: the dashboard at 160×48, then,
 at 80×24, the README's walk-through: dashboard → category grid → Procedural × Faithfulness → the first
-regressed question → the verdict inspector. Each step is saved as an SVG.
+regressed question → the verdict inspector; then its second path: mark the question,
+copy a command that reopens it, export the marks for a PR. Each step is saved as an SVG.
+The marks go to a temporary folder, never beside the bundled sample.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import tempfile
 from pathlib import Path
 
 from ragtui.cli.tui import sample_inputs
@@ -20,6 +24,13 @@ WALK = (
     ("walk-1-failures", ["c", "down", "right", "right", "right", "enter"]),
     ("walk-2-question", ["enter"]),
     ("walk-3-verdicts", ["v"]),
+    # The second path: mark, yank, export.
+    ("walk-4-mark", ["escape", "m", "b", *"le passage ne dit pas 48 h"]),
+    ("walk-5-marked", ["enter"]),
+    ("walk-6-copy", ["y"]),
+    ("walk-7-copied", ["c"]),
+    ("walk-8-export", ["escape", "X"]),
+    ("walk-9-exported", ["m"]),
 )
 
 
@@ -41,7 +52,10 @@ async def main() -> None:
         await pilot.pause(0.3)
         wide.save_screenshot(filename="dashboard.svg", path=str(OUT))
         print(f"{OUT / 'dashboard.svg'}  (160×48)")
-    app = RagtuiApp(inputs)
+    # Relative paths from a scratch folder: the notes and the export land there, and the
+    # messages on screen name them as a user would see them.
+    os.chdir(tempfile.mkdtemp(prefix="ragtui-shots-"))
+    app = RagtuiApp(inputs, notes_path=Path("candidate.notes.jsonl"))
     async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, lambda: type(app.screen).__name__ == "DashboardScreen")
         for name, keys in WALK:

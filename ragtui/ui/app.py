@@ -107,8 +107,15 @@ class RagtuiApp(App[int]):
         return dict(THEME_VARIABLE_DEFAULTS)
 
     def ragtui_theme_names(self) -> list[str]:
-        """Bundled and user themes (Textual's own stay reachable through its Theme command)."""
+        """Bundled and user themes: the ones the palette offers."""
         return list(self._ragtui_themes)
+
+    def get_system_commands(self, screen):
+        # Textual's "Theme" command lists its own themes beside ragtui's, which do not
+        # define ragtui's colours; the palette's "Theme: NAME" commands list ragtui's only.
+        for command in super().get_system_commands(screen):
+            if command.title != "Theme":
+                yield command
 
     def switch_theme(self, name: str) -> None:
         self.theme = name

@@ -4,6 +4,11 @@ Model, every sentence with its verdict, reason and evidence text, the human labe
 it where the run has one (disagreements marked ≠), utility and its reason, the judge
 error, and the raw judge JSON — the inspector hides nothing the file holds. `t`
 switches between A and B; Esc goes back to the question view.
+
+A long answer is shown a window of `WINDOW` sentences at a time around the focused one
+(`j` / `k` move the focus, the window follows), and a long raw JSON is cut with a line
+saying so: `o` shows all of it in $PAGER. A 5,000-sentence answer opens as fast as a
+five-sentence one.
 """
 
 from __future__ import annotations
@@ -17,16 +22,23 @@ from textual.widgets import Footer, Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.ui.safe_text import safe
+from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
+WINDOW = 30  # sentences mounted at a time
+RAW_LIMIT = 20_000  # characters of raw JSON drawn; the rest is one key away ($PAGER)
 
-class VerdictScreen(Screen):
+
+class VerdictScreen(TriageKeys, Screen):
     """All of one side's verdicts for one question."""
 
     BINDINGS: list[BindingType] = [
         Binding("escape", "back", "back", id="verdicts.back"),
         Binding("t", "switch_side", "A/B", tooltip="Show the other run's verdicts", id="verdicts.switch_side"),
+        Binding("j", "sentence(1)", "next", show=False, tooltip="Focus the next sentence", id="verdicts.next_sentence"),
+        Binding("k", "sentence(-1)", "previous", show=False, tooltip="Focus the previous sentence", id="verdicts.previous_sentence"),
+        *[b for b in TRIAGE_BINDINGS if b.action not in ("jump", "export")],
     ]
     DEFAULT_CSS = """
     VerdictScreen #verdict-title {
@@ -54,6 +66,7 @@ class VerdictScreen(Screen):
         self.sides = ("A", "B") if comparison.b is not None else ("A",)
         self.side = side if side in self.sides else "A"
         self.sentence = sentence
+        self.window = range(0)  # the sentences mounted
 
     def compose(self) -> ComposeResult:
         yield Static(id="verdict-title")
@@ -92,18 +105,40 @@ class VerdictScreen(Screen):
         said = row.get("judge_sentences") or []
         if not said:
             widgets.append(Static(Content("The judge gave no sentence verdicts for this answer.").stylize("italic")))
-        for index in range(len(said)):
+        focus = self.sentence or 0
+        start = max(0, min(focus - 3, len(said) - WINDOW))
+        self.window = range(start, min(len(said), start + WINDOW))
+        if self.window.start:
+            widgets.append(Static(Content(f"⋮ sentences 1–{self.window.start} above (k goes back)").stylize("dim")))
+        for index in self.window:
             widgets.append(Static(sentence_content(row, index, k, self._colour), classes="verdict-sentence", id=f"verdict-sentence-{index}"))
+        if self.window and self.window.stop < len(said):
+            widgets.append(Static(Content(f"⋮ sentences {self.window.stop + 1}–{len(said)} below (j goes on)").stylize("dim")))
         widgets.append(Static(utility_content(row, self._colour), classes="verdict-utility"))
-        widgets.append(Static(raw_json_content(row.get("judge_json"), "Raw judge JSON"), classes="verdict-raw"))
+        widgets.append(Static(_cut(raw_json_content(row.get("judge_json"), "Raw judge JSON")), classes="verdict-raw"))
         if row.get("human_json"):
-            widgets.append(Static(raw_json_content(row.get("human_json"), "Raw human label JSON"), classes="verdict-raw"))
+            widgets.append(Static(_cut(raw_json_content(row.get("human_json"), "Raw human label JSON")), classes="verdict-raw"))
         await body.mount_all(widgets)
 
     def _reveal_sentence(self, index: int) -> None:
         found = self.query(f"#verdict-sentence-{index}")
         if found:
             self.query_one("#verdict-body", VerticalScroll).scroll_to_widget(found.first(), animate=False, top=True)
+
+    async def action_sentence(self, delta: int) -> None:
+        row = self._evaluation().question(self.question_id) or {}
+        count = len(row.get("judge_sentences") or [])
+        if not count:
+            return
+        self.sentence = max(0, min((self.sentence or 0) + delta if self.sentence is not None else 0, count - 1))
+        if self.sentence not in self.window:
+            await self._show()
+        self.call_after_refresh(self._reveal_sentence, self.sentence)
+
+    # -- TriageKeys -------------------------------------------------------------------------
+
+    def triage_target(self) -> tuple[str | None, str]:
+        return self.question_id, self.side
 
     async def action_switch_side(self) -> None:
         if len(self.sides) > 1:
@@ -118,3 +153,11 @@ class VerdictScreen(Screen):
         if action == "switch_side" and len(self.sides) < 2:
             return False
         return True
+
+
+def _cut(content: Content) -> Content:
+    """A raw JSON past RAW_LIMIT characters, cut where it says so."""
+    if len(content.plain) <= RAW_LIMIT:
+        return content
+    rest = len(content.plain) - RAW_LIMIT
+    return Content.assemble(content[:RAW_LIMIT], Content(f"\n⋮ {rest:,} more characters — o, then v: all of it in $PAGER").stylize("dim"))
