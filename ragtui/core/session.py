@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from ragtui.core.compare import Comparison, compare
 from ragtui.core.config import Config, load_config
@@ -10,6 +11,7 @@ from ragtui.core.errors import InputError
 from ragtui.core.evaluate import evaluate
 from ragtui.core.gold import GoldSet, load_gold
 from ragtui.core.inputs import Inputs
+from ragtui.core.labels import load_labels
 from ragtui.core.runs import Run, load_run
 
 __all__ = ["Inputs", "load_comparison", "resolve_k"]
@@ -83,4 +85,5 @@ def load_comparison(inputs: Inputs) -> Comparison:
     k = resolve_k(inputs.k, config, run_a)
     evaluation_a = evaluate(run_a, gold, config, k)
     evaluation_b = evaluate(run_b, gold, config, k) if run_b is not None else None
-    return compare(evaluation_a, evaluation_b, config)
+    comparison = compare(evaluation_a, evaluation_b, config)
+    return replace(comparison, labels=load_labels(comparison, inputs.labels))
