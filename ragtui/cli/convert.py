@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(problem(target, None, None, "a ragtui run is written as JSONL: give an output ending in .jsonl"))
     gold_questions = _gold_questions(Path(args.gold)) if args.gold else None
     raw = importers.import_run(source, args.from_format, gold_questions, variant=args.variant)
-    from ragtui.core.records import write_run_lines
+    from ragtui.core.loading.records import write_run_lines
 
     with output_stream(args.output) as handle:
         write_run_lines(handle, raw.meta, raw.records)
@@ -76,8 +76,8 @@ def _where(name: str) -> str:
 def _gold_questions(path: Path) -> dict[str, str]:
     """Normalised question → id of a gold set (native YAML/JSON/JSONL, or qrels: no questions)."""
     from ragtui.core import importers
-    from ragtui.core.records import load_yaml_records, read_raw_run
-    from ragtui.core.textnorm import normalize_question
+    from ragtui.core.loading.records import load_yaml_records, read_raw_run
+    from ragtui.core.measuring.textnorm import normalize_question
 
     if importers.detect_gold(path) is not None:
         return {}

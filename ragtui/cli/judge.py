@@ -86,7 +86,7 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
 
 def _load_gold(path: str) -> dict[str, dict]:
     from ragtui.core.errors import InputError, problem
-    from ragtui.core.records import load_yaml_records
+    from ragtui.core.loading.records import load_yaml_records
 
     _, items, lines = load_yaml_records(Path(path), ("questions",))
     gold: dict[str, dict] = {}
@@ -140,11 +140,11 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
+    from ragtui.cli.judge_progress import Progress
     from ragtui.cli.output import check_output_path, is_stdout, output_stream
     from ragtui.core.errors import InputError, problem
-    from ragtui.core.judge.progress import Progress
     from ragtui.core.judge.runner import family_warning, judge_run
-    from ragtui.core.records import read_raw_run, write_run_lines
+    from ragtui.core.loading.records import read_raw_run, write_run_lines
 
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):

@@ -24,8 +24,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ragtui.cli.output import check_output_path, write_output
     from ragtui.cli.render import render_markdown, render_text
-    from ragtui.core.inputs import Inputs
-    from ragtui.core.report import build_report, failed_checks
+    from ragtui.core.comparing.report import build_report, failed_checks
+    from ragtui.core.loading.inputs import Inputs
     from ragtui.core.session import load_comparison
 
     inputs = Inputs(

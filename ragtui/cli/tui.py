@@ -35,7 +35,7 @@ def sample_inputs() -> dict[str, Path]:
 
 def run(args: argparse.Namespace) -> int:
     from ragtui.cli.terminal import terminal_problem
-    from ragtui.core.inputs import Inputs
+    from ragtui.core.loading.inputs import Inputs
 
     problem = terminal_problem()
     if problem:

@@ -29,9 +29,9 @@ from ragtui.ui.user_config import load_keymap
 if TYPE_CHECKING:
     from textual.driver import Driver
 
-    from ragtui.core.compare import Comparison
-    from ragtui.core.inputs import Inputs
-    from ragtui.ui.dashboard_data import DashboardData
+    from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.loading.inputs import Inputs
+    from ragtui.ui.models.dashboard import DashboardData
 
 
 class RagtuiApp(App[int]):

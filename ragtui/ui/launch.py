@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ragtui.core.inputs import Inputs
+    from ragtui.core.loading.inputs import Inputs
 
 
 def launch(inputs: Inputs, *, theme: str | None = None, mouse: bool = True) -> int:

@@ -7,11 +7,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragtui.core.compare import compare
-from ragtui.core.config import Config
-from ragtui.core.evaluate import evaluate
-from ragtui.core.metrics import summarize
-from ragtui.core.runs import load_run
+from ragtui.core.comparing.compare import compare
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.measuring.metrics import summarize
+from ragtui.core.loading.runs import load_run
 
 PASSAGES = [f"p{i}" for i in range(12)]
 CATEGORIES = ["factuelle_courte", "procedurale", "sans_reponse", "contradiction_connue"]

@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Static
 
 import ragtui.core.session as session
-from ragtui.core.records import write_run_jsonl
+from ragtui.core.loading.records import write_run_jsonl
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens.dashboard import DashboardScreen

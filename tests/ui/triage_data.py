@@ -30,12 +30,12 @@ from typing import Any
 import polars as pl
 import yaml
 
-from ragtui.core.compare import Comparison, compare
-from ragtui.core.config import Config
-from ragtui.core.evaluate import evaluate
-from ragtui.core.records import write_run_jsonl
-from ragtui.core.runs import Run, RunMeta
-from ragtui.core.schema import RUN_SCHEMA
+from ragtui.core.comparing.compare import Comparison, compare
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.loading.records import write_run_jsonl
+from ragtui.core.loading.runs import Run, RunMeta
+from ragtui.core.loading.schema import RUN_SCHEMA
 from ragtui.core.session import Inputs, load_comparison
 
 K = 5

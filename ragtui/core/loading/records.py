@@ -2,7 +2,7 @@
 
 This is the exact, line-aware path: every record keeps the line (or record index) it
 came from, so a problem can be reported as `FILE:LINE: field: message`. The loaders
-(`ragtui.core.runs`, `ragtui.core.gold`) validate and normalise these records; the
+(`ragtui.core.loading.runs`, `ragtui.core.loading.gold`) validate and normalise these records; the
 judge reads and writes runs through here so unknown fields survive a round trip.
 """
 
