@@ -22,11 +22,11 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_runs import write  # noqa: E402
 
-from ragtui.core.config import Config  # noqa: E402
-from ragtui.core.evaluate import evaluate  # noqa: E402
-from ragtui.core.metrics import summarize  # noqa: E402
-from ragtui.core.retrieval import ranked_relevance, retrieval_outcomes  # noqa: E402
-from ragtui.core.runs import load_run  # noqa: E402
+from ragtui.core.loading.config import Config  # noqa: E402
+from ragtui.core.measuring.evaluate import evaluate  # noqa: E402
+from ragtui.core.measuring.metrics import summarize  # noqa: E402
+from ragtui.core.measuring.retrieval import ranked_relevance, retrieval_outcomes  # noqa: E402
+from ragtui.core.loading.runs import load_run  # noqa: E402
 
 MEASURES = {"success.5,10", "recall.5,10", "P.5,10", "ndcg_cut.5,10", "recip_rank"}
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 from ragtui.core.judge.judging import JudgeSession  # noqa: E402
 from ragtui.core.judge.runner import judge_run  # noqa: E402
 from ragtui.core.judge.settings import JudgeSettings  # noqa: E402
-from ragtui.core.records import RawRun, write_run_jsonl  # noqa: E402
+from ragtui.core.loading.records import RawRun, write_run_jsonl  # noqa: E402
 
 KEY = "sk-bench-not-a-real-key-000000"
 

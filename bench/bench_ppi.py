@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ragtui.core.ppi import ppi_mean, z_value
+from ragtui.core.measuring.ppi import ppi_mean, z_value
 
 
 def simulate(rng: np.random.Generator, answers: int = 400, labelled: int = 40):

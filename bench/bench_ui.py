@@ -31,7 +31,7 @@ def child(args: argparse.Namespace) -> None:
     started = float(os.environ["RAGTUI_BENCH_T0"])
     # The order of `ragtui A B`: the CLI builds Inputs (a light module), then `launch`
     # starts the load in a thread and imports Textual while it runs.
-    from ragtui.core.inputs import Inputs
+    from ragtui.core.loading.inputs import Inputs
     from ragtui.ui import loader
 
     result: dict[str, float] = {"imports_s": time.time() - started}

@@ -46,7 +46,7 @@ def test_the_wheel_ships_themes_sample_data_and_prompts(tmp_path):
         "ragtui/sample_data/baseline.jsonl",
         "ragtui/sample_data/candidate.jsonl",
         "ragtui/sample_data/ragtui.yaml",
-        "ragtui/core/metrics.py",
+        "ragtui/core/measuring/metrics.py",
         "ragtui/ui/app.py",
     ):
         assert expected in names, expected

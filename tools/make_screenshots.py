@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 
 from ragtui.cli.tui import sample_inputs
-from ragtui.core.inputs import Inputs
+from ragtui.core.loading.inputs import Inputs
 from ragtui.ui.app import RagtuiApp
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"

@@ -10,18 +10,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ragtui.core.metrics import HEADLINE
+from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
 
 WIDTH = 80  # the text report reads in an 80-column terminal
-VERDICT_SYMBOL = {"improved": "▲", "regressed": "▼", "no_clear_change": "~"}
-VERDICT_TEXT = {"improved": "improved", "regressed": "regressed", "no_clear_change": "no clear change"}
-CAUSE_TEXT = {
-    "retrieval": "retrieval (gold left the top k)",
-    "generation_same_passages": "generation (same passages)",
-    "generation": "generation (retrieval not worse)",
-    "missing": "missing from B",
-}
 
 
 def _safe(text: Any) -> str:
@@ -29,7 +22,11 @@ def _safe(text: Any) -> str:
 
 
 def _is_score(name: str) -> bool:
-    return name.startswith("utility")
+    """A 1–5 score (utility) rather than a rate, as the metric's spec says."""
+    try:
+        return metric_by_name(name).scale == "score"
+    except KeyError:  # a name the core does not define (a peer tool's metric): a rate
+        return False
 
 
 def value_text(name: str, value: float | None) -> str:
@@ -63,7 +60,7 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
 
 
 def _mark(meets: bool | None) -> str:
-    return {True: "✓", False: "✗", None: " "}[meets]
+    return {True: PASS, False: FAIL, None: " "}[meets]
 
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
@@ -107,7 +104,7 @@ def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
             row += [
                 f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}",
                 delta_text(name, m["delta"], m["ci"], unit=False) + flag.strip(),
-                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_TEXT.get(verdict, 'n/a')}",
+                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]
         else:
             row.append(str(m["n"]))
@@ -205,7 +202,7 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
     category_width = max(len(_safe(r["category"])) for r in regressions)
     lines = [head, "", "Regressed questions (cause; new failure kinds below):"]
     for r in regressions:
-        lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_TEXT.get(r['cause'], r['cause'] or '')}")
+        lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')}")
         if r["kinds_added"]:
             lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
     return lines
@@ -231,7 +228,7 @@ def render_markdown(report: dict[str, Any]) -> str:
             row += [
                 f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}".strip(),
                 delta_text(name, m["delta"], m["ci"]),
-                f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_TEXT.get(verdict, 'n/a')}{flag}",
+                f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}{flag}",
             ]
         else:
             row.append(str(m["n"]))
@@ -246,7 +243,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         if regressions:
             out += ["", "<details><summary>Regressed questions</summary>", "", "| id | category | cause | new failure kinds |", "|---|---|---|---|"]
             out += [
-                f"| `{_md(r['id'])}` | {_md(r['category'])} | {CAUSE_TEXT.get(r['cause'], r['cause'] or '')} | {', '.join(r['kinds_added'])} |"
+                f"| `{_md(r['id'])}` | {_md(r['category'])} | {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')} | {', '.join(r['kinds_added'])} |"
                 for r in regressions
             ]
             out += ["", "</details>"]

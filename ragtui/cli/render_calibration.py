@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragtui.core.loading.schema import category_display_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.schema import category_display_name
 
 CONFUSION_TEXT = {
     "judge_yes_person_yes": "both attested",

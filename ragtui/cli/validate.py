@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ragtui.core.validation import validate_file
+    from ragtui.core.loading.validation import validate_file
 
     missing = [name for name in args.files if not Path(name).is_file()]
     for name in missing:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, cast
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
-from ragtui.ui.format import STATUS_LABEL
+from ragtui.core.vocabulary import STATUS_LABEL
 from ragtui.ui.safe_text import join, safe
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class RagtuiCommands(Provider):
             for status in statuses:
                 text = f"Open {STATUS_LABEL[status]} questions"
                 out.append(Command(text, _plain(text), partial(app.open_failures, status=status), f"Failure list filtered to {STATUS_LABEL[status]}"))
-            from ragtui.core.schema import category_display_name
+            from ragtui.core.loading.schema import category_display_name
 
             for category in comparison.categories:
                 name = safe(category_display_name(category), one_line=True)

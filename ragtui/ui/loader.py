@@ -14,14 +14,14 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ragtui.core.inputs import Inputs
-    from ragtui.ui.dashboard_data import DashboardData
+    from ragtui.core.loading.inputs import Inputs
+    from ragtui.ui.models.dashboard import DashboardData
 
 
 def _prepare(inputs: Inputs) -> DashboardData:
     # Looked up at call time (not imported at the top): the core loads in this thread.
     from ragtui.core import session
-    from ragtui.ui.dashboard_data import build_dashboard_data
+    from ragtui.ui.models.dashboard import build_dashboard_data
 
     return build_dashboard_data(session.load_comparison(inputs))
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from ragtui.ui.dashboard_data import DashboardData
+    from ragtui.ui.models.dashboard import DashboardData
 
 
 class ComparisonLoaded(Message):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from ragtui.core.calibration import calibrate, cohen_kappa
+from ragtui.core.measuring.calibration import calibrate, cohen_kappa
 from ragtui.core.families import model_family, same_family_warning
 
 

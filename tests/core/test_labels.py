@@ -9,9 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from ragtui.core.calibration import calibrate
 from ragtui.core.errors import InputError
-from ragtui.core.labels import (
+from ragtui.core.loading.labels import (
     LabelsUnwritable,
     LabelWriter,
     RunLabels,
@@ -19,7 +18,8 @@ from ragtui.core.labels import (
     replay,
     writable_problem,
 )
-from ragtui.core.queue import pending, queue_order
+from ragtui.core.measuring.calibration import calibrate
+from ragtui.core.measuring.calibration_queue import pending, queue_order
 
 
 def _events(path: Path, *events: dict) -> Path:
@@ -125,7 +125,7 @@ def test_the_queue_is_reproducible_from_the_seed_and_independent_of_file_order()
 def test_every_prefix_of_the_queue_keeps_each_stratum_in_proportion():
     questions = _questions()
     order = queue_order(questions, seed=5)
-    categories = dict(zip(questions.get_column("id"), questions.get_column("category")))
+    categories = dict(zip(questions.get_column("id"), questions.get_column("category"), strict=True))
     for size in (10, 20, 30):
         procedural = sum(categories[qid] == "procedurale" for qid in order[:size])
         assert abs(procedural - size / 2) <= 2

@@ -9,12 +9,12 @@ import pytest
 import yaml
 from polars.testing import assert_frame_equal
 
-from ragtui.core.config import Config
-from ragtui.core.evaluate import evaluate
-from ragtui.core.fast_jsonl import read_fast
-from ragtui.core.gold import load_gold
-from ragtui.core.records import read_raw_run
-from ragtui.core.runs import check_run, load_run
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.loading.fast_jsonl import read_fast
+from ragtui.core.loading.gold import load_gold
+from ragtui.core.loading.records import read_raw_run
+from ragtui.core.loading.runs import check_run, load_run
 
 RECORDS = [
     {
@@ -128,7 +128,7 @@ def test_the_fast_path_declines_what_it_is_not_sure_about(bad):
 
 
 def test_a_file_parsed_in_slices_gives_the_same_frame_as_in_one_piece(tmp_path, monkeypatch):
-    import ragtui.core.fast_jsonl as fast_jsonl
+    import ragtui.core.loading.fast_jsonl as fast_jsonl
 
     records = [dict(RECORDS[i % 2], id=f"q{i:03d}") for i in range(200)]
     records[150] = {**records[150], "late_field": "only here"}

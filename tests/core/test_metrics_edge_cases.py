@@ -7,11 +7,11 @@ import math
 import pytest
 import yaml
 
-from ragtui.core.config import Config
-from ragtui.core.evaluate import evaluate
-from ragtui.core.gold import load_gold
-from ragtui.core.metrics import counts, recall_curve, summarize, summarize_by_category
-from ragtui.core.runs import load_run
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.loading.gold import load_gold
+from ragtui.core.measuring.metrics import counts, recall_curve, summarize, summarize_by_category
+from ragtui.core.loading.runs import load_run
 from tests.core import edge_fixture
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragtui.core.ppi import (
+from ragtui.core.measuring.ppi import (
     GroupSpread,
     clustered_mean,
     label_budget,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragtui.core.stats import mcnemar_exact_p, paired_bootstrap_ci
+from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 
 
 def test_mcnemar_matches_the_binomial_tail_computed_by_hand():

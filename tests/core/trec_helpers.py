@@ -6,10 +6,10 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from ragtui.core.config import Config
-from ragtui.core.evaluate import evaluate
-from ragtui.core.gold import load_gold
-from ragtui.core.runs import load_run
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.loading.gold import load_gold
+from ragtui.core.loading.runs import load_run
 
 
 def rank_like_trec_eval(rows: list[tuple[str, float]]) -> list[str]:

@@ -24,7 +24,7 @@ ZSTD_METHOD = 93
 
 def gold_index(records: list[dict[str, Any]]) -> dict[str, str]:
     """normalised question → id, the way the loader builds `gold_questions`."""
-    from ragtui.core.textnorm import normalize_question
+    from ragtui.core.measuring.textnorm import normalize_question
 
     return {normalize_question(r["question"]): r["id"] for r in records}
 

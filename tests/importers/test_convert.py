@@ -10,7 +10,7 @@ import yaml
 
 from ragtui.cli import main
 from ragtui.core.importers import import_run
-from ragtui.core.records import read_raw_run
+from ragtui.core.loading.records import read_raw_run
 
 from .builders import FIXTURES, inspect_entries, write_archive
 

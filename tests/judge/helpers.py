@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ragtui.core.judge.settings import JudgeSettings
-from ragtui.core.records import RawRun
+from ragtui.core.loading.records import RawRun
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "sk-test-Zq8RkV3nT0pSECRET0123456789"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli import main
-from ragtui.core.judge.progress import Progress
+from ragtui.cli.judge_progress import Progress
 from tests.judge.helpers import SECRET, record, write_run
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragtui.core.sentences import split_sentences
+from ragtui.core.judge.sentences import split_sentences
 
 CASES = [
     ("La période d'essai dure quatre mois. Elle est renouvelable une fois.", ["La période d'essai dure quatre mois.", "Elle est renouvelable une fois."]),

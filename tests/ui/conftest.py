@@ -31,7 +31,7 @@ import pytest
 import yaml
 from textual.screen import Screen
 
-from ragtui.core.records import write_run_jsonl
+from ragtui.core.loading.records import write_run_jsonl
 from ragtui.core.session import Inputs
 
 ABSTAIN = "Je ne trouve pas cette information."

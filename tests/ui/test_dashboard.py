@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from textual.content import Content
 
-from ragtui.core.metrics import recall_curve
+from ragtui.core.measuring.metrics import recall_curve
 from ragtui.core.session import load_comparison
 from ragtui.ui.app import RagtuiApp
-from ragtui.ui.dashboard_data import DASHBOARD_METRICS, worst_categories
-from ragtui.ui.format import MINUS, delta_text, value_text
+from ragtui.ui.models.dashboard import DASHBOARD_METRICS, worst_categories
+from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.category_grid import CategoryGrid, cell_text
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -242,7 +242,7 @@ async def test_at_160_columns_the_grid_and_curve_sit_side_by_side(two_runs):
 
 
 def test_value_and_delta_texts_use_points_for_rates_and_units_for_scores():
-    from ragtui.core.metrics import metric_by_name
+    from ragtui.core.measuring.metrics import metric_by_name
 
     recall, utility = metric_by_name("recall@5"), metric_by_name("utility")
     assert value_text(0.9166, recall) == "91.7%" and value_text(None, recall) == "n/a"
@@ -283,7 +283,7 @@ def test_worst_category_is_the_biggest_drop_with_b_and_the_weakest_value_with_a(
 
 
 async def test_each_run_header_says_how_often_its_judge_agrees_with_the_human_labels(sample):
-    from ragtui.core.calibration import calibrate
+    from ragtui.core.measuring.calibration import calibrate
 
     comparison = load_comparison(sample)
     app = RagtuiApp(sample)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.inputs import Inputs
+from ragtui.core.loading.inputs import Inputs
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.metric_panel import MetricPanel

@@ -19,7 +19,7 @@ from typing import Any
 
 from ragtui.core.errors import InputError, problem
 from ragtui.core.importers.detection import detect, detect_gold
-from ragtui.core.records import RawRun
+from ragtui.core.loading.records import RawRun
 
 FORMATS: tuple[str, ...] = ("ragas", "promptfoo", "inspect", "deepeval", "trec")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.records import RawRun
+from ragtui.core.loading.records import RawRun
 
 # Record fields ragtui reads; the ones no record of an import carries are listed in
 # `run.imported_from.not_available`, so the screen can say "not available" for them.
@@ -120,12 +120,12 @@ def build_retrieved(
 def gold_id_for(question: Any, gold_questions: dict[str, str] | None) -> str | None:
     """The gold id whose question matches this text once normalised, if any.
 
-    The normalisation is the loader's own (`ragtui.core.textnorm.normalize_question`),
+    The normalisation is the loader's own (`ragtui.core.measuring.textnorm.normalize_question`),
     imported only when a join is asked for: it brings polars along.
     """
     if not gold_questions or not isinstance(question, str) or not question.strip():
         return None
-    from ragtui.core.textnorm import normalize_question
+    from ragtui.core.measuring.textnorm import normalize_question
 
     return gold_questions.get(normalize_question(question))
 

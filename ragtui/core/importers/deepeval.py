@@ -28,7 +28,7 @@ from ragtui.core.importers.common import (
     string_or_none,
     unique_name,
 )
-from ragtui.core.records import RawRun, read_bytes_utf8
+from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _CATEGORY_TAG_PREFIXES = ("category:", "category=")
 

@@ -35,7 +35,7 @@ from ragtui.core.importers.common import (
     string_or_none,
 )
 from ragtui.core.importers.zipentry import read_entry
-from ragtui.core.records import RawRun, read_bytes_utf8
+from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _SAMPLE_ENTRY = re.compile(r"samples/.+_epoch_\d+\.json")
 _HEADERS = ("header.json", "_journal/start.json")

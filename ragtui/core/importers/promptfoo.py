@@ -27,7 +27,7 @@ from ragtui.core.importers.common import (
     string_or_none,
     unique_name,
 )
-from ragtui.core.records import RawRun, read_bytes_utf8
+from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 # Variable names teams give the RAG fields in their promptfoo tests, first match wins.
 QUESTION_VARS = ("question", "query", "input", "user_input")

@@ -34,7 +34,7 @@ from ragtui.core.importers.common import (
     short,
     string_or_none,
 )
-from ragtui.core.records import RawRun, read_bytes_utf8, read_jsonl
+from ragtui.core.loading.records import RawRun, read_bytes_utf8, read_jsonl
 
 # Columns mapped to ragtui fields; `id` and `category` are read when a team added them.
 MAPPED_COLUMNS = {

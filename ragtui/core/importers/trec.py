@@ -17,7 +17,7 @@ from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import finish_run, parse_number
-from ragtui.core.records import RawRun, read_bytes_utf8
+from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 RUN_COLUMNS = 6
 QRELS_COLUMNS = 4

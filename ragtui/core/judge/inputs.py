@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragtui.core.judge.prompts import Passage, is_unanswerable_expected
-from ragtui.core.sentences import split_sentences
+from ragtui.core.judge.sentences import split_sentences
 
 # French aliases of the course material (FORMATS.md), read but never written.
 _ALIASES = {

@@ -16,13 +16,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ragtui.core.families import model_family, same_family_warning
 from ragtui.core.judge.judging import JudgeSession, Usage
-from ragtui.core.judge.progress import Progress
 from ragtui.core.judge.settings import JudgeSettings
-from ragtui.core.records import RawRun
+from ragtui.core.loading.records import RawRun
+
+class ProgressSink(Protocol):
+    """What the runner reports to as questions finish (the CLI draws it on stderr)."""
+
+    def update(self, *, error: bool, cost: float | None, cached: bool, retries: int | None) -> None: ...
+
+    def close(self) -> None: ...
+
 
 # A judge from another family to suggest, per family of the generator.
 _ALTERNATIVES = {
@@ -82,7 +89,7 @@ async def judge_run(
     settings: JudgeSettings,
     *,
     gold: Mapping[str, Mapping[str, Any]] | None = None,
-    progress: Progress | None = None,
+    progress: ProgressSink | None = None,
     session: JudgeSession | None = None,
 ) -> JudgeRunResult:
     """Judge every record of `raw`. Raises CallError (fatal) on an auth/endpoint error."""

@@ -193,7 +193,7 @@ def _load_config(config: Mapping[str, Any] | str | os.PathLike[str] | None) -> t
         return dict(config), "config"
     import yaml
 
-    from ragtui.core.records import read_bytes_utf8
+    from ragtui.core.loading.records import read_bytes_utf8
 
     path = Path(config)
     try:

@@ -17,9 +17,9 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ragtui.ui.dashboard_data import DashboardData
-from ragtui.ui.format import WORST
+from ragtui.core.vocabulary import WORST
 from ragtui.ui.messages import OpenFailures
+from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve

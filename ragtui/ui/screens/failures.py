@@ -14,21 +14,13 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from ragtui.core.compare import Comparison
-from ragtui.core.schema import category_display_name
+from ragtui.core.comparing.compare import Comparison
+from ragtui.core.loading.schema import category_display_name
+from ragtui.core.vocabulary import CAUSE_LABELS, KIND_LABELS, KIND_LEGEND, STATUS_SYMBOL, kind_words, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import STATUS_FILTER_LABELS, FailureFilter, FailureRows
 from ragtui.ui.widgets.failure_table import FailureTable
-from ragtui.ui.widgets.verdict_styles import (
-    CAUSE_LABELS,
-    KIND_LABELS,
-    KIND_LEGEND,
-    STATUS_ROLES,
-    STATUS_SYMBOLS,
-    kind_words,
-    role_colour,
-    status_label,
-)
+from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 
 
 def _cycle(options: list, current: object) -> object:
@@ -194,7 +186,7 @@ class FailureListScreen(Screen):
         parts: list[Content | str] = [
             safe(row["id"], one_line=True, limit=30),
             " ",
-            Content(f"{STATUS_SYMBOLS.get(status, '?')} {status_label(status, self.rows.two_runs)}").stylize(
+            Content(f"{STATUS_SYMBOL.get(status, '?')} {status_label(status, self.rows.two_runs)}").stylize(
                 role_colour(self.app, STATUS_ROLES.get(status, "muted"))
             ),
         ]

@@ -15,8 +15,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS
 from ragtui.ui.safe_text import join
-from ragtui.ui.widgets.verdict_styles import KIND_CODES, KIND_LABELS
 
 # (title, screen class, widgets with keys of their own) for each screen whose keys are
 # listed; looked up lazily so this file does not import every screen at start-up.

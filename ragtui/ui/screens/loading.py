@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 from ragtui.ui.safe_text import join, safe
 
 if TYPE_CHECKING:  # the core (polars, numpy) loads in the worker, after the first paint
-    from ragtui.core.inputs import Inputs
+    from ragtui.core.loading.inputs import Inputs
 
 
 class LoadingScreen(Screen):

@@ -21,12 +21,12 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ragtui.core.compare import Comparison
+from ragtui.core.comparing.compare import Comparison
 from ragtui.core.sanitize import neutralize
+from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import sentences
 from ragtui.ui.widgets.question_header import header_content
-from ragtui.ui.widgets.question_model import QuestionData, load_question
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.widgets.question_side import QuestionSide
 from ragtui.ui.widgets.verdict_styles import role_colour

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ragtui.core.compare import Comparison
+from ragtui.core.comparing.compare import Comparison
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour

@@ -13,9 +13,10 @@ from typing import Any
 
 from textual.content import Content
 
+from ragtui.core.vocabulary import CURSOR_MARK, GOLD_MARK, VERDICT_UNKNOWN
+from ragtui.ui.models.question import passage_rank
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import passage_rank
-from ragtui.ui.widgets.verdict_styles import CURSOR_MARK, GOLD_MARK, VERDICT_UNKNOWN, verdict_mark
+from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
-from ragtui.core.compare import Comparison
-from ragtui.core.schema import category_display_name
-from ragtui.ui.dashboard_data import dashboard_metrics, worst_categories
-from ragtui.ui.format import MINUS, NA, WORST, short_label
+from ragtui.core.comparing.compare import Comparison
+from ragtui.core.loading.schema import category_display_name
+from ragtui.core.vocabulary import MINUS, NA, WORST, short_label
 from ragtui.ui.messages import OpenFailures
+from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories
 from ragtui.ui.safe_text import rich_text
 
 CATEGORY_COLUMN, N_COLUMN = "category", "n"

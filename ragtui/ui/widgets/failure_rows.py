@@ -16,8 +16,8 @@ from typing import Any
 
 import polars as pl
 
-from ragtui.core.compare import Comparison
-from ragtui.core.evaluate import FAILURE_KINDS
+from ragtui.core.comparing.compare import Comparison
+from ragtui.core.measuring.evaluate import FAILURE_KINDS
 
 # Order of the status filter as `s` cycles it; "failing" = failed in A or in B.
 STATUS_FILTERS = ("failing", "regressed", "fixed", "still_failing", "all")

@@ -21,19 +21,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.core.schema import category_display_name
+from ragtui.core.loading.schema import category_display_name
+from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, kind_codes, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
-from ragtui.ui.widgets.verdict_styles import (
-    CAUSE_LABELS,
-    CAUSE_SHORT,
-    CURSOR_MARK,
-    STATUS_ROLES,
-    STATUS_SYMBOLS,
-    kind_codes,
-    role_colour,
-    status_label,
-)
+from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 
 # Enough for several screens of a tall terminal; the point is that it is bounded.
 CACHE_LINES = 512
@@ -278,7 +270,7 @@ class FailureTable(ScrollView, can_focus=True):
             n = group.by_status.get(status)
             if n:
                 label = f" {status_label(status, self.rows.two_runs)}" if width >= WIDE else ""
-                parts.append(Content(f"  {STATUS_SYMBOLS[status]}{n}{label}"))
+                parts.append(Content(f"  {STATUS_SYMBOL[status]}{n}{label}"))
         return Content.assemble(*parts).truncate(width)
 
     def _row_content(self, index: int, width: int, is_cursor: bool) -> Content:
@@ -288,7 +280,7 @@ class FailureTable(ScrollView, can_focus=True):
         colour = role_colour(self.app, STATUS_ROLES.get(status, "muted"))
         parts: list[Content | str] = [
             f" {CURSOR_MARK} " if is_cursor else "   ",
-            Content(STATUS_SYMBOLS.get(status, "?")).stylize(colour),
+            Content(STATUS_SYMBOL.get(status, "?")).stylize(colour),
             " ",
             safe(row["id"], one_line=True).truncate(cols.id, ellipsis=True, pad=True),
             " ",

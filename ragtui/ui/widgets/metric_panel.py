@@ -10,8 +10,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from ragtui.core.compare import UTILITY_RANGE, MetricComparison
-from ragtui.ui.format import (
+from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
+from ragtui.core.vocabulary import (
     FAIL,
     PASS,
     VERDICT_LABEL,

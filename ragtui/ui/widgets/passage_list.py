@@ -17,10 +17,10 @@ from typing import Any
 
 from textual.content import Content
 
-from ragtui.core.question_diff import first_gold, gold_rank_text
+from ragtui.core.comparing.question_diff import first_gold, gold_rank_text
+from ragtui.core.vocabulary import BEYOND_K_MARK, GOLD_MARK
+from ragtui.ui.models.question import retrieved
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import retrieved
-from ragtui.ui.widgets.verdict_styles import BEYOND_K_MARK, GOLD_MARK
 
 MAX_PASSAGES = 200  # even "show all" summarises a retrieved list of 1,000 ids
 EXTRA_BEYOND_K = 2  # passages shown past k when not showing all

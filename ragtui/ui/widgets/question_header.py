@@ -12,10 +12,11 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ragtui.core.schema import category_display_name
+from ragtui.core.loading.schema import category_display_name
+from ragtui.core.vocabulary import CAUSE_LABELS, GOLD_MARK, STATUS_SYMBOL, status_label
+from ragtui.ui.models.question import QuestionData
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import QuestionData
-from ragtui.ui.widgets.verdict_styles import CAUSE_LABELS, GOLD_MARK, STATUS_ROLES, STATUS_SYMBOLS, status_label
+from ragtui.ui.widgets.verdict_styles import STATUS_ROLES
 
 Colour = Callable[[str], str]
 EXPECTED_LIMIT = 400  # an expected answer is a sentence or two; a page is cut
@@ -37,7 +38,7 @@ def header_content(data: QuestionData, position: int, total: int, colour: Colour
     if status:
         first += [
             " · ",
-            Content(f"{STATUS_SYMBOLS.get(status, '?')} {status_label(status, data.two_runs)}").stylize(
+            Content(f"{STATUS_SYMBOL.get(status, '?')} {status_label(status, data.two_runs)}").stylize(
                 f"bold {colour(STATUS_ROLES.get(status, 'muted'))}"
             ),
         ]

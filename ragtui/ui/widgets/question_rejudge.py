@@ -17,10 +17,10 @@ from typing import Any
 
 from textual.content import Content
 
-from ragtui.core.compare import Comparison
+from ragtui.core.comparing.compare import Comparison
 from ragtui.core.errors import InputError
+from ragtui.ui.models.question import judge_record_input
 from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.question_model import judge_record_input
 from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 NOT_CONFIGURED = (
@@ -63,7 +63,7 @@ def judge_settings(comparison: Comparison) -> Any:
 async def rejudge(row: dict[str, Any], settings: Any) -> Rejudged:
     """Judge one row again (call from an async worker)."""
     from ragtui.core.judge import judge_record
-    from ragtui.core.normalize import normalize_run_record
+    from ragtui.core.loading.normalize import normalize_run_record
 
     record, gold = judge_record_input(row)
     try:

@@ -4,7 +4,7 @@ The curve answers "would sending more passages have found the gold one?". It is 
 with characters only — one row of bars per run (A, B spelled out), the configured k
 marked by ▲ under its column — so it reads in monochrome and over SSH. Bars are scaled
 from the lowest value shown to 100 %, and the scale is printed; the exact values at
-k = 1, k and 20 are printed too. The values come from `ragtui.core.metrics.recall_curve`.
+k = 1, k and 20 are printed too. The values come from `ragtui.core.measuring.metrics.recall_curve`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import math
 from textual.content import Content
 from textual.widget import Widget
 
-from ragtui.ui.format import MINUS
+from ragtui.core.vocabulary import MINUS
 from ragtui.ui.safe_text import join
 
 BARS = " ▁▂▃▄▅▆▇█"

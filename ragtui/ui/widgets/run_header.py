@@ -11,8 +11,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ragtui.ui.dashboard_data import RunHeader
-from ragtui.ui.format import count_text, date_text
+from ragtui.core.vocabulary import count_text, date_text
+from ragtui.ui.models.dashboard import RunHeader
 from ragtui.ui.safe_text import join, safe, styled
 
 ROLE = {"A": "reference", "B": "candidate"}

@@ -11,7 +11,7 @@ from textual.containers import HorizontalGroup
 from textual.content import Content
 from textual.widgets import Button, Static
 
-from ragtui.ui.format import STATUS_LABEL, STATUS_SYMBOL, count_text
+from ragtui.core.vocabulary import STATUS_LABEL, STATUS_SYMBOL, count_text
 from ragtui.ui.messages import OpenFailures
 
 STATUS_STYLE = {"regressed": "$regression", "fixed": "$improvement", "still_failing": "$verdict-fail", "passing": "$verdict-pass"}

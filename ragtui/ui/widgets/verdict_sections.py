@@ -14,10 +14,11 @@ from typing import Any
 
 from textual.content import Content
 
+from ragtui.core.vocabulary import DISAGREE_MARK
+from ragtui.ui.models.question import passage_text
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import evidence_content
-from ragtui.ui.widgets.question_model import passage_text
-from ragtui.ui.widgets.verdict_styles import DISAGREE_MARK, verdict_mark
+from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
 EVIDENCE_LIMIT = 2_000  # a passage is shown whole up to this; a whole document is cut

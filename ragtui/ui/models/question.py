@@ -13,8 +13,8 @@ from typing import Any
 
 import polars as pl
 
-from ragtui.core.compare import Comparison
-from ragtui.core.question_diff import Change, describe_changes
+from ragtui.core.comparing.compare import Comparison
+from ragtui.core.comparing.question_diff import Change, describe_changes
 
 SIDES = ("A", "B")
 

@@ -9,9 +9,9 @@ from typing import Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.normalize import duplicate_id_problems, normalize_run_record
-from ragtui.core.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.schema import RUN_SCHEMA, without_detail
+from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
+from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
+from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
 
@@ -163,7 +163,7 @@ def load_run(
 
 def _load_fast(path: Path, detail: bool) -> Run | None:
     """The polars path for a native file, or None when the exact path must decide (and report)."""
-    from ragtui.core.fast_jsonl import canonical_from_frame, read_fast_stream
+    from ragtui.core.loading.fast_jsonl import canonical_from_frame, read_fast_stream
 
     if path.suffix.lower() == ".parquet":
         try:

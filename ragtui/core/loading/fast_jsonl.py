@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import polars as pl
 
-from ragtui.core.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE, without_detail
+from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE, without_detail
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 _NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from ragtui.core.config import Config
-from ragtui.core.evaluate import Evaluation
-from ragtui.core.metrics import METRICS, MetricSpec, MetricValue, counts, summarize, summarize_by_category
-from ragtui.core.stats import mcnemar_exact_p, paired_bootstrap_ci
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.metrics import METRICS, MetricSpec, MetricValue, counts, summarize, summarize_by_category
+from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 
 REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
 STATUSES = ("regressed", "fixed", "still_failing", "passing")

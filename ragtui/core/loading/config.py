@@ -59,7 +59,7 @@ def _number(path: Path, line: int | None, field_name: str, value: Any, problems:
 
 def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]:
     """Parse a config file; returns (config or None, every problem found)."""
-    from ragtui.core.records import read_bytes_utf8
+    from ragtui.core.loading.records import read_bytes_utf8
 
     text = read_bytes_utf8(path)
     try:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from ragtui.core.calibration import sentence_units, utility_units
-from ragtui.core.labels import RunLabels
-from ragtui.core.ppi import (
+from ragtui.core.loading.labels import RunLabels
+from ragtui.core.measuring.calibration import sentence_units, utility_units
+from ragtui.core.measuring.ppi import (
     MIN_LABELLED_GROUPS,
     Corrected,
     GroupSpread,

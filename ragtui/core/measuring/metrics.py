@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from ragtui.core.evaluate import Evaluation
+from ragtui.core.measuring.evaluate import Evaluation
 
 CURVE_MAX_K = 20
 
@@ -130,7 +130,7 @@ class Counts:
 
 
 def counts(evaluation: Evaluation) -> Counts:
-    from ragtui.core.evaluate import FAILURE_KINDS
+    from ragtui.core.measuring.evaluate import FAILURE_KINDS
 
     frame = evaluation.questions
     row = frame.select(

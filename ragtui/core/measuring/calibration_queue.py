@@ -15,9 +15,9 @@ import hashlib
 import numpy as np
 import polars as pl
 
-from ragtui.core.calibration import sentence_units, utility_units
-from ragtui.core.labels import RunLabels
-from ragtui.core.schema import UNCATEGORIZED
+from ragtui.core.loading.labels import RunLabels
+from ragtui.core.loading.schema import UNCATEGORIZED
+from ragtui.core.measuring.calibration import sentence_units, utility_units
 
 QUEUE_SEED = 12  # shown on the queue screen: the order is reproducible from it
 

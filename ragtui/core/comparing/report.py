@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragtui.core.compare import Comparison, MetricComparison
-from ragtui.core.evaluate import Evaluation
-from ragtui.core.metrics import CURVE_MAX_K, counts, recall_curve
-from ragtui.core.report_calibration import calibration_section, corrected_sections
-from ragtui.core.schema import category_display_name
+from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.loading.schema import category_display_name
+from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:

@@ -1,8 +1,10 @@
-"""Numbers and verdicts as short text, the same way on every screen.
+"""The words, symbols and number formats of ragtui: defined once, for the app and the reports.
 
 Rates are shown as percentages and their differences in points ("pts"); utility is a
 1–5 score and its difference is in score units. Every verdict has a symbol as well as a
-colour, so a monochrome terminal (NO_COLOR) loses nothing.
+colour, so a monochrome terminal (NO_COLOR) loses nothing. No Textual here: the text and
+markdown reports (`ragtui.cli.render`) and the screens (`ragtui.ui`) both import it; the
+colours of each state are the UI's (`ragtui.ui.widgets.verdict_styles`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # keeps polars out of this module's imports
-    from ragtui.core.metrics import MetricSpec
+    from ragtui.core.measuring.metrics import MetricSpec
 
 MINUS = "\u2212"  # a real minus sign: "−3.0" does not read as a hyphen
 
@@ -18,10 +20,55 @@ VERDICT_SYMBOL = {"improved": "▲", "regressed": "▼", "no_clear_change": "~"}
 VERDICT_LABEL = {"improved": "improved", "regressed": "regressed", "no_clear_change": "no clear change"}
 # The theme variable that colours each verdict (styles in Content resolve $variables).
 VERDICT_STYLE = {"improved": "$improvement", "regressed": "$regression", "no_clear_change": "$no-change"}
+
+# A question's status in a comparison of A and B; the same symbol on every screen and report.
 STATUS_SYMBOL = {"regressed": "▼", "fixed": "▲", "still_failing": "✗", "passing": "✓"}
 STATUS_LABEL = {"regressed": "regressed", "fixed": "fixed", "still_failing": "still failing", "passing": "passing"}
-PASS, FAIL, NA = "✓", "✗", "–"
-WORST = "◆"
+
+PASS, FAIL, NA = "✓", "✗", "–"  # a value against its target; NA: nothing to measure
+WORST = "◆"  # the worst category of a metric in the grid
+
+
+VERDICT_PASS, VERDICT_FAIL, VERDICT_UNKNOWN = "✓", "✗", "?"
+GOLD_MARK = "★"
+BEYOND_K_MARK = "┆"
+CURSOR_MARK = "›"
+DISAGREE_MARK = "≠"
+
+# Short codes keep the A→B kinds column narrow at 80 columns; the detail line and the
+# question view spell them out.
+KIND_CODES = {
+    "retrieval_miss": "R",
+    "unfaithful": "F",
+    "answered_unanswerable": "H",
+    "false_abstention": "A",
+    "low_utility": "U",
+    "judge_error": "J",
+    "missing": "M",
+}
+KIND_LABELS = {
+    "retrieval_miss": "retrieval miss",
+    "unfaithful": "unfaithful",
+    "answered_unanswerable": "answered the unanswerable",
+    "false_abstention": "false abstention",
+    "low_utility": "low utility",
+    "judge_error": "judge error",
+    "missing": "missing",
+}
+CAUSE_LABELS = {
+    "retrieval": "retrieval",
+    "generation_same_passages": "generation (same passages)",
+    "generation": "generation",
+    "missing": "missing from B",
+}
+# The cause spelled out, for the reports' regressed list.
+CAUSE_EXPLAINED = {
+    "retrieval": "retrieval (gold left the top k)",
+    "generation_same_passages": "generation (same passages)",
+    "generation": "generation (retrieval not worse)",
+    "missing": "missing from B",
+}
+CAUSE_SHORT = {"retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing"}
 
 # Column headings short enough for a category grid at 80 columns.
 SHORT_LABELS = {
@@ -106,3 +153,23 @@ def date_text(created_at: str | None) -> str:
         return created_at
     # The clock time as the run file wrote it (no conversion): enough to tell runs apart.
     return when.strftime("%Y-%m-%d %H:%M")
+
+
+def kind_codes(kinds: list[str] | None) -> str:
+    """'RU' for [retrieval_miss, low_utility]; '—' for none."""
+    return "".join(KIND_CODES.get(kind, "?") for kind in kinds or []) or "—"
+
+
+def kind_words(kinds: list[str] | None) -> str:
+    """'retrieval miss, low utility'; 'passes' for none."""
+    return ", ".join(KIND_LABELS.get(kind, kind) for kind in kinds or []) or "passes"
+
+
+KIND_LEGEND = " ".join(f"{code}={KIND_LABELS[kind]}" for kind, code in KIND_CODES.items())
+
+
+def status_label(status: str, two_runs: bool = True) -> str:
+    """'still failing' compares two runs; a single run's failing question is just 'failing'."""
+    if status == "still_failing" and not two_runs:
+        return "failing"
+    return STATUS_LABEL.get(status, status)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import Problem, problem, warning
-from ragtui.core.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, VERDICT_ALIASES
+from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, VERDICT_ALIASES
 
 # A retrieved passage this long is almost certainly a whole document: shown, but flagged.
 LONG_PASSAGE_CHARS = 100_000

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ragtui.core.config import Config
+from ragtui.core.loading.config import Config
 from ragtui.core.errors import InputError, problem
-from ragtui.core.gold import GoldSet
-from ragtui.core.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
-from ragtui.core.runs import Run
-from ragtui.core.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
-from ragtui.core.textnorm import contains_any_phrase
+from ragtui.core.loading.gold import GoldSet
+from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
+from ragtui.core.loading.runs import Run
+from ragtui.core.loading.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
+from ragtui.core.measuring.textnorm import contains_any_phrase
 
 FAILURE_KINDS = (
     "retrieval_miss",

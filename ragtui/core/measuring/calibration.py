@@ -1,7 +1,7 @@
 """Judge trust: how the judge agrees with people, and how far off it is, per run.
 
 Labels come from the run's own `human` objects and from the labels sidecar
-(`ragtui.core.labels`). Agreement, Cohen's κ and the judge × person confusion matrix use
+(`ragtui.core.loading.labels`). Agreement, Cohen's κ and the judge × person confusion matrix use
 every label; the judge's bias — mean(judge − person) with its interval — only the labels
 drawn from the random calibration queue (`sampled`), because labels chosen by looking at
 failures say nothing about the judge on the run as a whole. A good judge reaches about
@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ragtui.core.labels import RunLabels, from_run
-from ragtui.core.ppi import MeanWithInterval, clustered_mean
-from ragtui.core.schema import UNCATEGORIZED
+from ragtui.core.loading.labels import RunLabels, from_run
+from ragtui.core.loading.schema import UNCATEGORIZED
+from ragtui.core.measuring.ppi import MeanWithInterval, clustered_mean
 
 CONFUSION_CELLS = ("judge_yes_person_yes", "judge_yes_person_no", "judge_no_person_yes", "judge_no_person_no")
 

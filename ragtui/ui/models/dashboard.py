@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ragtui.core.calibration import Calibration, calibrate
-from ragtui.core.compare import Comparison, MetricComparison, counts_for
-from ragtui.core.metrics import Counts, recall_curve
+from ragtui.core.comparing.compare import Comparison, MetricComparison, counts_for
+from ragtui.core.measuring.calibration import Calibration, calibrate
+from ragtui.core.measuring.metrics import Counts, recall_curve
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
 DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")

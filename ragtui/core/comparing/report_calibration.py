@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragtui.core.calibration import Calibration, calibrate
-from ragtui.core.compare import Comparison
-from ragtui.core.correction import CorrectedMetric, correct, corrected_delta
-from ragtui.core.evaluate import Evaluation
-from ragtui.core.labels import RunLabels, from_run
-from ragtui.core.ppi import Corrected, MeanWithInterval
+from ragtui.core.comparing.compare import Comparison
+from ragtui.core.loading.labels import RunLabels, from_run
+from ragtui.core.measuring.calibration import Calibration, calibrate
+from ragtui.core.measuring.correction import CorrectedMetric, correct, corrected_delta
+from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.ppi import Corrected, MeanWithInterval
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:

@@ -98,12 +98,12 @@ def group_residuals(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
 def _spread(y: np.ndarray, f: np.ndarray, groups: np.ndarray, f_tilde: np.ndarray, groups_tilde: np.ndarray) -> GroupSpread:
     a, b = group_residuals(y, groups), group_residuals(f, groups)
     u = group_residuals(f_tilde, groups_tilde)
-    ddof = lambda x: max(x.size - 1, 1)
+    labelled_ddof, unlabelled_ddof = max(a.size - 1, 1), max(u.size - 1, 1)
     return GroupSpread(
-        people=float((a**2).sum() / ddof(a)),
-        judge=float((b**2).sum() / ddof(b)),
-        covariance=float((a * b).sum() / ddof(a)),
-        unlabelled=float((u**2).sum() / ddof(u)) if u.size > 1 else 0.0,
+        people=float((a**2).sum() / labelled_ddof),
+        judge=float((b**2).sum() / labelled_ddof),
+        covariance=float((a * b).sum() / labelled_ddof),
+        unlabelled=float((u**2).sum() / unlabelled_ddof) if u.size > 1 else 0.0,
         labelled_groups=int(a.size),
         unlabelled_groups=int(u.size),
     )

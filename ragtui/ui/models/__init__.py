@@ -1,0 +1,1 @@
+"""What the screens show, gathered from the core: plain data, no Textual here."""
