@@ -28,6 +28,8 @@ from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_the
 from ragtui.ui.user_config import load_keymap
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from ragtui.core.comparing.compare import Comparison
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.triage.notes import Notes
@@ -47,6 +49,8 @@ class RagtuiApp(App[int]):
         Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Keys of every screen, and the symbols"),
         Binding("escape", "back", "Back", show=False, id="app.back", tooltip="Back to the previous screen"),
         Binding("colon", "jump", "Jump", key_display=":", show=False, id="app.jump", tooltip="Jump to any question by id"),
+        # Textual's own action: the terminal is restored, `fg` brings the same screen back.
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False, id="app.suspend", tooltip="Suspend to the shell (fg to come back)"),
     ]
 
     def __init__(
@@ -57,6 +61,7 @@ class RagtuiApp(App[int]):
         preloaded: Future[DashboardData] | None = None,
         notes_path: Path | None = None,
         question: str | None = None,
+        driver_class: type[Driver] | None = None,
     ) -> None:
         """Create the app; nothing is read until it runs (or `preloaded` is already reading).
 
@@ -66,8 +71,9 @@ class RagtuiApp(App[int]):
             preloaded: a load already started by `launch` (`ragtui.ui.loader.start_loading`).
             notes_path: the marks sidecar (`--notes`); default: beside run B, or A alone.
             question: open the question view on this id once loaded (`--question`).
+            driver_class: how to drive the terminal (`launch` gives `TerminalDriver`); else Textual's.
         """
-        super().__init__()
+        super().__init__(driver_class=driver_class)
         self.inputs = inputs
         self.notes_path = notes_path
         self.start_question = question

@@ -81,4 +81,4 @@ def test_open_without_a_terminal_says_so_and_exits_2_instead_of_hanging(runs):
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 2
-    assert "needs a terminal" in result.stderr
+    assert "needs an interactive terminal" in result.stderr
