@@ -33,3 +33,41 @@ def test_question_view_side_a_snapshot(snap_compare, triage, size):
 def test_question_view_of_a_generation_regression_on_side_b_snapshot(snap_compare, triage, size):
     app = host_app(lambda: QuestionScreen(triage, ["proc-01", "proc-02"], 0))
     assert snap_compare(app, press=["n"], terminal_size=SIZES[size])
+
+
+# ---- triage keys at 80×24: the A→B diff, marks in the list and in the question view ------
+
+
+def _marked(comparison) -> None:
+    from ragtui.core.triage.notes import Notes
+
+    notes = Notes.load(comparison.b.run.path.with_name("b.notes.jsonl"))
+    notes.set("proc-01", "gold_wrong", "p_teletravail_042 is outdated")
+    notes.set("proc-02", "bug")
+
+
+def test_question_view_rank_and_answer_diff_snapshot(snap_compare, triage):
+    app = host_app(lambda: QuestionScreen(triage, ["proc-01", "none-01"], 0))
+    assert snap_compare(app, press=["d"], terminal_size=(80, 24))
+
+
+def test_question_view_answer_diff_snapshot(snap_compare, triage):
+    app = host_app(lambda: QuestionScreen(triage, ["proc-01", "none-01"], 1))
+    assert snap_compare(app, press=["d", "pagedown"], terminal_size=(80, 24))
+
+
+def test_failure_list_with_marks_snapshot(snap_compare, triage):
+    _marked(triage)
+    app = host_app(lambda: FailureListScreen(triage))
+    assert snap_compare(app, press=["down", "down"], terminal_size=(80, 24))
+
+
+def test_question_view_marked_snapshot(snap_compare, triage):
+    _marked(triage)
+    app = host_app(lambda: QuestionScreen(triage, ["proc-01", "proc-02"], 0))
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_mark_menu_snapshot(snap_compare, triage):
+    app = host_app(lambda: QuestionScreen(triage, ["proc-01", "proc-02"], 0))
+    assert snap_compare(app, press=["m", "b", *"rank 7"], terminal_size=(80, 24))

@@ -43,11 +43,11 @@ class FailureListScreen(TriageKeys, Screen):
     """Failing questions of a comparison, filterable, one Enter from the question view."""
 
     BINDINGS: list[BindingType] = [
-        Binding("escape", "back", "back", tooltip="Close the search, else go back", id="failures.back"),
+        Binding("escape", "back", "back", show=False, tooltip="Close the search, else go back", id="failures.back"),
         Binding("slash", "search", "search", key_display="/", tooltip="Search ids, questions, answers, passages and judge reasons", id="failures.search"),
         Binding("s", "cycle_status", "status", tooltip="Cycle: failing, regressed, fixed, still failing, all", id="failures.status"),
         Binding("k", "cycle_kind", "kind", tooltip="Cycle the failure kind filter", id="failures.kind"),
-        Binding("c", "cycle_category", "category", tooltip="Cycle the category filter", id="failures.category"),
+        Binding("c", "cycle_category", "category", show=False, tooltip="Cycle the category filter", id="failures.category"),
         Binding("M", "cycle_mark", "mark filter", key_display="M", show=False, tooltip="Cycle: any mark, marked, ok, bug, gold wrong, flaky, unmarked", id="failures.mark_filter"),
         Binding("right_square_bracket", "sort(1)", "sort", key_display="]", show=False, tooltip="Sort by the next column: category, id, cause, Δ utility, gold rank change", id="failures.sort_next"),
         Binding("left_square_bracket", "sort(-1)", "sort back", key_display="[", show=False, tooltip="Sort by the previous column", id="failures.sort_previous"),

@@ -34,7 +34,7 @@ _MENU_CSS = """
     }}
     {name} .menu-title {{ text-style: bold; height: auto; }}
     {name} .menu-hint {{ color: $text-muted; height: auto; }}
-    {name} OptionList {{ height: auto; max-height: 12; border: none; padding: 0; }}
+    {name} OptionList, {name} OptionList:focus {{ height: auto; max-height: 12; border: none; padding: 0; }}
     {name} Input {{ margin-top: 1; }}
 """
 

@@ -38,7 +38,7 @@ from ragtui.ui.widgets.question_side import QuestionSide
 from ragtui.ui.widgets.verdict_styles import role_colour
 
 NARROW = 120  # below this width, one side at a time
-_STEP = Binding.Group("question", compact=True)
+_STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it with q and ?
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
@@ -46,10 +46,10 @@ class QuestionScreen(TriageKeys, Screen[str | None]):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
     BINDINGS: list[BindingType] = [
-        Binding("escape", "back", "back", id="question.back"),
+        Binding("escape", "back", "back", show=False, id="question.back"),
         Binding("n", "step(1)", "next", group=_STEP, tooltip="Next question of the list", id="question.next"),
         Binding("p", "step(-1)", "prev", group=_STEP, tooltip="Previous question of the list", id="question.previous"),
-        Binding("t", "switch_side", "A/B", tooltip="Switch between A and B", id="question.switch_side"),
+        Binding("t", "switch_side", "A/B", show=False, tooltip="Switch between A and B", id="question.switch_side"),
         Binding("tab", "switch_side", "A/B", show=False, tooltip="Switch between A and B", id="question.switch_side_tab"),
         Binding("j", "sentence(1)", "next sentence", group=_SENTENCE, tooltip="Focus the next sentence of the answer", id="question.next_sentence"),
         Binding("k", "sentence(-1)", "previous sentence", group=_SENTENCE, tooltip="Focus the previous sentence", id="question.previous_sentence"),

@@ -54,12 +54,12 @@ class FailureTable(ScrollView, can_focus=True):
     # The six movement keys share one compact footer entry (↑↓⇞⇟⇱⇲ move).
     BINDINGS: list[BindingType] = [
         Binding("enter", "select", "open", tooltip="Open the question view on this question", id="failures.open"),
-        Binding("up", "cursor(-1)", "up", key_display="↑", group=_MOVE, id="failures.up"),
-        Binding("down", "cursor(1)", "down", key_display="↓", group=_MOVE, id="failures.down"),
-        Binding("pageup", "page(-1)", "page up", key_display="⇞", group=_MOVE, id="failures.page_up"),
-        Binding("pagedown", "page(1)", "page down", key_display="⇟", group=_MOVE, id="failures.page_down"),
-        Binding("home", "jump(0)", "first", key_display="⇱", group=_MOVE, id="failures.first"),
-        Binding("end", "jump(-1)", "last", key_display="⇲", group=_MOVE, id="failures.last"),
+        Binding("up", "cursor(-1)", "up", key_display="↑", group=_MOVE, show=False, id="failures.up"),
+        Binding("down", "cursor(1)", "down", key_display="↓", group=_MOVE, show=False, id="failures.down"),
+        Binding("pageup", "page(-1)", "page up", key_display="⇞", group=_MOVE, show=False, id="failures.page_up"),
+        Binding("pagedown", "page(1)", "page down", key_display="⇟", group=_MOVE, show=False, id="failures.page_down"),
+        Binding("home", "jump(0)", "first", key_display="⇱", group=_MOVE, show=False, id="failures.first"),
+        Binding("end", "jump(-1)", "last", key_display="⇲", group=_MOVE, show=False, id="failures.last"),
     ]
     COMPONENT_CLASSES = {"failure-table--cursor", "failure-table--columns", "failure-table--group"}
     DEFAULT_CSS = """
