@@ -45,6 +45,9 @@ SYMBOLS = (
     ("⊘", "the system abstained"),
     ("≠", "the judge and the human label disagree"),
     ("·", "a question that passes in both runs"),
+    ("o b g f", "a question's mark in the failure list: ok, bug, gold wrong, flaky"),
+    ("[-…-] {+…+}", "words removed / added from A's answer to B's (d)"),
+    ("+ − ↑ ↓ =", "a passage entered / left the top k, moved up / down, kept its rank (d)"),
 )
 
 
