@@ -1,0 +1,114 @@
+"""Two groups of the question view's keys, kept apart from its layout and drawing.
+
+`QuestionSearch`: `/` searches every text of the comparison, `n` / `N` step the matches
+(the view's `action_step` hands over to `_step_match` while a search is on), `:` and
+the search show any question with `jump_to`. `QuestionRejudge`: `J` judges the answer on
+screen again, off the UI thread, and brings the new verdict into view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.content import Content
+
+from ragtui.core.triage.search import Matches
+from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
+
+if TYPE_CHECKING:
+    from ragtui.core.comparing.compare import Comparison
+    from ragtui.ui.models.question import QuestionData
+
+
+class QuestionSearch:
+    """Search and jump, mixed into the question view (which provides the attributes below)."""
+
+    comparison: Comparison
+    question_ids: list[str]
+    index: int
+    matches: Matches | None
+
+
+    def _search_line(self) -> Content | None:
+        if self.matches is None:
+            return None
+        m = self.matches
+        where = f"match {m.at + 1} of {len(m.ids)}" if m.at is not None and self.question_id in m.ids else f"{len(m.ids)} match(es)"
+        return Content.assemble(
+            Content(f"{'Search':<9}").stylize("bold"), "“", safe(m.term, one_line=True, limit=40), f"” · {where} · n / N step · Esc ends"
+        )
+
+    def jump_to(self, question_id: str) -> None:
+        """Show any question of the comparison; one outside the list joins it after this one."""
+        if question_id not in self.question_ids:
+            self.question_ids = [*self.question_ids[: self.index + 1], question_id, *self.question_ids[self.index + 1 :]]
+        self._show_index(self.question_ids.index(question_id))
+
+    def _step_match(self, delta: int) -> None:
+        assert self.matches is not None
+        target = self.matches.step(self.question_id, delta)
+        if target is None:
+            self._say(f"nothing matches “{self.matches.term}”", timeout=3)
+        else:
+            self.jump_to(target)
+
+    def action_search(self) -> None:
+        from ragtui.ui.screens.menus import Prompt
+
+        def search(term: str | None) -> None:
+            if not term or not term.strip():
+                return
+            from ragtui.core.triage.search import search_index
+
+            self.matches = Matches(term, search_index(self.comparison).ids(term))
+            if not self.matches.ids:
+                self._say(f"nothing matches “{term}” (ids, questions, answers, passages, reasons)", severity="warning", timeout=4)
+                self.matches = None
+                return
+            target = self.matches.first(self.question_id)
+            if target is not None:
+                self.jump_to(target)
+
+        hint = "search ids, questions, answers, passages and reasons (accents and case ignored); Enter, Esc cancels"
+        self.app.push_screen(Prompt("/", hint, self.matches.term if self.matches else ""), callback=search)
+
+
+class QuestionRejudge:
+    """`J`, mixed into the question view (which provides the attributes below)."""
+
+    comparison: Comparison
+    data: QuestionData
+    side: str
+    _rejudged: dict[tuple[str, str], Rejudged]
+
+    def action_rejudge(self) -> None:
+        row = self.data.rows.get(self.side)
+        if row is None or not row.get("present", True):
+            self._say(f"{self.question_id} is not in run {self.side}: nothing to judge", severity="warning")
+            return
+        try:
+            settings = judge_settings(self.comparison)
+        except JudgeUnavailable as exc:
+            self._say(str(exc), title="Re-judge", severity="warning", timeout=8)
+            return
+        self._say(f"re-judging {self.question_id} ({self.side}) with {settings.provider}…", timeout=3)
+        self._run_rejudge(self.question_id, self.side, row, settings)
+
+    @work(exclusive=True, group="rejudge", exit_on_error=False)
+    async def _run_rejudge(self, question_id: str, side: str, row: dict, settings: object) -> None:
+        try:
+            result = await rejudge(row, settings)
+        except JudgeUnavailable as exc:
+            self._say(str(exc), title="Re-judge", severity="error", timeout=8)
+            return
+        except Exception as exc:  # a judge bug must not take the app down with it
+            self._say(f"the judge failed: {type(exc).__name__}", title="Re-judge", severity="error", timeout=8)
+            return
+        self._rejudged[(question_id, side)] = result
+        if question_id == self.question_id:
+            self.redraw()
+            # The new verdict sits below the answer: bring it into view once it is laid out.
+            self.call_after_refresh(self._side(side).reveal_rejudge)
+        self._say(f"{question_id} ({side}) re-judged — shown below the answer" + (" (judge error)" if result.error else ""), timeout=3)
