@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
             config=Path(args.config) if args.config else None,
             k=args.k,
             fmt=args.from_format,
+            variants=args.variant,
+            status_from=args.status_from,
         )
     from ragtui.ui.launch import launch
 
