@@ -19,7 +19,7 @@ exactly like `recall@5`. The rules particular to a tool's scores:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import polars as pl
@@ -55,16 +55,30 @@ def _long(evaluation: Evaluation) -> pl.DataFrame:
     return frame.explode("tool_scores").drop_nulls("tool_scores").unnest("tool_scores")
 
 
+def _errored(evaluation: Evaluation) -> pl.DataFrame:
+    """The questions the tool could not judge at all (a failed generation, no verdict)."""
+    return evaluation.questions.filter(pl.col("present") & pl.col("tool_error").is_not_null()).select("id")
+
+
+def _error_count(rows: pl.DataFrame, errored: pl.DataFrame) -> int:
+    """Questions whose score of this metric is an error, or missing because the tool failed."""
+    bad = rows.filter(pl.col("value").is_null() | pl.col("error").is_not_null()).height
+    return bad + errored.join(rows.select("id"), on="id", how="anti").height
+
+
 def compare_tool_metrics(a: Evaluation, b: Evaluation | None, config: Config) -> dict[str, ToolMetric]:
     """Every tool metric of A (and B), in order of first appearance."""
     long_a = _long(a)
     long_b = _long(b) if b is not None else None
+    errored = {"A": _errored(a), **({"B": _errored(b)} if b is not None else {})}
     names = list(dict.fromkeys(long_a.get_column("metric").to_list() + (long_b.get_column("metric").to_list() if long_b is not None else [])))
     out = {}
     for name in names:
         rows_a = long_a.filter(pl.col("metric") == name)
         rows_b = long_b.filter(pl.col("metric") == name) if long_b is not None else None
-        out[name] = _tool_metric(name, rows_a, rows_b, a, b, config)
+        metric = _tool_metric(name, rows_a, rows_b, a, b, config)
+        counts = {label: _error_count(rows, errored[label]) for label, rows in (("A", rows_a), ("B", rows_b)) if rows is not None}
+        out[name] = replace(metric, errors={label: counts[label] for label in metric.errors})
     return out
 
 
@@ -76,7 +90,7 @@ def _tool_metric(
     threshold = _single(both.get_column("threshold"))
     target = config.tool_targets[name].value if name in config.tool_targets else threshold
     scored = pl.col("value").is_not_null() & pl.col("error").is_null()
-    errors = {"A": rows_a.filter(~scored).height}
+    errors = {"A": 0}  # counted by the caller, which knows the questions the tool failed on
     tool = tool_of(a) or (tool_of(b) if b is not None else None) or name.split(":", 1)[0]
     if rows_b is None or b is None:
         kept = rows_a.filter(scored)
@@ -88,7 +102,7 @@ def _tool_metric(
             for row in kept.group_by("category", maintain_order=True).agg(pl.col("value").mean().alias("A"), pl.len().alias("n")).iter_rows(named=True)
         }
         return ToolMetric(tool, comparison, threshold, errors, {"A": _rate(kept.get_column("passed"))}, 0, categories)
-    errors["B"] = rows_b.filter(~scored).height
+    errors["B"] = 0
     right = rows_b.filter(scored).select("id", pl.col("value").alias("value_b"), pl.col("passed").alias("passed_b"))
     paired = rows_a.filter(scored).join(right, on="id", how="inner", maintain_order="left")
     unpaired = rows_a.filter(scored).height + right.height - 2 * paired.height

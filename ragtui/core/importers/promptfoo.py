@@ -173,6 +173,10 @@ def _record(
         record["retrieved"] = retrieved
     _answer(result, record)
     _scores(result, record)
+    if record.get("generation_error"):
+        # No answer to grade: whatever score promptfoo wrote (0) is an error, not a value.
+        for details in (record.setdefault("score_details", {}).setdefault(name, {}) for name in record.get("scores", {})):
+            details["error"] = record["generation_error"]
     set_tool_verdict(record, result.get("success"), record.get("generation_error"))
     _usage(result, record)
     mapped = {"id", "category", *QUESTION_VARS, *CONTEXT_VARS, *CONTEXT_ID_VARS, *GOLD_VARS, *EXPECTED_VARS}
