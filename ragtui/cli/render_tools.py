@@ -11,34 +11,19 @@ import textwrap
 from typing import Any
 
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import FAIL, MINUS, PASS, VERDICT_LABEL, VERDICT_SYMBOL
-
-# How each tool calls itself (the report's `tool` field is the import format's name).
-TOOL_TITLES = {"deepeval": "DeepEval", "ragas": "RAGAS", "promptfoo": "promptfoo", "inspect": "inspect_ai"}
-STATUS_FROM_TEXT = {
-    "ragtui": "ragtui's verdicts",
-    "tool": "the tool's own verdicts",
-    "both": "ragtui's and the tool's verdicts (failing either fails)",
-}
+from ragtui.core.vocabulary import FAIL, MINUS, PASS, TOOL_LABELS, VERDICT_LABEL, VERDICT_SYMBOL, status_source_text
 NAME_WIDTH = 18  # the text table fits 80 columns with a metric name this long
 
 
 def status_from_line(report: dict[str, Any]) -> str | None:
     """`Question status from: DeepEval's own verdicts (--status-from tool)`, when a tool is involved."""
-    tools = [run.get("tool") for run in report["runs"].values() if run.get("tool")]
-    if not tools:
-        return None
-    source = report.get("status_from", "ragtui")
-    text = STATUS_FROM_TEXT[source]
-    if source != "ragtui":
-        names = " / ".join(dict.fromkeys(TOOL_TITLES.get(tool, tool) for tool in tools))
-        text = text.replace("the tool's", f"{names}'s")
-    return f"Question status from: {text} (--status-from {source})"
+    tools = [run["tool"] for run in report["runs"].values() if run.get("tool")]
+    return status_source_text(report.get("status_from", "ragtui"), tools) if tools else None
 
 
 def tool_counts_text(run: dict[str, Any]) -> str:
     """`DeepEval: 7 verdicts · 2 failing · 1 tool error` for a run's header."""
-    title = TOOL_TITLES.get(run["tool"], run["tool"])
+    title = TOOL_LABELS.get(run["tool"], run["tool"])
     errors = run["tool_errors"]
     return f"{title}: {run['tool_verdicts']} verdicts · {run['tool_failing']} failing · {errors} tool error{'s' if errors != 1 else ''}"
 
@@ -97,7 +82,7 @@ def tool_text_lines(report: dict[str, Any], table) -> list[str]:
     two = "B" in report["runs"]
     lines: list[str] = []
     for tool, metrics in _by_tool(report).items():
-        title = TOOL_TITLES.get(tool, neutralize(tool, keep_newlines=False))
+        title = TOOL_LABELS.get(tool, neutralize(tool, keep_newlines=False))
         header = ["metric", "thr", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
         rows = []
         for name, m in metrics.items():
@@ -131,7 +116,7 @@ def tool_markdown_lines(report: dict[str, Any]) -> list[str]:
     two = "B" in report["runs"]
     out: list[str] = []
     for tool, metrics in _by_tool(report).items():
-        title = TOOL_TITLES.get(tool, _md(tool))
+        title = TOOL_LABELS.get(tool, _md(tool))
         header = ["metric", "threshold", "A"] + (["B", "Δ (95 % CI)", "verdict", "errors A/B"] if two else ["n", "errors"])
         out += ["", f"**{title}'s own metrics**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for name, m in metrics.items():

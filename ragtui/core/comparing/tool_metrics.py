@@ -73,13 +73,27 @@ def compare_tool_metrics(a: Evaluation, b: Evaluation | None, config: Config) ->
     errored = {"A": _errored(a), **({"B": _errored(b)} if b is not None else {})}
     names = list(dict.fromkeys(long_a.get_column("metric").to_list() + (long_b.get_column("metric").to_list() if long_b is not None else [])))
     out = {}
+    keys: set[str] = set()
     for name in names:
         rows_a = long_a.filter(pl.col("metric") == name)
         rows_b = long_b.filter(pl.col("metric") == name) if long_b is not None else None
         metric = _tool_metric(name, rows_a, rows_b, a, b, config)
         counts = {label: _error_count(rows, errored[label]) for label, rows in (("A", rows_a), ("B", rows_b)) if rows is not None}
-        out[name] = replace(metric, errors={label: counts[label] for label in metric.errors})
+        metric = replace(metric, errors={label: counts[label] for label in metric.errors})
+        out[name] = _with_unique_key(metric, keys)
     return out
+
+
+def _with_unique_key(metric: ToolMetric, keys: set[str]) -> ToolMetric:
+    """Two names may reduce to one key ("a b", "a-b"): the dashboard needs distinct ids."""
+    spec = metric.comparison.spec
+    key, n = spec.key, 2
+    while key in keys:
+        key, n = f"{spec.key}-{n}", n + 1
+    keys.add(key)
+    if key == spec.key:
+        return metric
+    return replace(metric, comparison=replace(metric.comparison, spec=replace(spec, key=key)))
 
 
 def _tool_metric(

@@ -28,9 +28,8 @@ import polars as pl
 from ragtui.core.errors import InputError, problem
 from ragtui.core.loading.config import Config, ToolTarget
 from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.vocabulary import TOOL_LABELS
 
-# The formats whose files carry the tool's own scores, and how the tool calls itself.
-TOOL_LABELS = {"deepeval": "DeepEval", "ragas": "RAGAS", "promptfoo": "promptfoo", "inspect": "inspect_ai"}
 STATUS_SOURCES = ("ragtui", "tool", "both")
 TOOL_KINDS = ("tool_fail", "tool_error")
 NO_VERDICT = "the tool gave no verdict on this question"
