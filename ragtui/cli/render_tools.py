@@ -12,6 +12,7 @@ from typing import Any
 
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import FAIL, MINUS, PASS, TOOL_LABELS, VERDICT_LABEL, VERDICT_SYMBOL, status_source_text
+
 NAME_WIDTH = 18  # the text table fits 80 columns with a metric name this long
 
 
