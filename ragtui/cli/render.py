@@ -10,9 +10,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_markdown_lines, tool_text_lines
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_markdown_lines, tool_text_lines
 from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
 
 WIDTH = 80  # the text report reads in an 80-column terminal
