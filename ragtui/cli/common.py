@@ -43,3 +43,12 @@ def variants(text: str) -> tuple[int | None, int | None]:
         raise argparse.ArgumentTypeError(f"expected N or N,M (whole numbers from 1), found {text!r}")
     numbers = [int(part) for part in parts]
     return numbers[0], numbers[-1]
+
+
+def add_labels_option(parser: argparse.ArgumentParser) -> None:
+    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run)."""
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run",
+    )

@@ -13,6 +13,8 @@ import logging
 import sys
 from pathlib import Path
 
+from ragtui.cli.judge_batch import add_batch_arguments
+
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
 
@@ -46,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
+    add_batch_arguments(parser)
 
 
 def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
@@ -113,7 +116,7 @@ def _judge_logging(verbose: bool):
         logger.setLevel(old_level)
 
 
-def _print_summary(result, settings, out: Path) -> None:
+def _print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
@@ -122,7 +125,9 @@ def _print_summary(result, settings, out: Path) -> None:
         f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors",
         file=sys.stderr,
     )
-    if settings.provider != "lexical":
+    if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
+        print(calls_line, file=sys.stderr)
+    elif settings.provider != "lexical":
         print(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
             f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
@@ -161,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"ragtui: warning: {warning}", file=sys.stderr)
     if settings.provider == "lexical":
         print("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests", file=sys.stderr)
+    if args.batch:
+        from ragtui.cli.judge_batch import run_batch
+
+        return run_batch(args, raw, gold, settings, out)
     progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
 
     async def main():

@@ -11,6 +11,7 @@ from ragtui.core.errors import InputError
 from ragtui.core.loading.config import Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
+from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.runs import Run, load_run
 from ragtui.core.loading.schema import CATEGORY_NAMES, UNCATEGORIZED
 from ragtui.core.measuring.evaluate import evaluate
@@ -96,7 +97,7 @@ def load_comparison(inputs: Inputs) -> Comparison:
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
     comparison = compare(evaluation_a, evaluation_b, config)
     tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
-    return replace(comparison, tool_metrics=tool_metrics, status_from=status_from)
+    return replace(comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels))
 
 
 def _known_categories(gold: GoldSet | None) -> frozenset[str]:

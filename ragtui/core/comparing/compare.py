@@ -62,6 +62,8 @@ class Comparison:
     # verdicts made each question pass or fail ("ragtui", "tool", "both"): see session.
     tool_metrics: dict[str, Any] = field(default_factory=dict)
     status_from: str = "ragtui"
+    # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
+    labels: dict = field(default_factory=dict)
 
     @property
     def k(self) -> int:

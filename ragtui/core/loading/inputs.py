@@ -23,3 +23,5 @@ class Inputs:
     variants: tuple[int | None, int | None] = (None, None)
     # Whose verdicts make a question pass: "ragtui", "tool", "both"; None decides (tool_scores).
     status_from: str | None = None
+    # The calibration labels file (--labels); None: `RUN.labels.jsonl` beside each run.
+    labels: Path | None = None
