@@ -3,19 +3,20 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install install-test bench clean
+.PHONY: run test lint install install-test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The stamps re-install only when pyproject.toml changes.
+# The stamps re-install only when pyproject.toml (or the test constraints) change.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# Snapshot tests compare pixels of text: the libraries that draw them are pinned.
+$(VENV)/.installed-test: pyproject.toml tests/constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]' -c tests/constraints.txt
 	@touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -24,8 +25,13 @@ install-test: $(VENV)/.installed-test
 run: install
 	$(BIN)/ragtui $(ARGS)
 
-test: install-test
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+# The rules that keep the tree readable: the layer contracts of pyproject.toml.
+lint: install-test
+	$(BIN)/lint-imports --no-cache
+
+# Both cores: the suite is mostly Pilot tests, each waiting on its own app.
+test: lint
+	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
 
 bench: install-test
 	$(BIN)/python bench/bench_core.py

@@ -34,8 +34,13 @@ def sample_inputs() -> dict[str, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ragtui.cli.terminal import terminal_problem
     from ragtui.core.loading.inputs import Inputs
 
+    problem = terminal_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     if getattr(args, "b", None) and not args.a:
         print("ragtui: give run A before run B", file=sys.stderr)
         return 2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
@@ -194,10 +193,8 @@ async def test_100000_questions_scroll_to_the_end_drawing_only_a_screenful(big_c
         table = _table(app)
         assert table.rows.row_count == 100_000
         height = table.scrollable_content_region.height
-        start = time.perf_counter()
         await pilot.press("end")
         await pilot.pause()
-        elapsed = time.perf_counter() - start
         last = table.rows.ids()[-1]
         assert any(last in line for line in screen_lines(app))
         assert table.current_id == last
@@ -206,7 +203,6 @@ async def test_100000_questions_scroll_to_the_end_drawing_only_a_screenful(big_c
         assert table.lines_rendered <= 3 * height
         assert table.cache_size <= CACHE_LINES
         assert len(app.screen.query("*")) < 40  # widgets: a handful, never one per row
-        assert elapsed < 2.0
         await pilot.press("pageup")
         await pilot.pause()
         assert table.lines_rendered <= 4 * height

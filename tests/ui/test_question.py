@@ -197,7 +197,7 @@ async def test_J_without_a_configured_judge_says_how_to_configure_one(triage):
         await pilot.pause()
         await pilot.press("J")
         await pilot.pause()
-        messages = [n.message for n in pilot.app._notifications]
+        messages = [message for message, _ in pilot.app.toasts]
         assert any("No judge configured" in m and "provider: lexical" in m for m in messages)
 
 

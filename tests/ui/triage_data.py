@@ -248,19 +248,34 @@ def host_app(make_screen):
     from ragtui.ui.themes import THEME_VARIABLE_DEFAULTS
 
     class TriageHost(App):
+        """Records every toast it is asked to show, so tests read them without Textual's internals."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.toasts: list[tuple[str, bool]] = []  # (message, markup)
+
         def get_theme_variable_defaults(self) -> dict[str, str]:
             return dict(THEME_VARIABLE_DEFAULTS)
 
         def on_mount(self) -> None:
             self.push_screen(make_screen())
 
+        def notify(self, message, *args, markup: bool = True, **kwargs) -> None:
+            self.toasts.append((str(message), markup))
+            super().notify(message, *args, markup=markup, **kwargs)
+
     return TriageHost()
 
 
 def screen_lines(app) -> list[str]:
-    """The text of every line on the terminal, as the compositor would send it."""
+    """The text of every line on the terminal, as the compositor would send it.
+
+    Textual has no public call for the composed screen; this one place reads it (the
+    screen's compositor), so a Textual upgrade that moves it breaks one function.
+    """
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 def screen_strips(app):
+    """The composed screen as styled strips (see `screen_lines`)."""
     return app.screen._compositor.render_strips()

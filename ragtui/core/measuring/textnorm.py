@@ -14,15 +14,24 @@ import unicodedata
 
 import polars as pl
 
-_PUNCT_PY = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SPACES_PY = re.compile(r"\s+")
 
 
+def _kept(ch: str) -> str:
+    """A letter, a digit or a space as it is; anything else (punctuation, symbols, `_`) a space."""
+    return ch if ch.isspace() or unicodedata.category(ch)[0] in "LN" else " "
+
+
 def normalize_for_match(text: str) -> str:
-    """Lower-case, strip accents, turn punctuation into spaces, collapse spaces."""
+    """Lower-case, strip accents and other marks, turn punctuation into spaces, collapse spaces.
+
+    Each step names its characters by Unicode category (marks M, letters L, numbers N), as
+    the polars expression below does: the regex engines' `\\w` differ (Rust's includes marks
+    and `‿`), so neither side uses it.
+    """
     decomposed = unicodedata.normalize("NFKD", text.lower())
-    no_accents = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return _SPACES_PY.sub(" ", _PUNCT_PY.sub(" ", no_accents)).strip()
+    no_marks = "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
+    return _SPACES_PY.sub(" ", "".join(_kept(ch) for ch in no_marks)).strip()
 
 
 def normalize_question(text: str) -> str:
@@ -36,7 +45,7 @@ def normalized_expr(column: pl.Expr) -> pl.Expr:
         column.str.to_lowercase()
         .str.normalize("NFKD")
         .str.replace_all(r"\p{M}", "")
-        .str.replace_all(r"[^\w\s]|_", " ")
+        .str.replace_all(r"[^\p{L}\p{N}\s]", " ")
         .str.replace_all(r"\s+", " ")
         .str.strip_chars()
     )

@@ -1,0 +1,36 @@
+"""Matching text normalisation: the Python function and the polars expression agree."""
+
+from __future__ import annotations
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragtui.core.measuring.textnorm import normalize_for_match, normalized_expr
+
+# Accents, ligatures, superscripts, connector punctuation, marks that are not combining
+# (U+0903), zero-width joiners, non-breaking and ideographic spaces: where regex engines
+# and Unicode tables tend to differ.
+TRICKY = "Éé oeœ ﬁ ² ½ ‿ _ ‐ – — ’ « » \u0903 \u200d \u00a0 \u3000 İ ß Ǆ ٣ 𝟙 !?.,;:"
+
+
+def _polars(texts: list[str]) -> list[str]:
+    return pl.DataFrame({"t": texts}).select(normalized_expr(pl.col("t"))).get_column("t").to_list()
+
+
+def test_the_abstention_phrase_normalises_alike_in_python_and_polars():
+    texts = ["Je ne trouve pas cette information.", "JE NE TROUVE PAS cette information !", "Désolé : je ne trouve pas…"]
+    assert _polars(texts) == [normalize_for_match(t) for t in texts]
+
+
+def test_each_tricky_character_normalises_alike_in_python_and_polars():
+    texts = [f"a{ch}b" for ch in TRICKY]
+    assert _polars(texts) == [normalize_for_match(t) for t in texts]
+
+
+# Characters this Python's Unicode tables leave unassigned (Cn) are left out: polars may
+# ship a newer Unicode version that already knows them (a CJK extension, say).
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cn")), max_size=12), min_size=1, max_size=20))
+def test_python_and_polars_normalise_any_text_alike(texts):
+    assert _polars(texts) == [normalize_for_match(t) for t in texts]
