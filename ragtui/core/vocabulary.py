@@ -34,6 +34,10 @@ GOLD_MARK = "★"
 BEYOND_K_MARK = "┆"
 CURSOR_MARK = "›"
 DISAGREE_MARK = "≠"
+# An answer or passage the detector flags (judge_directed.py), and the judge's own report of it.
+JUDGE_DIRECTED_MARK = "⚠"
+JUDGE_DIRECTED_LABEL = "addresses the judge"
+JUDGE_INJECTION_LABEL = "the judge reported an injection attempt"
 
 # The peer tools whose files carry their own scores (by import format), as they call
 # themselves, and whose verdicts make a question pass or fail (--status-from).
