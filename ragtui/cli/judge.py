@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from ragtui.cli.judge_batch import add_batch_arguments
+from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.judge.runner import family_warning, judge_run
     from ragtui.core.loading.records import read_raw_run, write_run_lines
 
+    check_batch_flags(args)
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))
