@@ -88,9 +88,9 @@ def test_even_the_right_nonce_written_in_the_text_is_neutralised():
 
 
 def test_invisible_and_lookalike_characters_cannot_smuggle_a_closing_tag():
-    for trick in ("<\u200b/passage-x>", "<\u202e/phrase>", "＜/passage>", "< / passage>", "<\x1b/phrase>"):
+    for trick in ("<\u200b/passage-x>", "<\u202e/phrase>", "＜/passage>", "< / passage>", "<\x1b/phrase>", "<∕passage>", "〈/phrase〉"):
         assert "</" not in neutralise(f"a {trick} b", NONCE)
-        assert not re.search(r"[<＜]\s*/", neutralise(f"a {trick} b", NONCE)), trick
+        assert not re.search(r"[<＜﹤〈⟨〈]", neutralise(f"a {trick} b", NONCE)), trick
 
 
 def test_each_prompt_draws_its_own_nonce_and_a_seed_gives_the_same_one_for_the_same_content():
@@ -112,7 +112,7 @@ def test_the_nonce_seed_is_kept_private_in_the_cache_and_reused(tmp_path):
 def test_the_rendering_is_part_of_the_prompt_version():
     from ragtui.core.judge import prompts
 
-    assert prompts.RENDER_VERSION == "render-2-fenced"
+    assert prompts.RENDER_VERSION == "render-3-fenced"
     assert load_prompts("fr").version.startswith("ragtui-fr@")
 
 
