@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -55,10 +56,10 @@ def main() -> None:
         comparison = load_comparison(Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"]))
         questions = comparison.a.questions
         passages = questions.get_column("retrieved_texts").list.len().sum()
-        detector = _best(lambda: run_flags(questions))
-        floor = _best(lambda: _floor(questions))
-        whole = _best(lambda: load_comparison(Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"])), repeat=1)
-        headless = _best(lambda: load_comparison(Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"], detail=False)), repeat=1)
+        detector = _best(partial(run_flags, questions))
+        floor = _best(partial(_floor, questions))
+        whole = _best(partial(load_comparison, Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"])), repeat=1)
+        headless = _best(partial(load_comparison, Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"], detail=False)), repeat=1)
         print(
             f"n={n:>7}: {passages} passages · detector {detector:.3f} s per run · literal-search floor {floor:.3f} s "
             f"({detector / floor:.1f}×) · load_comparison of two runs {whole:.2f} s (app), {headless:.2f} s (report); "
