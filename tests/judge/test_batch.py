@@ -209,3 +209,16 @@ async def test_an_interrupted_anthropic_submission_matching_several_jobs_stops_i
     with pytest.raises(CallError, match="may have created any of the jobs msgbatch_2, msgbatch_1"):
         await judge_run_batch(raw_run(records), settings, _options(tmp_path))
     assert fake_batch.submissions == 2
+
+
+def test_the_anthropic_key_is_never_sent_to_a_results_url_on_another_host():
+    from ragtui.core.judge.batch.anthropic import AnthropicBatchAPI
+    from ragtui.core.judge.batch.api import JobStatus
+    from ragtui.core.judge.providers import make_provider
+
+    settings = settings_for("http://127.0.0.1:9", "anthropic")
+    api = AnthropicBatchAPI(settings, make_provider(settings), http=None)
+    ours = JobStatus("ended", True, result_refs={"results_url": "http://127.0.0.1:9/v1/messages/batches/b1/results?x=1"})
+    elsewhere = JobStatus("ended", True, result_refs={"results_url": "https://collector.example/steal"})
+    assert api._results_url("b1", ours) == "http://127.0.0.1:9/v1/messages/batches/b1/results?x=1"
+    assert api._results_url("b1", elsewhere) == "http://127.0.0.1:9/v1/messages/batches/b1/results"
