@@ -37,7 +37,7 @@ async def test_the_dashboard_shows_deepevals_metrics_as_their_own_panel_group():
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen), text_of(app.screen)
         group = app.screen.query_one("#tool-deepeval", ToolMetricsGroup)
-        assert "DeepEval's own metrics" in text_of(group)
+        assert "DeepEval's own metrics" in text_of(group) and "⚠ tool errors A 1 · B 0" in text_of(group)
         panels = {panel.metric.name: panel for panel in group.query(MetricPanel)}
         assert list(panels) == ["deepeval:Answer Relevancy", "deepeval:Faithfulness"]
         relevancy = panels["deepeval:Answer Relevancy"]
