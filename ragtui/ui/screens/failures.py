@@ -19,7 +19,15 @@ from textual.widgets import Footer, Input, Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.loading.schema import category_display_name
-from ragtui.core.vocabulary import CAUSE_LABELS, KIND_LABELS, KIND_LEGEND, STATUS_SYMBOL, kind_words, status_label
+from ragtui.core.vocabulary import (
+    CAUSE_LABELS,
+    KIND_LABELS,
+    KIND_LEGEND,
+    STATUS_SYMBOL,
+    TOOL_KIND_LEGEND,
+    kind_words,
+    status_label,
+)
 from ragtui.ui.safe_text import safe
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.failure_rows import (
@@ -155,7 +163,8 @@ class FailureListScreen(TriageKeys, Screen):
         if f.search.strip():
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
         if self.app.size.width >= 120:
-            parts += ["\n", Content(KIND_LEGEND).stylize("dim")]
+            legend = KIND_LEGEND + (f" {TOOL_KIND_LEGEND}" if self.comparison.status_from != "ragtui" else "")
+            parts += ["\n", Content(legend).stylize("dim")]
         self.query_one("#failures-filters", Static).update(Content.assemble(*parts))
 
     def action_cycle_status(self) -> None:
