@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.comparing.power import POWER, Power
+from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
 from ragtui.core.comparing.targets import NO_READING, TargetReading, target_failures
+from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
-from ragtui.core.loading.schema import category_display_name
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
@@ -39,6 +39,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
         "missing": c.missing,
         "extra_questions": c.extra,
         "judge_errors": c.judge_errors,
+        "judge_directed": evaluation.judge_directed,
         "abstained_excluded_from_faithfulness": c.abstained_excluded,
         "failing": c.failing,
         "failure_kinds": c.failure_kinds,
@@ -97,13 +98,6 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     return out
 
 
-def _calibration(evaluation: Evaluation) -> dict[str, Any] | None:
-    result = calibrate(evaluation.questions)
-    if result is None:
-        return None
-    return {key: _num(value) if isinstance(value, float) else value for key, value in result.__dict__.items()}
-
-
 def build_report(comparison: Comparison) -> dict[str, Any]:
     """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
@@ -116,6 +110,12 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         "metrics": {name: _metric(m, two_runs) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
+    for name, corrected in corrected_sections(comparison).items():
+        report["metrics"][name]["corrected"] = corrected
+    # Imported here: tool_report builds on this module's `_metric`.
+    from ragtui.core.comparing.tool_report import add_tool_fields
+
+    add_tool_fields(report, comparison)
     if two_runs:
         report["questions"] = {
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
@@ -131,10 +131,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
-    calibration = {"A": _calibration(comparison.a)}
-    if comparison.b is not None:
-        calibration["B"] = _calibration(comparison.b)
-    report["calibration"] = calibration
+    report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     if two_runs:
         config = comparison.config
         report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
@@ -145,7 +142,8 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
 def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
     """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
     reasons = []
-    for name, metric in report["metrics"].items():
+    # A peer tool's metrics gate like ragtui's own.
+    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
         if on_regression and metric.get("verdict") == "regressed":
             reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
     if below_target:

@@ -136,6 +136,13 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
     return overall, by_category
 
 
+def readings_of_values(spec: MetricSpec, values: dict[str, np.ndarray], target: float | None, confidence: float) -> dict[str, TargetReading]:
+    """Each run's reading for a metric that is a plain mean of per-question values (a tool's score)."""
+    if target is None:
+        return {}
+    return {run: _reading(spec, v, np.ones(len(v)), target, confidence) if len(v) else NO_READING for run, v in values.items()}
+
+
 def target_failures(report: dict[str, Any], *, strict: bool) -> list[str]:
     """What `--fail-below-target` fails on in a report document, one reason per metric.
 
@@ -144,7 +151,8 @@ def target_failures(report: dict[str, Any], *, strict: bool) -> list[str]:
     """
     latest = "B" if "B" in report["runs"] else "A"
     reasons = []
-    for name, metric in report["metrics"].items():
+    # A peer tool's metrics gate like ragtui's own.
+    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
         verdict = (metric.get("meets_target") or {}).get(latest)
         ci = (metric.get("ci_by_run") or {}).get(latest)
         if verdict is None or ci is None:
