@@ -135,7 +135,9 @@ def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, b: Evaluation, conf
             drop_flagged=bool(bad_move is not None and bad_move > config.max_drop * scale + 1e-12),
             power=metric_power(
                 spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence
-            ),
+            )
+            if delta is not None
+            else None,  # nothing measured in a run: nothing to size
         )
     return out
 
