@@ -36,6 +36,11 @@ TARGET_LEGEND = " ".join(f"{TARGET_SYMBOL[v]} {v}" for v in TARGET_SYMBOL)  # "�
 WORST = "◆"  # the worst category of a metric in the grid
 
 
+def run_label(position: int) -> str:
+    """A run's label among several: A is the reference (position 0), then B1, B2, … each compared with A."""
+    return "A" if position == 0 else f"B{position}"
+
+
 VERDICT_PASS, VERDICT_FAIL, VERDICT_UNKNOWN = "✓", "✗", "?"
 GOLD_MARK = "★"
 BEYOND_K_MARK = "┆"
