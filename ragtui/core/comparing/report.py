@@ -13,7 +13,6 @@ from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
-from ragtui.core.loading.schema import category_display_name
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
@@ -75,7 +74,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
                 entry["B"] = _num(cell["B"].value) if cell["B"] else None
                 entry["delta"] = _num(cell["delta"])
             metrics[name] = entry
-        out[category] = {"name": category_display_name(category), "n": data["n"], "metrics": metrics}
+        out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
 
 

@@ -112,7 +112,7 @@ class JudgeSession:
 
     async def judge(self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False) -> Outcome:
         """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure."""
-        inputs = build_inputs(record, self.settings.k, gold)
+        inputs = build_inputs(record, self.settings.k, gold, self.settings.unanswerable_categories)
         usage = Usage()
         if inputs.problem:
             return Outcome(self._result(usage, error=inputs.problem), usage)

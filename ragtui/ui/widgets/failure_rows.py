@@ -116,6 +116,7 @@ class FailureRows:
 
     def __init__(self, comparison: Comparison, filter: FailureFilter | None = None) -> None:
         self.two_runs = comparison.b is not None
+        self.category_name = comparison.config.category_name
         self.base = triage_frame(comparison)
         self.categories: list[str] = self.base.get_column("category").unique(maintain_order=True).to_list()
         self.kinds: tuple[str, ...] = FAILURE_KINDS
