@@ -60,17 +60,33 @@ def _normalise_argv(argv: list[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    from ragtui.cli.output import abandon_stdout, speak_utf8
+
+    speak_utf8()
     args_list = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return _dispatch(args_list)
+    except BrokenPipeError:
+        # The reader left (`| head -n0`, `| true`): stop without a word, as `git log | head`
+        # does; 141 is what a shell shows for a process ended by SIGPIPE.
+        abandon_stdout()
+        return 141
+
+
+def _dispatch(args_list: list[str]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     module = importlib.import_module(args._module)
+    from ragtui.cli.output import flush_stdout
     from ragtui.core.errors import InputError
 
     try:
-        return int(module.run(args) or 0)
+        code = int(module.run(args) or 0)
+        flush_stdout()  # a full disk must be reported before exit, not as an ignored exception
+        return code
     except InputError as exc:
         for item in exc.problems:
             print(f"ragtui: {item}", file=sys.stderr)

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Arguments of `ragtui convert`."""
     del name
     parser.add_argument("input", metavar="IN", help="the tool's file: RAGAS CSV/JSONL, promptfoo JSON, inspect .eval/.json, DeepEval JSON, TREC run or qrels")
-    parser.add_argument("-o", "--output", metavar="OUT", required=True, help="the ragtui run to write (.jsonl); for TREC qrels, the gold set (.yaml)")
+    parser.add_argument("-o", "--output", metavar="OUT", required=True, help="the ragtui run to write (.jsonl); for TREC qrels, the gold set (.yaml); - for stdout")
     parser.add_argument(
         "--from",
         dest="from_format",
@@ -38,29 +38,39 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Convert; InputError (bad input) reaches the dispatcher, which exits with code 2."""
+    from ragtui.cli.output import check_output_path, is_stdout, output_stream
     from ragtui.core import importers
     from ragtui.core.errors import InputError, problem
 
     source, target = Path(args.input), Path(args.output)
     if not source.exists():
         raise InputError(problem(source, None, None, "file not found"))
+    check_output_path(args.output)
+    to_stdout = is_stdout(args.output)  # `-o -`: the format follows the input (run → JSONL, qrels → YAML)
     if args.from_format == "qrels" or importers.detect_gold(source) is not None:
-        if target.suffix.lower() not in GOLD_SUFFIXES:
+        if not to_stdout and target.suffix.lower() not in GOLD_SUFFIXES:
             raise InputError(problem(target, None, None, "TREC qrels are a gold set: write them to a .yaml file"))
         records, _ = importers.import_gold(source, "trec")
-        _write_gold(target, source, records)
-        print(f"wrote {len(records)} gold questions to {target} (qrels hold no question text: question is null)", file=sys.stderr)
+        _write_gold(args.output, source, records)
+        print(f"wrote {len(records)} gold questions to {_where(args.output)} (qrels hold no question text: question is null)", file=sys.stderr)
         return 0
-    if target.suffix.lower() not in RUN_SUFFIXES:
+    if not to_stdout and target.suffix.lower() not in RUN_SUFFIXES:
         raise InputError(problem(target, None, None, "a ragtui run is written as JSONL: give an output ending in .jsonl"))
     gold_questions = _gold_questions(Path(args.gold)) if args.gold else None
     raw = importers.import_run(source, args.from_format, gold_questions, variant=args.variant)
-    from ragtui.core.loading.records import write_run_jsonl
+    from ragtui.core.loading.records import write_run_lines
 
-    write_run_jsonl(target, raw.meta, raw.records)
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, raw.meta, raw.records)
     fmt = raw.meta["imported_from"]["format"]
-    print(f"wrote {len(raw.records)} questions from {fmt} to {target}", file=sys.stderr)
+    print(f"wrote {len(raw.records)} questions from {fmt} to {_where(args.output)}", file=sys.stderr)
     return 0
+
+
+def _where(name: str) -> str:
+    from ragtui.cli.output import is_stdout
+
+    return "standard output" if is_stdout(name) else name
 
 
 def _gold_questions(path: Path) -> dict[str, str]:
@@ -82,10 +92,10 @@ def _gold_questions(path: Path) -> dict[str, str]:
     return index
 
 
-def _write_gold(target: Path, source: Path, records: list[dict[str, Any]]) -> None:
+def _write_gold(target: str, source: Path, records: list[dict[str, Any]]) -> None:
     import yaml
 
-    from ragtui.core.atomic import atomic_write_text
+    from ragtui.cli.output import write_output
 
     header = (
         f"# Gold set converted by ragtui from the TREC qrels {source.name}.\n"
@@ -93,4 +103,4 @@ def _write_gold(target: Path, source: Path, records: list[dict[str, Any]]) -> No
         "# so question is null: fill it in to show the questions and to join runs by text.\n"
     )
     body = yaml.safe_dump(records, allow_unicode=True, sort_keys=False, width=100)
-    atomic_write_text(target, header + body)
+    write_output(target, header + body)

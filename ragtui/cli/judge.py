@@ -13,6 +13,8 @@ import logging
 import sys
 from pathlib import Path
 
+from ragtui.cli.judge_batch import add_batch_arguments
+
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
 
@@ -24,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
         "command after an interruption to resume without paying twice. See docs/judge.md."
     )
     parser.add_argument("run", metavar="RUN", help="the run to judge (.jsonl, .json, .yaml or .parquet)")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the judged run to write (.jsonl, written atomically)")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache)")
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set: questions and expected answers (else the fields in the run)")
     parser.add_argument("--config", metavar="ragtui.yaml", help="settings, incl. a judge: section (else ./ragtui.yaml if present)")
     parser.add_argument("-k", type=int, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
@@ -46,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
+    add_batch_arguments(parser)
 
 
 def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
@@ -74,6 +77,12 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
     if args.no_cache:
         settings = settings.replace(cache_dir=None)
     elif settings.cache_dir is None:
+        if str(out) == "-":
+            from ragtui.core.errors import InputError, problem
+
+            # The cache is what lets an interrupted run resume without paying twice: never guess its place.
+            message = "the judged run goes to stdout: say where calls are cached (--cache DIR, or judge.cache) or --no-cache"
+            raise InputError(problem("-o -", None, "--cache", message))
         settings = settings.replace(cache_dir=Path(str(out) + ".cache"))
     return settings.validated()
 
@@ -107,7 +116,7 @@ def _judge_logging(verbose: bool):
         logger.setLevel(old_level)
 
 
-def _print_summary(result, settings, out: Path) -> None:
+def _print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
@@ -116,7 +125,9 @@ def _print_summary(result, settings, out: Path) -> None:
         f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors",
         file=sys.stderr,
     )
-    if settings.provider != "lexical":
+    if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
+        print(calls_line, file=sys.stderr)
+    elif settings.provider != "lexical":
         print(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
             f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
@@ -134,14 +145,16 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
-    from ragtui.core.errors import InputError, problem
     from ragtui.cli.judge_progress import Progress
+    from ragtui.cli.output import check_output_path, is_stdout, output_stream
+    from ragtui.core.errors import InputError, problem
     from ragtui.core.judge.runner import family_warning, judge_run
-    from ragtui.core.loading.records import read_raw_run, write_run_jsonl
+    from ragtui.core.loading.records import read_raw_run, write_run_lines
 
     out = Path(args.output)
-    if out.suffix.lower() not in (".jsonl", ".ndjson"):
+    if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))
+    check_output_path(args.output)
     raw = read_raw_run(args.run)
     if raw.problems:
         raise InputError(raw.problems)
@@ -153,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"ragtui: warning: {warning}", file=sys.stderr)
     if settings.provider == "lexical":
         print("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests", file=sys.stderr)
+    if args.batch:
+        from ragtui.cli.judge_batch import run_batch
+
+        return run_batch(args, raw, gold, settings, out)
     progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
 
     async def main():
@@ -178,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for message in result.warnings:
         print(f"ragtui: warning: {message}", file=sys.stderr)
-    write_run_jsonl(out, result.meta, result.records)
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out)
     return 0

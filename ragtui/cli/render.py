@@ -65,7 +65,7 @@ def _mark(meets: bool | None) -> str:
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()  # noqa: E731
+    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()
     return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
 
 
@@ -172,8 +172,17 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
+    from ragtui.cli.render_calibration import calibration_detail_lines, corrected_lines
+
     lines = ["", "Judge vs human labels (a good judge agrees on about 85 % of sentences):"]
-    return lines + [line for label, c in found.items() for line in _wrapped(f"  {label}: ", calibration_text(c))]
+    for label, c in found.items():
+        lines += _wrapped(f"  {label}: ", calibration_text(c))
+        lines += [line for detail in calibration_detail_lines(c) for line in _wrapped("     ", detail)]
+    corrected = corrected_lines(report)
+    if corrected:
+        lines += ["", "Corrected by the sampled labels (PPI++, 95 % interval):"]
+        lines += [line for prefix, text in corrected for line in _wrapped(prefix, text)]
+    return lines
 
 
 def _failure_lines(report: dict[str, Any]) -> list[str]:
@@ -240,7 +249,19 @@ def render_markdown(report: dict[str, Any]) -> str:
             out += ["", "</details>"]
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if found:
+        from ragtui.cli.render_calibration import (
+            calibration_detail_lines,
+            corrected_lines,
+        )
+
         out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
+        for label, c in found.items():
+            out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
+            out += [f"- {_md(line)}" for line in calibration_detail_lines(c)] + ["", "</details>"]
+        corrected = corrected_lines(report)
+        if corrected:
+            out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
+            out += [f"- {_md(prefix.strip())} {_md(text)}" for prefix, text in corrected]
     if report["warnings"]:
         out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
     return "\n".join(out) + "\n"

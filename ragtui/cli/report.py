@@ -6,15 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from ragtui.cli.common import add_run_options
+from ragtui.cli.common import add_labels_option, add_run_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("a", metavar="A", help="the reference run")
     parser.add_argument("b", metavar="B", nargs="?", help="the candidate run (optional)")
     add_run_options(parser)
+    add_labels_option(parser)
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
     parser.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
 
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from ragtui.cli.output import check_output_path, write_output
     from ragtui.cli.render import render_markdown, render_text
     from ragtui.core.comparing.report import build_report, failed_checks
     from ragtui.core.loading.inputs import Inputs
@@ -35,10 +37,12 @@ def run(args: argparse.Namespace) -> int:
         k=args.k,
         fmt=args.from_format,
         detail=False,  # the report shows no passage or sentence text
+        labels=Path(args.labels) if args.labels else None,
     )
     if args.k is not None and args.k < 1:
         print("ragtui: -k must be at least 1", file=sys.stderr)
         return 2
+    check_output_path(args.output)
     report = build_report(load_comparison(inputs))
     if args.format == "json":
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
@@ -46,12 +50,7 @@ def run(args: argparse.Namespace) -> int:
         text = render_markdown(report)
     else:
         text = render_text(report)
-    if args.output:
-        from ragtui.core.atomic import atomic_write_text
-
-        atomic_write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    write_output(args.output, text)
     reasons = failed_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
     for reason in reasons:
         print(f"ragtui: check failed: {reason}", file=sys.stderr)

@@ -27,6 +27,8 @@ from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_the
 from ragtui.ui.user_config import load_keymap
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from ragtui.core.comparing.compare import Comparison
     from ragtui.core.loading.inputs import Inputs
     from ragtui.ui.models.dashboard import DashboardData
@@ -44,17 +46,27 @@ class RagtuiApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave ragtui"),
         Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="Keys of every screen, and the symbols"),
         Binding("escape", "back", "Back", show=False, id="app.back", tooltip="Back to the previous screen"),
+        # Textual's own action: the terminal is restored, `fg` brings the same screen back.
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False, id="app.suspend", tooltip="Suspend to the shell (fg to come back)"),
     ]
 
-    def __init__(self, inputs: Inputs, theme_name: str | None = None, *, preloaded: Future[DashboardData] | None = None) -> None:
+    def __init__(
+        self,
+        inputs: Inputs,
+        theme_name: str | None = None,
+        *,
+        preloaded: Future[DashboardData] | None = None,
+        driver_class: type[Driver] | None = None,
+    ) -> None:
         """Create the app; nothing is read until it runs (or `preloaded` is already reading).
 
         Args:
             inputs: the files to compare.
             theme_name: a bundled or user theme; unknown names fall back to the default.
             preloaded: a load already started by `launch` (`ragtui.ui.loader.start_loading`).
+            driver_class: how to drive the terminal (`launch` gives `TerminalDriver`); else Textual's.
         """
-        super().__init__()
+        super().__init__(driver_class=driver_class)
         self.inputs = inputs
         self._preloaded = preloaded
         self.data: DashboardData | None = None

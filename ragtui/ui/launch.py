@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,12 @@ def launch(inputs: Inputs, *, theme: str | None = None, mouse: bool = True) -> i
     preloaded = start_loading(inputs)
     from ragtui.ui.app import RagtuiApp
 
-    app = RagtuiApp(inputs, theme_name=theme, preloaded=preloaded)
+    driver_class = None
+    if os.name == "posix":
+        from ragtui.ui.terminal_driver import TerminalDriver
+
+        driver_class = TerminalDriver
+    app = RagtuiApp(inputs, theme_name=theme, preloaded=preloaded, driver_class=driver_class)
     app.run(mouse=mouse)
     # The error screen is gone once the app exits: leave the problems in the terminal
     # too, in the CLI's `FILE:LINE: field: message` form.

@@ -91,6 +91,58 @@ def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False,
     return {key: items, "utility": {"reason": "answers the question", "score": score}}
 
 
+def reply_text(action: str, prompt: str) -> tuple[str, bool]:
+    """The text a judge gives for `prompt` under a scripted `action`, and whether it is cut off."""
+    truncated = False
+    if action == "nojson":
+        text = "La réponse me semble correcte et bien sourcée."
+    elif action == "empty":
+        text = ""
+    else:
+        verdict = verdict_object(prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4)
+        text = json.dumps(verdict, ensure_ascii=False)
+        if action == "fenced":
+            text = f"Voici mon évaluation :\n```json\n{json.dumps(verdict, ensure_ascii=False, indent=2)}\n```\nJ'espère que cela aide."
+        elif action == "prose":
+            text = f"Here is the verdict you asked for: {text} Let me know if you need more."
+        elif action == "trunc":
+            text, truncated = text[: len(text) // 2], True
+    return text, truncated
+
+
+def envelope(path: str, body: dict, prompt: str, text: str, truncated: bool) -> dict:
+    """The reply of the route `path` carrying `text` (the batch fake wraps the same one)."""
+    tokens_in, tokens_out = max(1, len(prompt) // 4), max(1, len(text) // 4)
+    if path == "/v1/messages":
+        if (body.get("messages") or [{}])[-1].get("role") == "assistant" and text.startswith("{"):
+            text = text[1:]  # the prefill "{" is the caller's; Claude continues after it
+        return {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model"),
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "max_tokens" if truncated else "end_turn",
+            "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
+        }
+    if path == "/api/chat":
+        return {
+            "model": body.get("model"),
+            "message": {"role": "assistant", "content": text},
+            "done": True,
+            "done_reason": "length" if truncated else "stop",
+            "prompt_eval_count": tokens_in,
+            "eval_count": tokens_out,
+        }
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "model": body.get("model"),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length" if truncated else "stop"}],
+        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
+    }
+
+
 class FakeLLM:
     """The server; `with FakeLLM() as server:` or start()/stop()."""
 
@@ -281,54 +333,10 @@ class _Handler(BaseHTTPRequestHandler):
         if action == "401echo":  # a careless server echoing the credentials back
             echoed = f"invalid key: {self.headers.get('authorization')} {self.headers.get('x-api-key')}"
             return self._send(401, {"error": {"message": echoed}})
-        truncated = False
-        if action == "nojson":
-            text = "La réponse me semble correcte et bien sourcée."
-        elif action == "empty":
-            text = ""
-        else:
-            verdict = verdict_object(prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4)
-            text = json.dumps(verdict, ensure_ascii=False)
-            if action == "fenced":
-                text = f"Voici mon évaluation :\n```json\n{json.dumps(verdict, ensure_ascii=False, indent=2)}\n```\nJ'espère que cela aide."
-            elif action == "prose":
-                text = f"Here is the verdict you asked for: {text} Let me know if you need more."
-            elif action == "trunc":
-                text, truncated = text[: len(text) // 2], True
+        text, truncated = reply_text(action, prompt)
         with fake.lock:
             fake.paid[call] += 1
-        self._send(200, self._envelope(body, prompt, text, truncated))
-
-    def _envelope(self, body: dict, prompt: str, text: str, truncated: bool) -> dict:
-        tokens_in, tokens_out = max(1, len(prompt) // 4), max(1, len(text) // 4)
-        if self.path == "/v1/messages":
-            if (body.get("messages") or [{}])[-1].get("role") == "assistant" and text.startswith("{"):
-                text = text[1:]  # the prefill "{" is the caller's; Claude continues after it
-            return {
-                "id": "msg_fake",
-                "type": "message",
-                "role": "assistant",
-                "model": body.get("model"),
-                "content": [{"type": "text", "text": text}],
-                "stop_reason": "max_tokens" if truncated else "end_turn",
-                "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
-            }
-        if self.path == "/api/chat":
-            return {
-                "model": body.get("model"),
-                "message": {"role": "assistant", "content": text},
-                "done": True,
-                "done_reason": "length" if truncated else "stop",
-                "prompt_eval_count": tokens_in,
-                "eval_count": tokens_out,
-            }
-        return {
-            "id": "chatcmpl-fake",
-            "object": "chat.completion",
-            "model": body.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length" if truncated else "stop"}],
-            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
-        }
+        self._send(200, envelope(self.path, body, prompt, text, truncated))
 
     def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")

@@ -187,6 +187,7 @@ def test_the_cli_theme_and_no_mouse_options_reach_launch(monkeypatch, fixture_pa
     from ragtui.ui import launch as launch_module
 
     seen = {}
+    monkeypatch.setattr("ragtui.cli.terminal.terminal_problem", lambda: None)  # pytest has no terminal
     monkeypatch.setattr(launch_module, "launch", lambda inputs, theme, mouse: seen.update(inputs=inputs, theme=theme, mouse=mouse) or 0)
     p = fixture_paths
     assert main([str(p["a"]), str(p["b"]), "--gold", str(p["gold"]), "--theme", "high-contrast", "--no-mouse"]) == 0

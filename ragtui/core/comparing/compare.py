@@ -57,6 +57,8 @@ class Comparison:
     categories: dict[str, dict]
     status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
+    labels: dict = field(default_factory=dict)
 
     @property
     def k(self) -> int:

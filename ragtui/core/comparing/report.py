@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
 
@@ -78,13 +79,6 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     return out
 
 
-def _calibration(evaluation: Evaluation) -> dict[str, Any] | None:
-    result = calibrate(evaluation.questions)
-    if result is None:
-        return None
-    return {key: _num(value) if isinstance(value, float) else value for key, value in result.__dict__.items()}
-
-
 def build_report(comparison: Comparison) -> dict[str, Any]:
     """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
@@ -97,6 +91,8 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         "metrics": {name: _metric(m, two_runs) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
+    for name, corrected in corrected_sections(comparison).items():
+        report["metrics"][name]["corrected"] = corrected
     if two_runs:
         report["questions"] = {
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
@@ -112,10 +108,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
-    calibration = {"A": _calibration(comparison.a)}
-    if comparison.b is not None:
-        calibration["B"] = _calibration(comparison.b)
-    report["calibration"] = calibration
+    report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 

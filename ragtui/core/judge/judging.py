@@ -137,7 +137,8 @@ class JudgeSession:
     async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
         result = await self.client.complete(messages, max_tokens, schema)
         c = result.completion
-        usage.add(c.tokens_in, c.tokens_out, self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider), result.cached)
+        cost = self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider, batch=result.batch)
+        usage.add(c.tokens_in, c.tokens_out, cost, result.cached)
         return c
 
     async def _judge_llm(self, inputs: JudgeInputs, usage: Usage) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
@@ -249,7 +249,12 @@ def dump_record(record: dict[str, Any]) -> str:
 def write_run_jsonl(path: str | Path, meta: dict[str, Any], records: Iterable[dict[str, Any]]) -> None:
     """Write a run as JSONL atomically, with the `{"run": ...}` first line when `meta` is set."""
     with atomic_writer(path, "w") as handle:
-        if meta:
-            handle.write(dump_record({"run": meta}) + "\n")
-        for record in records:
-            handle.write(dump_record(record) + "\n")
+        write_run_lines(handle, meta, records)
+
+
+def write_run_lines(handle: IO[str], meta: dict[str, Any], records: Iterable[dict[str, Any]]) -> None:
+    """Write a run as JSONL to an open text stream (a file, or standard output for `-o -`)."""
+    if meta:
+        handle.write(dump_record({"run": meta}) + "\n")
+    for record in records:
+        handle.write(dump_record(record) + "\n")
