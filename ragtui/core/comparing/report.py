@@ -11,7 +11,6 @@ from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
 
