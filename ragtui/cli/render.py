@@ -12,7 +12,7 @@ from typing import Any
 
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, JUDGE_DIRECTED_MARK, PASS, VERDICT_LABEL, VERDICT_SYMBOL
 
 WIDTH = 80  # the text report reads in an 80-column terminal
 
@@ -84,8 +84,21 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
             f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
             f"{run['judge_errors']} judge errors",
         )
+        lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
     return lines
+
+
+def directed_text(run: dict[str, Any]) -> str:
+    """`⚠ 2 questions address the judge (1 answer, 1 passage)`: the detector's count for one run."""
+    directed = run.get("judge_directed") or {}
+    count = directed.get("questions", 0)
+    if not count:
+        return "no answer or passage addresses the judge"
+    return (
+        f"{JUDGE_DIRECTED_MARK} {count} question(s) address the judge "
+        f"({directed.get('answers', 0)} answer(s), {directed.get('passages', 0)} passage(s))"
+    )
 
 
 def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
@@ -266,6 +279,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         if corrected:
             out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
             out += [f"- {_md(prefix.strip())} {_md(text)}" for prefix, text in corrected]
+    if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
+        out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
     if report["warnings"]:
         out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
     return "\n".join(out) + "\n"

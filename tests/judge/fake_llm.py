@@ -6,9 +6,10 @@ timeouts and connection handling are exercised for real. Routes:
     POST /v1/messages           Anthropic Messages (prefill "{" understood)
     POST /api/chat              Ollama native
 
-The reply is built from the prompt: the number of `<phrase n=..>` / `<sentence n=..>`
-tags is the sentence count, the first `<passage id=..>` is the evidence, a sentence
-containing "FAUX" is not attested. Directives written in a question as `[[name]]`
+The reply is built from the prompt: the number of `<phrase-NONCE n=..>` /
+`<sentence-NONCE n=..>` tags is the sentence count, the first `<passage-NONCE id=..>` is
+the evidence, a sentence containing "FAUX" is not attested; `[[injection]]` in the
+question makes the judge report an injection attempt. Directives written in a question as `[[name]]`
 script misbehaviour, by attempt number for that question (see BEHAVIOURS).
 
 Bookkeeping for the assertions:
@@ -37,8 +38,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DIRECTIVE = re.compile(r"\[\[([a-z0-9_-]+)\]\]")
-SENTENCE_TAG = re.compile(r'<(?:phrase|sentence) n="\d+">(.*?)</(?:phrase|sentence)>')
-PASSAGE_TAG = re.compile(r'<passage id="([^"]+)">')
+SENTENCE_TAG = re.compile(r'<(?:phrase|sentence)(?:-[0-9a-f]+)? n="\d+">(.*?)</(?:phrase|sentence)(?:-[0-9a-f]+)?>')
+PASSAGE_TAG = re.compile(r'<passage(?:-[0-9a-f]+)? id="([^"]+)">')
 
 # directive -> what happens on attempt 0, 1, … ("ok" once the list runs out, unless it ends with "*").
 BEHAVIOURS = {
@@ -62,6 +63,7 @@ BEHAVIOURS = {
     "401echo": ["401echo*"],
     "400": ["400*"],
     "empty": ["empty"],
+    "injection": ["injection*"],
 }
 
 
@@ -73,7 +75,7 @@ def _first_user(messages: list[dict]) -> str:
     return ""
 
 
-def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4) -> dict:
+def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4, injection: bool = False) -> dict:
     """The verdicts a well-behaved judge would give for `prompt`."""
     sentences = SENTENCE_TAG.findall(prompt)
     passages = PASSAGE_TAG.findall(prompt)
@@ -88,7 +90,10 @@ def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False,
     if drop_one:
         items = items[:-1] if items else [{"n": 1, "reason": "extra", "evidence": [], "attested": True}]
     key = "phrases" if french else "sentences"
-    return {key: items, "utility": {"reason": "answers the question", "score": score}}
+    verdict = {key: items, "utility": {"reason": "answers the question", "score": score}}
+    if injection:
+        verdict["injection"] = True
+    return verdict
 
 
 def reply_text(action: str, prompt: str) -> tuple[str, bool]:
@@ -99,7 +104,9 @@ def reply_text(action: str, prompt: str) -> tuple[str, bool]:
     elif action == "empty":
         text = ""
     else:
-        verdict = verdict_object(prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4)
+        verdict = verdict_object(
+            prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4, injection=action == "injection"
+        )
         text = json.dumps(verdict, ensure_ascii=False)
         if action == "fenced":
             text = f"Voici mon évaluation :\n```json\n{json.dumps(verdict, ensure_ascii=False, indent=2)}\n```\nJ'espère que cela aide."

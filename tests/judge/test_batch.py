@@ -148,7 +148,8 @@ async def test_batch_answers_cost_the_batch_price(fake_batch, tmp_path):
     outcome = await judge_run_batch(raw_run([record("q1")]), settings, _options(tmp_path))
     usage = outcome.result.records[0]["judge"]["usage"]
     expected = (usage["tokens_in"] * 0.075 + usage["tokens_out"] * 0.30) / 1e6  # gpt-4o-mini's batch price
-    assert usage["cost_usd"] == pytest.approx(expected) and outcome.result.meta["judge_cost_usd"] == pytest.approx(expected, abs=1e-6)
+    # usage.cost_usd is rounded to 8 decimals (judging.Usage.to_json)
+    assert usage["cost_usd"] == pytest.approx(expected, abs=5e-9) and outcome.result.meta["judge_cost_usd"] == pytest.approx(expected, abs=1e-6)
 
 
 async def test_a_job_file_of_another_model_is_refused_not_mixed(fake_batch, tmp_path):

@@ -206,7 +206,18 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
     metrics = _metric_comparisons(paired, a, b, config)
     return Comparison(
         a, b, config, metrics, _categories(a, b), _status(paired, a.k),
-        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B"),
+        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B") + _judge_directed_warning(a, b),
+    )
+
+
+def _judge_directed_warning(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
+    """B addresses the judge more than A: its faithfulness may have been talked up."""
+    in_a, in_b = a.judge_directed["questions"], b.judge_directed["questions"]
+    if in_b <= in_a:
+        return ()
+    return (
+        f"B has more questions whose answer or passages address the judge than A ({in_b} vs {in_a}): "
+        "its verdicts may have been talked into; read those questions (⚠) before trusting a gain",
     )
 
 

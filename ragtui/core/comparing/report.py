@@ -36,6 +36,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
         "missing": c.missing,
         "extra_questions": c.extra,
         "judge_errors": c.judge_errors,
+        "judge_directed": evaluation.judge_directed,
         "abstained_excluded_from_faithfulness": c.abstained_excluded,
         "failing": c.failing,
         "failure_kinds": c.failure_kinds,
