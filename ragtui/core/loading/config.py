@@ -28,6 +28,18 @@ CONFIG_FILE_NAME = "ragtui.yaml"
 
 
 @dataclass(frozen=True)
+class ToolTarget:
+    """A peer tool's metric as ragtui should judge it (`tool_targets:` in ragtui.yaml).
+
+    `value` is both the per-question threshold, where the tool gives none (RAGAS), and the
+    target of the metric's mean; `min` means higher is better, `max` lower.
+    """
+
+    value: float
+    higher_is_better: bool = True
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything a comparison depends on besides the files themselves."""
 
@@ -39,6 +51,8 @@ class Config:
     categories: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CATEGORY_NAMES))
     unanswerable_categories: tuple[str, ...] = DEFAULT_UNANSWERABLE_CATEGORIES
     path: Path | None = None
+    # `TOOL:METRIC` → threshold and target of a peer tool's metric.
+    tool_targets: dict[str, ToolTarget] = field(default_factory=dict)
     # Sections other commands own (e.g. `judge:`), kept as read.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -122,7 +136,8 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         problems.append(problem(path, lines.get("fallback_phrases"), "fallback_phrases", "expected a list of non-empty strings"))
         phrases = list(DEFAULT_FALLBACK_PHRASES)
     categories, unanswerable = _categories(path, lines, data, problems)
-    known = {"k", "targets", "regression", "fallback_phrases", "categories", "unanswerable_categories"}
+    tool_targets = _tool_targets(path, lines.get("tool_targets"), data.get("tool_targets"), problems)
+    known = {"k", "targets", "regression", "fallback_phrases", "categories", "unanswerable_categories", "tool_targets"}
     config = replace(
         config,
         k=k,
@@ -132,6 +147,7 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         fallback_phrases=tuple(phrases),
         categories=categories,
         unanswerable_categories=unanswerable,
+        tool_targets=tool_targets,
         extra={key: value for key, value in data.items() if key not in known},
     )
     return config, problems
@@ -150,6 +166,30 @@ def _categories(path: Path, lines: dict[str, int], data: dict, problems: list[Pr
         problems.append(problem(path, lines.get("unanswerable_categories"), "unanswerable_categories", "expected a list of category names"))
         unanswerable = list(DEFAULT_UNANSWERABLE_CATEGORIES)
     return names, tuple(unanswerable)
+
+
+def _tool_targets(path: Path, line: int | None, raw: Any, problems: list[Problem]) -> dict[str, ToolTarget]:
+    """`tool_targets: {"ragas:faithfulness": {min: 0.8}, "deepeval:Bias": {max: 0.3}}`."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        problems.append(problem(path, line, "tool_targets", "expected a mapping of TOOL:METRIC: {min: value} or {max: value}"))
+        return {}
+    out = {}
+    for name, spec in raw.items():
+        where = f"tool_targets.{name}"
+        if ":" not in str(name):
+            problems.append(problem(path, line, where, "expected a name TOOL:METRIC (e.g. ragas:faithfulness)"))
+            continue
+        if isinstance(spec, dict) and len(spec) == 1 and next(iter(spec)) in ("min", "max"):
+            bound, value = next(iter(spec.items()))
+        else:
+            problems.append(problem(path, line, where, f"expected {{min: value}} or {{max: value}}, found {spec!r}"))
+            continue
+        number = _number(path, line, f"{where}.{bound}", value, problems, low=-1e12, high=1e12)
+        if number is not None:
+            out[str(name)] = ToolTarget(number, higher_is_better=bound == "min")
+    return out
 
 
 def load_config(path: str | Path | None = None, *, search_dir: Path | None = None) -> Config:
