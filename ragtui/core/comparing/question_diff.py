@@ -62,7 +62,7 @@ def _retrieval_changes(a: dict[str, Any], b: dict[str, Any], k: int) -> list[Cha
         return [Change("gold_fell_out", f"gold {gold_a} fell out of the top {k} (rank {rank_a} → {where_b})", True)]
     if in_b and not in_a:
         return [Change("gold_came_in", f"gold {gold_b} came into the top {k} ({where_a} → rank {rank_b})", False)]
-    if in_a and in_b and rank_a != rank_b:
+    if in_a and in_b and rank_a is not None and rank_b is not None and rank_a != rank_b:
         return [Change("gold_rank_moved", f"first gold moved from rank {rank_a} to rank {rank_b}", rank_b > rank_a)]
     return []
 

@@ -62,7 +62,7 @@ def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, var
             lines.append(index)
             positional += is_positional
     meta = _meta(path, document, results, chosen)
-    imported = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 else None
+    imported = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 and chosen is not None else None
     return finish_run(path, "promptfoo", meta, records, lines, problems, positional=positional, imported=imported)
 
 
@@ -139,7 +139,7 @@ def _choose_variant(path: Path, variants: list[tuple[str, str]], variant: int | 
 def _record(
     path: Path, index: int, result: dict[str, Any], gold_questions: dict[str, str] | None, problems: list[Problem]
 ) -> tuple[dict[str, Any] | None, bool]:
-    test_case = result.get("testCase") if isinstance(result.get("testCase"), dict) else {}
+    test_case: dict[str, Any] = result["testCase"] if isinstance(result.get("testCase"), dict) else {}
     variables = {**_dict(test_case.get("vars")), **_dict(result.get("vars"))}
     metadata = {**_dict(test_case.get("metadata")), **_dict(result.get("metadata"))}
     before = len(problems)
