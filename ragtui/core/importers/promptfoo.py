@@ -31,7 +31,7 @@ from ragtui.core.importers.common import (
     string_or_none,
     unique_name,
 )
-from ragtui.core.loading.records import RawRun, read_bytes_utf8
+from ragtui.core.loading.records import RawRun, json_lines, read_bytes_utf8
 
 # Variable names teams give the RAG fields in their promptfoo tests, first match wins.
 QUESTION_VARS = ("question", "query", "input", "user_input")
@@ -89,16 +89,10 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
 
 
 def _jsonl_results(path: Path, text: str) -> list[Any]:
-    results, problems = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                results.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                problems.append(problem(path, number, None, f"malformed JSON: {exc.msg} (column {exc.colno})"))
+    parsed, problems = json_lines(path, text)
     if problems:
         raise InputError(problems)
-    return results
+    return [obj for _, obj in parsed]
 
 
 def _variant_key(result: dict[str, Any]) -> tuple[str, str]:
