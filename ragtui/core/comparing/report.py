@@ -13,7 +13,6 @@ from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.comparing.power import POWER, Power
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
 from ragtui.core.comparing.targets import NO_READING, TargetReading, target_failures
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
 
@@ -94,7 +93,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
             if comparison.metrics[name].target is not None:
                 entry.update(target_fields(cell.get("targets", {}), ("A", "B") if two_runs else ("A",)))
             metrics[name] = entry
-        out[category] = {"name": category_display_name(category), "n": data["n"], "metrics": metrics}
+        out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
 
 
