@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragtui.core.loading.config import Config
-from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import METRICS, Counts, MetricSpec, MetricValue, counts, summarize, summarize_by_category
 from ragtui.core.comparing.power import Power, metric_power
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 from ragtui.core.comparing.targets import NO_READING, TargetReading, read_targets
+from ragtui.core.loading.config import Config
+from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.metrics import METRICS, Counts, MetricSpec, MetricValue, counts, summarize, summarize_by_category
 
 REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
 STATUSES = ("regressed", "fixed", "still_failing", "passing")
