@@ -21,7 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
-    parser.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
+    parser.add_argument(
+        "--fail-below-target", action="store_true",
+        help="exit 1 when a metric of the latest run misses its target (its whole interval on the bad side)",
+    )
+    parser.add_argument(
+        "--strict-targets", action="store_true",
+        help="with --fail-below-target, also exit 1 when a metric is inconclusive against its target (too few questions to tell)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = render_text(report)
     write_output(args.output, text)
-    reasons = failed_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
+    reasons = failed_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, strict_targets=args.strict_targets)
     for reason in reasons:
         print(f"ragtui: check failed: {reason}", file=sys.stderr)
     return 1 if reasons else 0
@@ -84,7 +91,9 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
         text = render_multi_text(report)
     write_output(args.output, text)
     names = {run["label"]: neutralize(run["name"], keep_newlines=False) for run in report["runs"]}
-    reasons = failed_multi_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
+    reasons = failed_multi_checks(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, strict_targets=args.strict_targets
+    )
     for label, reason in reasons:
         print(f"ragtui: check failed: A → {label} ({names[label]}): {reason}", file=sys.stderr)
     return 1 if reasons else 0

@@ -10,7 +10,9 @@ import math
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.power import POWER, Power
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.comparing.targets import NO_READING, TargetReading, target_failures
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
 
@@ -52,17 +54,31 @@ def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
         # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
         out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
     out["target"] = m.target
-    meets = {"A": m.meets_target(m.a)}
-    if two_runs:
-        meets["B"] = m.meets_target(m.b)
-    out["meets_target"] = meets
+    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
     if two_runs:
         out["verdict"] = m.verdict
         out["drop_flagged"] = m.drop_flagged
+        out.update(power_fields(m.power))
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
     return out
+
+
+def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...]) -> dict[str, Any]:
+    """`meets_target` (meets / misses / inconclusive, or null) and `ci_by_run`, each run's own interval."""
+    chosen = {run: readings.get(run, NO_READING) for run in runs}
+    return {
+        "meets_target": {run: r.verdict for run, r in chosen.items()},
+        "ci_by_run": {run: [_num(r.ci[0]), _num(r.ci[1])] if r.ci else None for run, r in chosen.items()},
+    }
+
+
+def power_fields(power: Power | None) -> dict[str, Any]:
+    """`mde` (in the metric's units, like `delta`) and `n_needed` (questions for a drop of max_drop)."""
+    if power is None:
+        return {"mde": None, "n_needed": None}
+    return {"mde": _num(power.mde), "n_needed": power.n_needed}
 
 
 def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
@@ -74,6 +90,8 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
             if two_runs:
                 entry["B"] = _num(cell["B"].value) if cell["B"] else None
                 entry["delta"] = _num(cell["delta"])
+            if comparison.metrics[name].target is not None:
+                entry.update(target_fields(cell.get("targets", {}), ("A", "B") if two_runs else ("A",)))
             metrics[name] = entry
         out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
@@ -113,18 +131,20 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
+    if two_runs:
+        config = comparison.config
+        report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
 
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool) -> list[str]:
+def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
     """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
     reasons = []
-    latest = "B" if "B" in report["runs"] else "A"
     # A peer tool's metrics gate like ragtui's own.
     for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
         if on_regression and metric.get("verdict") == "regressed":
             reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
-        if below_target and metric["meets_target"].get(latest) is False:
-            reasons.append(f"{name} of {latest} is {metric[latest]:.4f}, below its target {metric['target']}")
+    if below_target:
+        reasons += target_failures(report, strict=strict_targets)
     return reasons
