@@ -26,7 +26,7 @@ run: install
 	$(BIN)/ragtui $(ARGS)
 
 # The rules that keep the tree readable (pyproject.toml): the layer contracts, the lint
-# rules, and the core's types.
+# rules and the core's types. tests/test_code_rules.py runs the same three in the suite.
 lint: install-test
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff check ragtui tests bench tools

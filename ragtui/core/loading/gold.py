@@ -10,7 +10,7 @@ import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_record
-from ragtui.core.loading.records import load_yaml_records, read_jsonl, read_json_or_yaml_run
+from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
 from ragtui.core.loading.schema import GOLD_SCHEMA
 from ragtui.core.measuring.textnorm import normalize_question
 

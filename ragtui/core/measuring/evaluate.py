@@ -2,7 +2,7 @@
 
 The result, `Evaluation.questions`, has one row per gold question (missing ones
 included and flagged) with the retrieval outcomes at k, abstention, the judge's counts,
-and the failure kinds of METRICS.md. Aggregates (`metrics`) and the comparison of two
+and the failure kinds of docs/metrics.md. Aggregates (`metrics`) and the comparison of two
 runs (`compare`) are computed from these columns only.
 """
 
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from ragtui.core.loading.config import Config
 from ragtui.core.errors import InputError, problem
+from ragtui.core.loading.config import Config
 from ragtui.core.loading.gold import GoldSet
-from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
+from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
 if TYPE_CHECKING:  # pragma: no cover
