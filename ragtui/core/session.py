@@ -5,12 +5,12 @@ from __future__ import annotations
 import threading
 
 from ragtui.core.comparing.compare import Comparison, compare
-from ragtui.core.loading.config import Config, load_config
 from ragtui.core.errors import InputError
-from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.loading.config import Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.runs import Run, load_run
+from ragtui.core.measuring.evaluate import evaluate
 
 __all__ = ["Inputs", "load_comparison", "resolve_k"]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.loading.schema import category_display_name
+from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
-from ragtui.core.loading.schema import category_display_name
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
@@ -59,6 +59,7 @@ def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
     if two_runs:
         out["verdict"] = m.verdict
         out["drop_flagged"] = m.drop_flagged
+        out["judge_changed"] = m.judge_changed
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
@@ -74,6 +75,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
             if two_runs:
                 entry["B"] = _num(cell["B"].value) if cell["B"] else None
                 entry["delta"] = _num(cell["delta"])
+                entry["n_by_run"] = {"A": cell["A"].n, "B": cell["B"].n if cell["B"] else 0}
             metrics[name] = entry
         out[category] = {"name": category_display_name(category), "n": data["n"], "metrics": metrics}
     return out
@@ -103,12 +105,16 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
         }
         regressed = comparison.status.filter(comparison.status.get_column("status") == "regressed")
+        causes = regressed.get_column("cause").value_counts(sort=True)
+        report["regressed_by_cause"] = {row["cause"]: row["count"] for row in causes.iter_rows(named=True)}
+        report["unpaired"] = comparison.unpaired
         report["regressions"] = [
             {"id": row["id"], "category": row["category"], "cause": row["cause"], "kinds_added": row["kinds_added"]}
             for row in regressed.iter_rows(named=True)
         ]
     else:
         report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
+    report["questions"]["not_measured"] = comparison.question_ids("not_measured")
     curve = {"k": list(range(1, CURVE_MAX_K + 1)), "A": [_num(v) for v in recall_curve(comparison.a)]}
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]

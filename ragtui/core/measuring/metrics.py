@@ -31,6 +31,7 @@ class MetricSpec:
     scale: str = "rate"  # "rate" (0–1, Δ in points) or "score" (1–5)
     failure_kind: str | None = None
     at_k: bool = False
+    judged: bool = False  # computed from the judge's verdicts (a change of judge moves it)
 
     def name(self, k: int) -> str:
         return f"{self.key}@{k}" if self.at_k else self.key
@@ -48,22 +49,31 @@ _RETRIEVAL_MEMBER = pl.col("answerable") & pl.col("gold_known")
 
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("recall", "Recall", _RETRIEVAL_MEMBER, pl.col("hit_at_k"), binary=True, failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"), failure_kind="unfaithful"),
     MetricSpec(
-        "abstention", "Abstention", pl.col("unanswerable") & pl.col("answer_known"), pl.col("abstained"),
+        "faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"),
+        failure_kind="unfaithful", judged=True,
+    ),
+    MetricSpec(
+        "abstention", "Abstention", pl.col("unanswerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained"),
         binary=True, failure_kind="answered_unanswerable",
     ),
-    MetricSpec("utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility"),
+    MetricSpec(
+        "utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility",
+        judged=True,
+    ),
     MetricSpec("context_precision", "Context precision", _RETRIEVAL_MEMBER, pl.col("context_precision_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("mrr", "MRR", _RETRIEVAL_MEMBER, pl.col("rr_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec(
-        "false_abstention", "False abstention", pl.col("answerable") & pl.col("answer_known"), pl.col("abstained"),
+        "false_abstention", "False abstention", pl.col("answerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained_or_missing"),
         higher_is_better=False, binary=True, failure_kind="false_abstention",
     ),
     MetricSpec("context_recall", "Context recall", _RETRIEVAL_MEMBER, pl.col("context_recall_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("precision", "Precision", _RETRIEVAL_MEMBER, pl.col("precision_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("ndcg", "nDCG", _RETRIEVAL_MEMBER, pl.col("ndcg_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("faithfulness_macro", "Faithfulness (macro)", pl.col("judged"), pl.col("faithfulness_q"), failure_kind="unfaithful"),
+    MetricSpec(
+        "faithfulness_macro", "Faithfulness (macro)", pl.col("judged"), pl.col("faithfulness_q"), failure_kind="unfaithful",
+        judged=True,
+    ),
 )
 HEADLINE = ("recall", "faithfulness", "abstention", "utility")
 

@@ -13,6 +13,8 @@ from textual.widgets import Static
 from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
 from ragtui.core.vocabulary import (
     FAIL,
+    JUDGE_CHANGED_NOTE,
+    NOT_MEASURED,
     PASS,
     VERDICT_LABEL,
     VERDICT_STYLE,
@@ -39,6 +41,12 @@ def _side(label: str, metric: MetricComparison, which: str) -> Content:
     return join(*parts)
 
 
+def _not_measured(metric: MetricComparison, two_runs: bool) -> bool:
+    """n = 0 on a side shown: the panel says so rather than showing a lone "n/a"."""
+    sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
+    return any(side.n == 0 for side in sides)
+
+
 def _headline(metric: MetricComparison, two_runs: bool) -> Content:
     """First line: the verdict (two runs) or pass/fail (one run), then n and p."""
     if two_runs and metric.verdict is not None:
@@ -46,6 +54,10 @@ def _headline(metric: MetricComparison, two_runs: bool) -> Content:
         head = Content.styled(f"{VERDICT_SYMBOL[verdict]} {VERDICT_LABEL[verdict]}", f"bold {VERDICT_STYLE[verdict]}")
         # Compact ("n 90 · p 0.12") so the line fits a panel at 80 columns.
         detail = f"n {count_text(metric.n)}" + (f" · p {metric.p_value:.2g}" if metric.p_value is not None else "")
+    elif _not_measured(metric, two_runs):
+        head = Content.styled(NOT_MEASURED, "bold $warning")
+        sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
+        detail = "n " + " · ".join(count_text(side.n) for side in sides)
     else:
         meets = metric.meets_target(metric.a)
         if meets is None:
@@ -78,6 +90,8 @@ def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, m
             # A drop beyond max_drop is flagged even when the interval straddles 0.
             note = f"! > {limit}: could be noise at n = {count_text(metric.n)}" if metric.verdict != "regressed" else f"! drop > {limit}"
             lines.append(Content.styled(note, "$warning bold"))
+        if metric.judge_changed:
+            lines.append(Content.styled(JUDGE_CHANGED_NOTE, "$warning"))
     else:
         lines.append(_side("A", metric, "A"))
     return Content("\n").join(lines)
