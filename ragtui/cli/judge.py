@@ -13,6 +13,8 @@ import logging
 import sys
 from pathlib import Path
 
+from ragtui.cli.common import positive_k
+
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
 
@@ -27,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache)")
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set: questions and expected answers (else the fields in the run)")
     parser.add_argument("--config", metavar="ragtui.yaml", help="settings, incl. a judge: section (else ./ragtui.yaml if present)")
-    parser.add_argument("-k", type=int, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
+    parser.add_argument("-k", type=positive_k, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
     judge = parser.add_argument_group("judge model")
     judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
     judge.add_argument("--model", help="the judge model, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:14b")
@@ -66,7 +68,7 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
         "backoff_base": args.backoff_base,
         "lexical_threshold": args.lexical_threshold,
         "cache": args.cache,
-        "k": args.k or meta_k,
+        "k": args.k if args.k is not None else meta_k,
     }
     if isinstance(run_meta.get("fallback_phrases"), list):
         overrides["fallback_phrases"] = tuple(str(p) for p in run_meta["fallback_phrases"])

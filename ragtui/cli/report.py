@@ -37,9 +37,6 @@ def run(args: argparse.Namespace) -> int:
         fmt=args.from_format,
         detail=False,  # the report shows no passage or sentence text
     )
-    if args.k is not None and args.k < 1:
-        print("ragtui: -k must be at least 1", file=sys.stderr)
-        return 2
     check_output_path(args.output)
     report = build_report(load_comparison(inputs))
     if args.format == "json":

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from ragtui.core.errors import InputError, problem
-from ragtui.core.loading.config import Config
+from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
@@ -86,7 +86,7 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
 
 def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None) -> Evaluation:
     """Measure `run` against `gold` (else the gold fields in the run) at cut-off k."""
-    k = k or config.k
+    k = k if k is not None else (config.k or DEFAULT_K)
     frame, extra, warnings = _join_gold(run, gold)
     if gold is None and frame.get_column("gold_passages").null_count() == frame.height:
         warnings.append(f"{run.name}: no gold passages (give --gold): retrieval metrics are not available")
