@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from ragtui.core.comparing.report import build_report
 from tests.core.messy_runs import FALLBACK, compare_files, record, write_gold, write_run
 
-
 # 1. A, B and Δ over the same questions --------------------------------------------------
 
 

@@ -107,7 +107,14 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
             f"{run.name}: no gold set, category or gold passages tells which questions are unanswerable: "
             f"abstention and false abstention {what} (give --gold)"
         )
-    frame = retrieval_outcomes(frame, k)
+    repeated = frame.filter(pl.col("retrieved_ids").list.n_unique() < pl.col("retrieved_ids").list.len()).get_column("id").to_list()
+    if repeated:
+        shown = ", ".join(repeated[:5]) + (f" and {len(repeated) - 5} more" if len(repeated) > 5 else "")
+        warnings.append(
+            f"{run.name}: {len(repeated)} question(s) list a passage twice in `retrieved` ({shown}): each counts once, "
+            "at its first rank (trec_eval refuses such runs)"
+        )
+    frame = retrieval_outcomes(frame, k, grades=gold.grades if gold is not None else None)
     if "retrieval" in unavailable:
         frame = frame.with_columns(
             pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
