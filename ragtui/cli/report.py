@@ -15,8 +15,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_run_options(parser)
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
-    parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
-    parser.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
+    gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
+    gates.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
+    gates.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
+    gates.add_argument("--fail-on-drop", action="store_true", help="exit 1 when a drop larger than max_drop is flagged, significant or not")
+    gates.add_argument(
+        "--allow-unavailable", action="store_true",
+        help="let a gate pass when a metric with a target is not available (by default it fails: nothing was measured)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
 
     from ragtui.cli.output import check_output_path, write_output
     from ragtui.cli.render import render_markdown, render_text
-    from ragtui.core.comparing.report import build_report, failed_checks
+    from ragtui.core.comparing.gates import run_gates
+    from ragtui.core.comparing.report import build_report
+    from ragtui.core.sanitize import neutralize
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.session import load_comparison
 
@@ -46,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = render_text(report)
     write_output(args.output, text)
-    reasons = failed_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
-    for reason in reasons:
-        print(f"ragtui: check failed: {reason}", file=sys.stderr)
-    return 1 if reasons else 0
+    results = run_gates(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
+        allow_unavailable=args.allow_unavailable,
+    )
+    for result in results:
+        print(f"ragtui: {neutralize(result.line(), keep_newlines=False)}", file=sys.stderr)
+    return 0 if all(result.passed for result in results) else 1

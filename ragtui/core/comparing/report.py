@@ -13,7 +13,7 @@ from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
+from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve, unavailable_metrics
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
@@ -43,7 +43,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
+def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]]) -> dict[str, Any]:
     out: dict[str, Any] = {"A": _num(m.a.value)}
     if two_runs and m.b is not None:
         out["B"] = _num(m.b.value)
@@ -63,6 +63,8 @@ def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
+    # Runs where the metric measured nothing although it had questions to measure.
+    out["not_available"] = [side for side, names in unavailable.items() if m.name in names]
     return out
 
 
@@ -94,10 +96,13 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     runs = {"A": _run_header(comparison.a)}
     if comparison.b is not None:
         runs["B"] = _run_header(comparison.b)
+    unavailable = {"A": unavailable_metrics(comparison.a)}
+    if comparison.b is not None:
+        unavailable["B"] = unavailable_metrics(comparison.b)
     report: dict[str, Any] = {
         "runs": runs,
         "k": comparison.k,
-        "metrics": {name: _metric(m, two_runs) for name, m in comparison.metrics.items()},
+        "metrics": {name: _metric(m, two_runs, unavailable) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
     if two_runs:
@@ -126,14 +131,3 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
-
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool) -> list[str]:
-    """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
-    reasons = []
-    latest = "B" if "B" in report["runs"] else "A"
-    for name, metric in report["metrics"].items():
-        if on_regression and metric.get("verdict") == "regressed":
-            reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
-        if below_target and metric["meets_target"].get(latest) is False:
-            reasons.append(f"{name} of {latest} is {metric[latest]:.4f}, below its target {metric['target']}")
-    return reasons
