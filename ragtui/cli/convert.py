@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         if not to_stdout and target.suffix.lower() not in GOLD_SUFFIXES:
             raise InputError(problem(target, None, None, "TREC qrels are a gold set: write them to a .yaml file"))
         records, _ = importers.import_gold(source, "trec")
+        # A gold set YAML has no relevance grades: the private key carrying them stays behind.
+        records = [{key: value for key, value in record.items() if not key.startswith("_")} for record in records]
         _write_gold(args.output, source, records)
         print(f"wrote {len(records)} gold questions to {_where(args.output)} (qrels hold no question text: question is null)", file=sys.stderr)
         return 0

@@ -12,9 +12,15 @@ from typing import Any
 
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, DISAGREE_MARK, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
 
 WIDTH = 80  # the text report reads in an 80-column terminal
+LEGEND_TEXT = (
+    f"(utility's Δ is in score units; ! a drop larger than max_drop; {DISAGREE_MARK} A and B judged by different "
+    "models or prompts; n/a: not measured)"
+)
+# Regressions that are not the system getting worse, counted apart in the summary.
+REGRESSED_APART = {"missing": "missing from B", "judge_error": "judge errors"}
 
 
 def _safe(text: Any) -> str:
@@ -59,7 +65,7 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     return f"{op}{target:.2f}"
 
 
-def _mark(meets: bool | None) -> str:
+def mark(meets: bool | None) -> str:
     return {True: PASS, False: FAIL, None: " "}[meets]
 
 
@@ -88,7 +94,7 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
+def drop_note(name: str, metric: dict[str, Any]) -> str | None:
     if not metric.get("drop_flagged") or metric.get("verdict") == "regressed":
         return None
     return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
@@ -97,13 +103,15 @@ def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
 def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
     for name, m in report["metrics"].items():
-        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}"]
+        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}"]
         if two:
             verdict = m.get("verdict")
-            flag = " !" if m.get("drop_flagged") else ""
+            flag = "!" if m.get("drop_flagged") else ""
+            # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
+            row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
-                f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}",
-                delta_text(name, m["delta"], m["ci"], unit=False) + flag.strip(),
+                f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}",
+                delta_text(name, m["delta"], m["ci"], unit=False) + flag,
                 f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]
         else:
@@ -120,11 +128,11 @@ def render_text(report: dict[str, Any]) -> str:
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
     if two:
-        lines.append("(utility's Δ is in score units; ! a drop larger than max_drop)")
-    notes = [n for n in (_drop_note(name, m) for name, m in report["metrics"].items()) if n]
+        lines += _wrapped("", LEGEND_TEXT)
+    notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
     lines += ["", "By category (A → B):" if two else "By category:"]
-    lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)], gap=" ")
+    lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
     if two:
@@ -134,7 +142,7 @@ def render_text(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _headline_names(report: dict[str, Any]) -> list[str]:
+def headline_names(report: dict[str, Any]) -> list[str]:
     return [name for name in report["metrics"] if name.split("@")[0] in HEADLINE]
 
 
@@ -142,7 +150,7 @@ def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
     for category, data in report["categories"].items():
         cells = []
-        for name in _headline_names(report):
+        for name in headline_names(report):
             cell = data["metrics"][name]
             text = value_text(name, cell["A"])
             if two:
@@ -183,64 +191,31 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
     return ["Failure kinds (questions):", *_table(rows, header)]
 
 
+def status_summary(report: dict[str, Any]) -> str:
+    """`26 regressed (of which 4 missing from B, 3 judge errors) · 16 fixed · 26 still failing`."""
+    counts = {status: len(ids) for status, ids in report["questions"].items()}
+    by_cause = report.get("regressed_by_cause", {})
+    apart = [f"{by_cause[cause]} {label}" for cause, label in REGRESSED_APART.items() if by_cause.get(cause)]
+    text = f"{counts.get('regressed', 0)} regressed" + (f" (of which {', '.join(apart)})" if apart else "")
+    text += f" · {counts.get('fixed', 0)} fixed · {counts.get('still_failing', 0)} still failing"
+    if counts.get("not_measured"):
+        text += f" · {counts['not_measured']} not measured"
+    return text
+
+
 def _regression_lines(report: dict[str, Any]) -> list[str]:
     regressions = report.get("regressions", [])
-    counts = {status: len(ids) for status, ids in report["questions"].items()}
-    head = f"Questions: {counts.get('regressed', 0)} regressed · {counts.get('fixed', 0)} fixed · {counts.get('still_failing', 0)} still failing"
+    head_lines = _wrapped("Questions: ", status_summary(report))
     if not regressions:
-        return [head]
+        return head_lines
+    display = {category: data["name"] for category, data in report["categories"].items()}
+    regressions = [r | {"category": display.get(r["category"], r["category"])} for r in regressions]
     id_width = max(len(_safe(r["id"])) for r in regressions)
     category_width = max(len(_safe(r["category"])) for r in regressions)
-    lines = [head, "", "Regressed questions (cause; new failure kinds below):"]
+    lines = [*head_lines, "", "Regressed questions (cause; new failure kinds below):"]
     for r in regressions:
         lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')}")
         if r["kinds_added"]:
             lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
     return lines
 
-
-def _md(text: Any) -> str:
-    return _safe(text).replace("|", "\\|")
-
-
-def render_markdown(report: dict[str, Any]) -> str:
-    """The report as GitHub-flavoured markdown, for a PR comment."""
-    two = "B" in report["runs"]
-    runs = report["runs"]
-    title = f"`{_md(runs['A']['name'])}` → `{_md(runs['B']['name'])}`" if two else f"`{_md(runs['A']['name'])}`"
-    out = [f"### ragtui report: {title} (k = {report['k']})", ""]
-    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
-    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for name, m in report["metrics"].items():
-        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}".strip()]
-        if two:
-            verdict = m.get("verdict")
-            flag = " ⚠" if m.get("drop_flagged") else ""
-            row += [
-                f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}".strip(),
-                delta_text(name, m["delta"], m["ci"]),
-                f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}{flag}",
-            ]
-        else:
-            row.append(str(m["n"]))
-        out.append("| " + " | ".join(row) + " |")
-    names = _headline_names(report)
-    out += ["", "| category | n | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
-    out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in _category_rows(report, two)]
-    if two:
-        regressions = report.get("regressions", [])
-        counts = {status: len(ids) for status, ids in report["questions"].items()}
-        out += ["", f"**{counts['regressed']} regressed** · {counts['fixed']} fixed · {counts['still_failing']} still failing"]
-        if regressions:
-            out += ["", "<details><summary>Regressed questions</summary>", "", "| id | category | cause | new failure kinds |", "|---|---|---|---|"]
-            out += [
-                f"| `{_md(r['id'])}` | {_md(r['category'])} | {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')} | {', '.join(r['kinds_added'])} |"
-                for r in regressions
-            ]
-            out += ["", "</details>"]
-    found = {label: c for label, c in report.get("calibration", {}).items() if c}
-    if found:
-        out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
-    if report["warnings"]:
-        out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
-    return "\n".join(out) + "\n"

@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from ragtui.cli.output import check_output_path, write_output
-    from ragtui.cli.render import render_markdown, render_text
+    from ragtui.cli.render import render_text
+    from ragtui.cli.render_markdown import render_markdown
     from ragtui.core.comparing.gates import run_gates
     from ragtui.core.comparing.report import build_report
     from ragtui.core.sanitize import neutralize

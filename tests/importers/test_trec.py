@@ -9,8 +9,7 @@ import pytest
 
 from ragtui.core.errors import InputError
 from ragtui.core.importers import import_gold, import_run
-from ragtui.core.importers.trec import trec_order
-from ragtui.core.loading.schema import GRADES_KEY
+from ragtui.core.importers.trec import GRADES_KEY, trec_order
 
 from .builders import FIXTURES
 

@@ -18,7 +18,6 @@ from typing import Any
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import finish_run, parse_number
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
-from ragtui.core.loading.schema import GRADES_KEY
 
 RUN_COLUMNS = 6
 QRELS_COLUMNS = 4
@@ -59,6 +58,10 @@ def read_run(path: Path, gold_questions: dict[str, str] | None = None) -> RawRun
 def trec_order(pairs: list[tuple[float, str]]) -> list[tuple[float, str]]:
     """Rank (sim, docno) pairs as trec_eval does: sim descending, then docno descending."""
     return sorted(pairs, reverse=True)
+
+
+# The private key under which a qrels gold record carries its relevance grades.
+GRADES_KEY = "_relevance_grades"
 
 
 def read_qrels(path: Path) -> tuple[list[dict[str, Any]], list[int]]:

@@ -11,7 +11,7 @@ import polars as pl
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_record
 from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
-from ragtui.core.loading.schema import GOLD_SCHEMA, GRADES_KEY
+from ragtui.core.loading.schema import GOLD_SCHEMA
 from ragtui.core.measuring.textnorm import normalize_question
 
 GOLD_EXTENSIONS = {".yaml", ".yml", ".json", ".jsonl"}
@@ -75,7 +75,7 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
         row = normalize_gold_record(path, line, item, problems, require_question=has_questions)
         if row is not None:
             rows.append(row)
-            graded = item.get(GRADES_KEY) or {}
+            graded = item.get("_relevance_grades") or {}  # importers.trec.GRADES_KEY (qrels grades)
             if any(grade != 1 for grade in graded.values()):
                 grades[row["id"]] = graded
     problems += duplicate_id_problems(path, rows)

@@ -54,8 +54,6 @@ RUN_SCHEMA: dict[str, pl.DataType] = {
     "extra": pl.String(),
 }
 
-# The private key under which a qrels gold record carries its relevance grades.
-GRADES_KEY = "_relevance_grades"
 GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS}
 
 # Field aliases accepted on read (the course's French keys), never written.
