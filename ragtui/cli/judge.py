@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ragtui.cli.common import positive_k
+from ragtui.cli.messages import say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
@@ -119,22 +120,18 @@ def _print_summary(result, settings, out: Path) -> None:
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
-    print(
+    say(
         f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
-        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors",
-        file=sys.stderr,
-    )
+        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
     if settings.provider != "lexical":
-        print(
+        say(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
-            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
-            file=sys.stderr,
-        )
+            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}")
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
-        print(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}", file=sys.stderr)
+        say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
     if totals.errors > 5:
-        print(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})", file=sys.stderr)
-    print(f"ragtui: wrote {out}", file=sys.stderr)
+        say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
+    say(f"ragtui: wrote {out}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,9 +157,9 @@ def run(args: argparse.Namespace) -> int:
 
     warning = family_warning(raw.meta.get("generator_model"), settings)
     if warning:
-        print(f"ragtui: warning: {warning}", file=sys.stderr)
+        say(f"ragtui: warning: {warning}")
     if settings.provider == "lexical":
-        print("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests", file=sys.stderr)
+        say("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests")
     progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
 
     async def main():
@@ -181,13 +178,13 @@ def run(args: argparse.Namespace) -> int:
             result = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
         where = f" (calls made so far are cached in {settings.cache_dir})" if settings.cache_dir else ""
-        print(f"ragtui: interrupted{where}; {out} not written — rerun the same command to resume", file=sys.stderr)
+        say(f"ragtui: interrupted{where}; {out} not written — rerun the same command to resume")
         return 130
     except CallError as exc:
-        print(f"ragtui: judge stopped: {exc}; {out} not written", file=sys.stderr)
+        say(f"ragtui: judge stopped: {exc}; {out} not written")
         return 2
     for message in result.warnings:
-        print(f"ragtui: warning: {message}", file=sys.stderr)
+        say(f"ragtui: warning: {message}")
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out)

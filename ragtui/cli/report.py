@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ragtui.cli.common import add_run_options
+from ragtui.cli.messages import say
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -33,7 +33,6 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.cli.render_markdown import render_markdown
     from ragtui.core.comparing.gates import run_gates
     from ragtui.core.comparing.report import build_report
-    from ragtui.core.sanitize import neutralize
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.session import load_comparison
 
@@ -60,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
         allow_unavailable=args.allow_unavailable,
     )
     for result in results:
-        print(f"ragtui: {neutralize(result.line(), keep_newlines=False)}", file=sys.stderr)
+        say(f"ragtui: {result.line()}")
     return 0 if all(result.passed for result in results) else 1

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ragtui.cli.common import add_run_options
+from ragtui.cli.messages import say
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -39,10 +39,10 @@ def run(args: argparse.Namespace) -> int:
 
     problem = terminal_problem()
     if problem:
-        print(problem, file=sys.stderr)
+        say(problem)
         return 2
     if getattr(args, "b", None) and not args.a:
-        print("ragtui: give run A before run B", file=sys.stderr)
+        say("ragtui: give run A before run B")
         return 2
     if args.a is None:
         sample = sample_inputs()
