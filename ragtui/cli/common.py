@@ -31,3 +31,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="read the runs as this tool's format (ragas, promptfoo, inspect, deepeval, trec); default: detected",
     )
+
+
+def add_labels_option(parser: argparse.ArgumentParser) -> None:
+    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run)."""
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run",
+    )

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ragtui.cli.common import positive_k
+from ragtui.cli.judge_batch import add_batch_arguments
 from ragtui.cli.messages import say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
@@ -27,10 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
         "command after an interruption to resume without paying twice. See docs/judge.md."
     )
     parser.add_argument("run", metavar="RUN", help="the run to judge (.jsonl, .json, .yaml or .parquet)")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache)")
+    parser.add_argument("-o", "--output", metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache); required unless --print-prompt")
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set: questions and expected answers (else the fields in the run)")
     parser.add_argument("--config", metavar="ragtui.yaml", help="settings, incl. a judge: section (else ./ragtui.yaml if present)")
     parser.add_argument("-k", type=positive_k, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
+    parser.add_argument("--print-prompt", metavar="ID", help="print the prompt question ID would be judged with, and stop (no call, nothing written)")
     judge = parser.add_argument_group("judge model")
     judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
     judge.add_argument("--model", help="the judge model, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:14b")
@@ -49,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
+    add_batch_arguments(parser)
 
 
 def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
@@ -116,17 +119,25 @@ def _judge_logging(verbose: bool):
         logger.setLevel(old_level)
 
 
-def _print_summary(result, settings, out: Path) -> None:
+def _print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
+    from ragtui.core.sanitize import neutralize
+
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
     say(
         f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
         f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
-    if settings.provider != "lexical":
+    if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
+        say(calls_line)
+    elif settings.provider != "lexical":
         say(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
             f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}")
+    for what, ids in (("the judge reported an injection attempt in", totals.injection_ids), ("addresses the judge (detector)", totals.directed_ids)):
+        if ids:
+            shown = ", ".join(neutralize(i, keep_newlines=False) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            say(f"ragtui: warning: {len(ids)} answer(s) {what}: {shown} — verdicts kept; look at them before trusting a score")
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
         say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
     if totals.errors > 5:
@@ -145,6 +156,16 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.judge.runner import family_warning, judge_run
     from ragtui.core.loading.records import read_raw_run, write_run_lines
 
+    if args.print_prompt is not None:
+        from ragtui.cli.judge_prompt import print_prompt
+
+        raw = read_raw_run(args.run)
+        if raw.problems:
+            raise InputError(raw.problems)
+        return print_prompt(args, raw, _load_gold(args.gold) if args.gold else {})
+    if not args.output:
+        say("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID")
+        return 2
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))
@@ -160,6 +181,10 @@ def run(args: argparse.Namespace) -> int:
         say(f"ragtui: warning: {warning}")
     if settings.provider == "lexical":
         say("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests")
+    if args.batch:
+        from ragtui.cli.judge_batch import run_batch
+
+        return run_batch(args, raw, gold, settings, out)
     progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
 
     async def main():

@@ -12,7 +12,7 @@ from typing import Any
 
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, DISAGREE_MARK, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, DISAGREE_MARK, FAIL, JUDGE_DIRECTED_MARK, PASS, VERDICT_LABEL, VERDICT_SYMBOL
 
 WIDTH = 80  # the text report reads in an 80-column terminal
 LEGEND_TEXT = (
@@ -71,7 +71,7 @@ def mark(meets: bool | None) -> str:
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()  # noqa: E731
+    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()
     return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
 
 
@@ -90,8 +90,21 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
             f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
             f"{run['judge_errors']} judge errors",
         )
+        lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
     return lines
+
+
+def directed_text(run: dict[str, Any]) -> str:
+    """`⚠ 2 questions address the judge (1 answer, 1 passage)`: the detector's count for one run."""
+    directed = run.get("judge_directed") or {}
+    count = directed.get("questions", 0)
+    if not count:
+        return "no answer or passage addresses the judge"
+    return (
+        f"{JUDGE_DIRECTED_MARK} {count} question(s) address the judge "
+        f"({directed.get('answers', 0)} answer(s), {directed.get('passages', 0)} passage(s))"
+    )
 
 
 def drop_note(name: str, metric: dict[str, Any]) -> str | None:
@@ -180,8 +193,17 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
+    from ragtui.cli.render_calibration import calibration_detail_lines, corrected_lines
+
     lines = ["", "Judge vs human labels (a good judge agrees on about 85 % of sentences):"]
-    return lines + [line for label, c in found.items() for line in _wrapped(f"  {label}: ", calibration_text(c))]
+    for label, c in found.items():
+        lines += _wrapped(f"  {label}: ", calibration_text(c))
+        lines += [line for detail in calibration_detail_lines(c) for line in _wrapped("     ", detail)]
+    corrected = corrected_lines(report)
+    if corrected:
+        lines += ["", "Corrected by the sampled labels (PPI++, 95 % interval):"]
+        lines += [line for prefix, text in corrected for line in _wrapped(prefix, text)]
+    return lines
 
 
 def _failure_lines(report: dict[str, Any]) -> list[str]:
@@ -219,3 +241,10 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
             lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
     return lines
 
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The markdown view (`ragtui.cli.render_markdown`), importable from here as before."""
+    from ragtui.cli.render_markdown import render_markdown as render
+
+    return render(report)

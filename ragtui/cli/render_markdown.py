@@ -15,6 +15,7 @@ from ragtui.cli.render import (
     LEGEND_TEXT,
     calibration_text,
     delta_text,
+    directed_text,
     drop_note,
     headline_names,
     mark,
@@ -123,6 +124,23 @@ def _questions(report: dict[str, Any]) -> list[str]:
     return out
 
 
+def _calibration(report: dict[str, Any]) -> list[str]:
+    found = {label: c for label, c in report.get("calibration", {}).items() if c}
+    if not found:
+        return []
+    from ragtui.cli.render_calibration import calibration_detail_lines, corrected_lines
+
+    out = ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
+    for label, c in found.items():
+        out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
+        out += [f"- {md_code(line)}" for line in calibration_detail_lines(c)] + ["", "</details>"]
+    corrected = corrected_lines(report)
+    if corrected:
+        out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
+        out += [f"- {md_code(prefix.strip())} {md_code(text)}" for prefix, text in corrected]
+    return out
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     """The report as GitHub-flavoured markdown, for a PR comment."""
     two = "B" in report["runs"]
@@ -132,9 +150,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     out += ["", *_categories(report, two), "", *_failure_kinds(report)]
     if two:
         out += _questions(report)
-    found = {label: c for label, c in report.get("calibration", {}).items() if c}
-    if found:
-        out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
+    out += _calibration(report)
+    if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
+        out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
     if report["warnings"]:
         out += ["", *[f"> ⚠ {md_code(w)}" for w in report["warnings"]]]
     return "\n".join(out) + "\n"

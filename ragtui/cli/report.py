@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_run_options
+from ragtui.cli.common import add_labels_option, add_run_options
 from ragtui.cli.messages import say
 
 
@@ -13,6 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("a", metavar="A", help="the reference run")
     parser.add_argument("b", metavar="B", nargs="?", help="the candidate run (optional)")
     add_run_options(parser)
+    add_labels_option(parser)
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         k=args.k,
         fmt=args.from_format,
         detail=False,  # the report shows no passage or sentence text
+        labels=Path(args.labels) if args.labels else None,
     )
     check_output_path(args.output)
     report = build_report(load_comparison(inputs))

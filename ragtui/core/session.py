@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.errors import InputError
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
+from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.runs import Run, load_run
 from ragtui.core.measuring.evaluate import evaluate
 
@@ -83,4 +85,5 @@ def load_comparison(inputs: Inputs) -> Comparison:
     k = resolve_k(inputs.k, config, run_a)
     evaluation_a = evaluate(run_a, gold, config, k)
     evaluation_b = evaluate(run_b, gold, config, k) if run_b is not None else None
-    return compare(evaluation_a, evaluation_b, config)
+    comparison = compare(evaluation_a, evaluation_b, config)
+    return replace(comparison, labels=load_labels(comparison, inputs.labels))

@@ -38,6 +38,10 @@ GOLD_MARK = "★"
 BEYOND_K_MARK = "┆"
 CURSOR_MARK = "›"
 DISAGREE_MARK = "≠"
+# An answer or passage the detector flags (judge_directed.py), and the judge's own report of it.
+JUDGE_DIRECTED_MARK = "⚠"
+JUDGE_DIRECTED_LABEL = "addresses the judge"
+JUDGE_INJECTION_LABEL = "the judge reported an injection attempt"
 
 # Short codes keep the A→B kinds column narrow at 80 columns; the detail line and the
 # question view spell them out.

@@ -62,6 +62,8 @@ class Comparison:
     status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
     warnings: tuple[str, ...] = field(default_factory=tuple)
     unpaired: dict[str, list[str]] = field(default_factory=dict)  # "A"/"B" → ids in that run only
+    # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
+    labels: dict = field(default_factory=dict)
 
     @property
     def k(self) -> int:
@@ -116,7 +118,8 @@ def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue],
     counts = frame.select(
         [(pl.col(f"{spec.key}:den{side}") > 0).sum().alias(f"{spec.key}:n{side}") for spec in METRICS for side in ("", "_b")]
     ).row(0, named=True) if frame.height else {}
-    out_a, out_b = {}, {}
+    out_a: dict[str, MetricValue] = {}
+    out_b: dict[str, MetricValue] = {}
     for spec in METRICS:
         for side, out in (("", out_a), ("_b", out_b)):
             den = sums.get(f"{spec.key}:den{side}", 0.0)
@@ -298,8 +301,19 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
     metrics = _metric_comparisons(paired, a, config, judge_change is not None)
     return Comparison(
         a, b, config, metrics, _categories(a, paired), _status(paired, a.k),
-        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B"),
+        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B") + _judge_directed_warning(a, b),
         unpaired=unpaired,
+    )
+
+
+def _judge_directed_warning(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
+    """B addresses the judge more than A: its faithfulness may have been talked up."""
+    in_a, in_b = a.judge_directed["questions"], b.judge_directed["questions"]
+    if in_b <= in_a:
+        return ()
+    return (
+        f"B has more questions whose answer or passages address the judge than A ({in_b} vs {in_a}): "
+        "its verdicts may have been talked into; read those questions (⚠) before trusting a gain",
     )
 
 

@@ -10,8 +10,8 @@ import math
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
 from ragtui.core.loading.schema import category_display_name
-from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve, unavailable_metrics
 
@@ -37,6 +37,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
         "missing": c.missing,
         "extra_questions": c.extra,
         "judge_errors": c.judge_errors,
+        "judge_directed": evaluation.judge_directed,
         "abstained_excluded_from_faithfulness": c.abstained_excluded,
         "failing": c.failing,
         "failure_kinds": c.failure_kinds,
@@ -83,13 +84,6 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     return out
 
 
-def _calibration(evaluation: Evaluation) -> dict[str, Any] | None:
-    result = calibrate(evaluation.questions)
-    if result is None:
-        return None
-    return {key: _num(value) if isinstance(value, float) else value for key, value in result.__dict__.items()}
-
-
 def build_report(comparison: Comparison) -> dict[str, Any]:
     """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
@@ -105,6 +99,8 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         "metrics": {name: _metric(m, two_runs, unavailable) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
+    for name, corrected in corrected_sections(comparison).items():
+        report["metrics"][name]["corrected"] = corrected
     if two_runs:
         report["questions"] = {
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
@@ -124,10 +120,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
-    calibration = {"A": _calibration(comparison.a)}
-    if comparison.b is not None:
-        calibration["B"] = _calibration(comparison.b)
-    report["calibration"] = calibration
+    report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 

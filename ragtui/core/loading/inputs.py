@@ -19,3 +19,5 @@ class Inputs:
     fmt: str | None = None
     # False for headless reports: passage and sentence texts are not kept (see without_detail).
     detail: bool = True
+    # The calibration labels file (--labels); None: `RUN.labels.jsonl` beside each run.
+    labels: Path | None = None
