@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ragtui.cli.common import positive_k
-from ragtui.cli.judge_batch import add_batch_arguments
+from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
 from ragtui.cli.messages import say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
@@ -166,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         say("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID")
         return 2
+    check_batch_flags(args)
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))

@@ -23,6 +23,7 @@ from ragtui.cli.render import (
     target_text,
     value_text,
 )
+from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, VERDICT_LABEL, VERDICT_SYMBOL
 
@@ -113,6 +114,8 @@ def _question_list(title: str, rows: list[list[str]], header: list[str]) -> list
 def _questions(report: dict[str, Any]) -> list[str]:
     display = {category: data["name"] for category, data in report["categories"].items()}
     out = ["", f"**Questions:** {status_summary(report)}"]
+    status_line = status_from_line(report)
+    out += [f"_{status_line}_"] if status_line else []
     regressed = [
         [md_code(r["id"]), md_code(display.get(r["category"], r["category"])), CAUSE_EXPLAINED.get(r["cause"], r["cause"] or ""),
          ", ".join(KIND_LABELS.get(k, k) for k in r["kinds_added"])]
@@ -147,6 +150,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     runs = report["runs"]
     title = f"{md_code(runs['A']['name'])} → {md_code(runs['B']['name'])}" if two else md_code(runs["A"]["name"])
     out = [f"### ragtui report: {title} (k = {report['k']})", "", *_runs(report), "", *_metrics(report, two)]
+    out += tool_markdown_lines(report)
     out += ["", *_categories(report, two), "", *_failure_kinds(report)]
     if two:
         out += _questions(report)

@@ -12,6 +12,7 @@ else `no_clear_change`; a drop larger than `max_drop` is flagged either way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -62,6 +63,10 @@ class Comparison:
     status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
     warnings: tuple[str, ...] = field(default_factory=tuple)
     unpaired: dict[str, list[str]] = field(default_factory=dict)  # "A"/"B" → ids in that run only
+    # A peer tool's own metrics (`TOOL:METRIC` → tool_metrics.ToolMetric) and whose
+    # verdicts made each question pass or fail ("ragtui", "tool", "both"): see session.
+    tool_metrics: dict[str, Any] = field(default_factory=dict)
+    status_from: str = "ragtui"
     # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
     labels: dict = field(default_factory=dict)
 

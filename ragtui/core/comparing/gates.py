@@ -53,19 +53,24 @@ def target_missed(metric: dict[str, Any], side: str) -> bool:
     return meets is False or meets == "misses"
 
 
+def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """ragtui's metrics and a peer tool's (`TOOL:METRIC`): a tool's metrics gate like ragtui's own."""
+    return {**report["metrics"], **report.get("tool_metrics", {})}
+
+
 def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
     regressed = [
         f"{name} regressed (Δ {_fmt(m['delta'])}, CI {_fmt(m['ci'][0])}…{_fmt(m['ci'][1])})"
-        for name, m in report["metrics"].items()
+        for name, m in _gated(report).items()
         if m.get("verdict") == "regressed"
     ]
-    return regressed, sum(1 for m in report["metrics"].values() if m.get("verdict") is not None)
+    return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
 def _below_target(report: dict[str, Any], latest: str) -> tuple[list[str], int]:
     below = [
-        f"{name} of {latest} is {m[latest]:.4f}, below its target {m['target']}"
-        for name, m in report["metrics"].items()
+        f"{name} of {latest} is {m[latest]:.4f}, below its target {m.get('target', m.get('threshold'))}"
+        for name, m in _gated(report).items()
         if target_missed(m, latest) and m.get(latest) is not None
     ]
     return below, sum(1 for m in report["metrics"].values() if m.get("target") is not None and m.get(latest) is not None)

@@ -101,6 +101,10 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     }
     for name, corrected in corrected_sections(comparison).items():
         report["metrics"][name]["corrected"] = corrected
+    # Imported here: tool_report builds on this module's `_metric`.
+    from ragtui.core.comparing.tool_report import add_tool_fields
+
+    add_tool_fields(report, comparison)
     if two_runs:
         report["questions"] = {
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")

@@ -45,6 +45,10 @@ class DashboardData:
     curves: dict[str, list[float | None]]
     status_counts: dict[str, int]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
+    tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
+    # Per run ("A", "B"): questions the tool could not judge (counted like judge errors).
+    tool_errors: dict[str, int] = field(default_factory=dict)
 
     @property
     def two_runs(self) -> bool:
@@ -95,7 +99,27 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         status_counts=status_counts,
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
+        tool_groups=tool_groups(comparison),
+        tool_errors=tool_errors(comparison),
     )
+
+
+def tool_errors(comparison: Comparison) -> dict[str, int]:
+    """Questions each run's tool could not judge, for the tool group's title."""
+    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
+    return {
+        side: evaluation.questions.filter(pl.col("present") & pl.col("tool_error").is_not_null()).height
+        for side, evaluation in sides.items()
+        if "tool_error" in evaluation.questions.columns
+    }
+
+
+def tool_groups(comparison: Comparison) -> tuple[tuple[str, tuple[MetricComparison, ...]], ...]:
+    """The tool metrics grouped by tool, in the order the files name them."""
+    groups: dict[str, list[MetricComparison]] = {}
+    for metric in comparison.tool_metrics.values():
+        groups.setdefault(metric.tool, []).append(metric.comparison)
+    return tuple((tool, tuple(metrics)) for tool, metrics in groups.items())
 
 
 def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:
