@@ -101,7 +101,10 @@ def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
         num, den = spec.num_den()
         specs += [num.alias(f"{spec.key}:num"), den.alias(f"{spec.key}:den")]
     frame = evaluation.questions.with_columns(specs)
-    measured = pl.any_horizontal([pl.col(f"{spec.key}:den") > 0 for spec in METRICS])
+    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS]
+    if "tool_pass" in frame.columns:  # a peer tool's own pass/fail verdict measures the question too
+        measures.append(pl.col("tool_pass").is_not_null())
+    measured = pl.any_horizontal(measures)
     return frame.with_columns(measured.alias("measured"))
 
 

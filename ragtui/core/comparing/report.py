@@ -44,7 +44,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]]) -> dict[str, Any]:
+def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"A": _num(m.a.value)}
     if two_runs and m.b is not None:
         out["B"] = _num(m.b.value)
@@ -65,7 +65,7 @@ def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
     # Runs where the metric measured nothing although it had questions to measure.
-    out["not_available"] = [side for side, names in unavailable.items() if m.name in names]
+    out["not_available"] = [side for side, names in (unavailable or {}).items() if m.name in names]
     return out
 
 
@@ -119,7 +119,9 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         ]
     else:
         report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
-    report["questions"]["not_measured"] = comparison.question_ids("not_measured")
+    not_measured = comparison.question_ids("not_measured")
+    if not_measured:  # present only when some question was not measured: never "passing"
+        report["questions"]["not_measured"] = not_measured
     curve = {"k": list(range(1, CURVE_MAX_K + 1)), "A": [_num(v) for v in recall_curve(comparison.a)]}
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
