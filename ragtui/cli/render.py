@@ -253,3 +253,12 @@ def render_markdown(report: dict[str, Any]) -> str:
     from ragtui.cli.render_markdown import render_markdown as render
 
     return render(report)
+
+
+# Names the several-runs view (`render_multi`) imports from here.
+_headline_names, _mark = headline_names, mark
+
+
+def _md(text: Any) -> str:
+    """Text for inside a one-backtick code span: a backtick would end the span, so it becomes ′."""
+    return _safe(text).replace("|", "\\|").replace("`", "′")
