@@ -136,7 +136,8 @@ def _calibration(report: dict[str, Any]) -> list[str]:
     out = ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
     for label, c in found.items():
         out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
-        out += [f"- {md_code(line)}" for line in calibration_detail_lines(c)] + ["", "</details>"]
+        names = {category: data["name"] for category, data in report["categories"].items()}
+        out += [f"- {md_code(line)}" for line in calibration_detail_lines(c, names)] + ["", "</details>"]
     corrected = corrected_lines(report)
     if corrected:
         out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]

@@ -11,7 +11,6 @@ from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve, unavailable_metrics
 
@@ -80,7 +79,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
                 entry["delta"] = _num(cell["delta"])
                 entry["n_by_run"] = {"A": cell["A"].n, "B": cell["B"].n if cell["B"] else 0}
             metrics[name] = entry
-        out[category] = {"name": category_display_name(category), "n": data["n"], "metrics": metrics}
+        out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
 
 

@@ -18,7 +18,7 @@ from ragtui.core.errors import InputError, problem
 from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.loading.runs import Run
-from ragtui.core.loading.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
+from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
 from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
@@ -132,7 +132,7 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
             pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
         )
     utility_in_run = frame.get_column("judge_utility").is_not_null().any()
-    frame = frame.with_columns(_outcomes(phrases, unavailable, utility_in_run))
+    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories, utility_in_run))
     frame = frame.with_columns(_failure_kinds(config.utility_target))
     frame = frame.with_columns(
         failures=pl.concat_list([pl.when(pl.col(f"fail_{kind}")).then(pl.lit(kind)) for kind in FAILURE_KINDS]).list.drop_nulls(),
@@ -169,7 +169,9 @@ def unavailable_parts(run: Run) -> set[str]:
     return parts
 
 
-def _outcomes(phrases: tuple[str, ...], unavailable: set[str], utility_in_run: bool) -> list[pl.Expr]:
+def _outcomes(
+    phrases: tuple[str, ...], unavailable: set[str], unanswerable_categories: tuple[str, ...], utility_in_run: bool
+) -> list[pl.Expr]:
     present = pl.col("present")
     answer_known = pl.lit("answer" not in unavailable)
     answer = pl.col("answer")
@@ -189,7 +191,7 @@ def _outcomes(phrases: tuple[str, ...], unavailable: set[str], utility_in_run: b
         judge_failed = pl.lit(False)
     category = pl.col("category")
     gold = pl.col("gold_passages")
-    unanswerable = (category == UNANSWERABLE_CATEGORY) | (gold.list.len() == 0).fill_null(False)
+    unanswerable = category.is_in(list(unanswerable_categories)).fill_null(False) | (gold.list.len() == 0).fill_null(False)
     return [
         unanswerable.alias("unanswerable"),
         (~unanswerable).alias("answerable"),
