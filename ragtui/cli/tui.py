@@ -41,10 +41,9 @@ def run(args: argparse.Namespace) -> int:
 
     candidates = getattr(args, "b", None) or []
     if isinstance(candidates, list) and len(candidates) > 1:
-        print(
+        say(
             "ragtui: the app compares two runs; for more, `ragtui report A B1 B2 …` compares each with A "
-            "(the trade-off view of several runs is not built yet)",
-            file=sys.stderr,
+            "(the trade-off view of several runs is not built yet)"
         )
         return 2
     if isinstance(candidates, list):
