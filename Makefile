@@ -36,6 +36,7 @@ test: lint
 bench: install-test
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_judge.py
+	$(BIN)/python bench/bench_power.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

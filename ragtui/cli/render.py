@@ -10,10 +10,19 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_markdown_lines, tool_text_lines
+from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, DISAGREE_MARK, FAIL, JUDGE_DIRECTED_MARK, PASS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import (
+    CAUSE_EXPLAINED,
+    DISAGREE_MARK,
+    JUDGE_DIRECTED_MARK,
+    TARGET_LEGEND,
+    VERDICT_LABEL,
+    VERDICT_SYMBOL,
+    target_symbol,
+)
 
 WIDTH = 80  # the text report reads in an 80-column terminal
 LEGEND_TEXT = (
@@ -66,8 +75,9 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     return f"{op}{target:.2f}"
 
 
-def mark(meets: bool | None) -> str:
-    return {True: PASS, False: FAIL, None: " "}[meets]
+def mark(verdict: str | None) -> str:
+    """The run's verdict against its target as one symbol (✓ meets, ✗ misses, ? inconclusive)."""
+    return target_symbol(verdict) or " "
 
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
@@ -148,8 +158,12 @@ def render_text(report: dict[str, Any]) -> str:
         lines += _wrapped("", LEGEND_TEXT)
     notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
+    for certainty in (target_table(report), power_table(report)):
+        if certainty is not None:
+            title, header, rows = certainty
+            lines += ["", *_wrapped("", title), *_table(rows, header, gap=" ")]
     lines += tool_text_lines(report, _table)
-    lines += ["", "By category (A → B):" if two else "By category:"]
+    lines += ["", f"By category (A → B; B vs target: {TARGET_LEGEND}):" if two else f"By category (vs target: {TARGET_LEGEND}):"]
     lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
@@ -170,10 +184,13 @@ def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
         cells = []
         for name in headline_names(report):
             cell = data["metrics"][name]
+            # The latest run's verdict against the target, attached so the table fits 80 columns.
+            latest = "B" if two else "A"
+            symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
             text = value_text(name, cell["A"])
             if two:
                 text += f" → {value_text(name, cell['B'])}"
-            cells.append(text)
+            cells.append(text + symbol)
         rows.append([_safe(data["name"]), str(data["n"]), *cells])
     return rows
 
@@ -249,7 +266,6 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
         if r["kinds_added"]:
             lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
     return lines
-
 
 
 def render_markdown(report: dict[str, Any]) -> str:

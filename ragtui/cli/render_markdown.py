@@ -23,9 +23,10 @@ from ragtui.cli.render import (
     target_text,
     value_text,
 )
+from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, TARGET_LEGEND, VERDICT_LABEL, VERDICT_SYMBOL, target_symbol
 
 _BACKTICKS = re.compile(r"`+")
 
@@ -81,21 +82,35 @@ def _metrics(report: dict[str, Any], two: bool) -> list[str]:
         rows.append(row)
     lines = _table(header, rows)
     if two:
-        lines += ["", f"<sub>{LEGEND_TEXT.strip('()')}; ✓/✗ against the target</sub>"]
+        lines += ["", f"<sub>{LEGEND_TEXT.strip('()')}; against the target: {TARGET_LEGEND}</sub>"]
     notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     return lines + (["", *[f"- ⚠ {note}" for note in notes]] if notes else [])
 
 
 def _categories(report: dict[str, Any], two: bool) -> list[str]:
     names = headline_names(report)
+    latest = "B" if two else "A"
     rows = []
     for data in report["categories"].values():
         cells = []
         for name in names:
             cell = data["metrics"][name]
-            cells.append(value_text(name, cell["A"]) + (f" → {value_text(name, cell['B'])}" if two else ""))
+            # The latest run's verdict against the target, as in the text report.
+            symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
+            cells.append(value_text(name, cell["A"]) + (f" → {value_text(name, cell['B'])}" if two else "") + symbol)
         rows.append([md_code(data["name"]), str(data["n"]), *cells])
-    return ["**By category**" + (" (A → B)" if two else ""), "", *_table(["category", "n", *[f"`{n}`" for n in names]], rows)]
+    title = f"**By category** (A → B; B vs target: {TARGET_LEGEND})" if two else f"**By category** (vs target: {TARGET_LEGEND})"
+    return [title, "", *_table(["category", "n", *[f"`{n}`" for n in names]], rows)]
+
+
+def _certainty(report: dict[str, Any]) -> list[str]:
+    """Each run's verdict against its target with its interval, and what the comparison could detect."""
+    out = []
+    for certainty in (target_table(report), power_table(report)):
+        if certainty is not None:
+            title, header, rows = certainty
+            out += ["", title, "", *_table(header, [[f"`{row[0]}`", *row[1:]] for row in rows])]
+    return out
 
 
 def _failure_kinds(report: dict[str, Any]) -> list[str]:
@@ -152,7 +167,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     title = f"{md_code(runs['A']['name'])} → {md_code(runs['B']['name'])}" if two else md_code(runs["A"]["name"])
     out = [f"### ragtui report: {title} (k = {report['k']})", "", *_runs(report), "", *_metrics(report, two)]
     out += tool_markdown_lines(report)
-    out += ["", *_categories(report, two), "", *_failure_kinds(report)]
+    out += ["", *_categories(report, two)]
+    out += _certainty(report)
+    out += ["", *_failure_kinds(report)]
     if two:
         out += _questions(report)
     out += _calibration(report)

@@ -22,7 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
     gates.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
-    gates.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
+    gates.add_argument(
+        "--fail-below-target", action="store_true",
+        help="exit 1 when a metric of the latest run misses its target (its whole interval on the bad side)",
+    )
+    gates.add_argument(
+        "--strict-targets", action="store_true",
+        help="with --fail-below-target, also exit 1 when a metric is inconclusive against its target (too few questions to tell)",
+    )
     gates.add_argument("--fail-on-drop", action="store_true", help="exit 1 when a drop larger than max_drop is flagged, significant or not")
     gates.add_argument(
         "--allow-unavailable", action="store_true",
@@ -66,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     write_output(args.output, text)
     results = run_gates(
         report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
-        allow_unavailable=args.allow_unavailable,
+        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
     )
     for result in results:
         say(f"ragtui: {result.line()}")
@@ -92,7 +99,9 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
         text = render_multi_text(report)
     write_output(args.output, text)
     names = {run["label"]: neutralize(run["name"], keep_newlines=False) for run in report["runs"]}
-    reasons = failed_multi_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
+    reasons = failed_multi_checks(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, strict_targets=args.strict_targets
+    )
     for label, reason in reasons:
         say(f"ragtui: check failed: A → {label} ({names[label]}): {reason}")
     return 1 if reasons else 0

@@ -69,10 +69,15 @@ async def test_verdicts_read_from_symbols_not_only_colour(two_runs, comparison):
             assert text.splitlines()[0].startswith(expected[verdict]), name
             seen.add(verdict)
         assert seen == set(expected)  # the fixture exercises all three
-        # Pass/fail against the target: ✓ or ✗ after each value that has a target.
+        # Against the target: ✓ meets, ✗ misses, ? inconclusive after each value that has a target,
+        # then the run's own interval that decided it.
         recall = comparison.metrics["recall@5"]
-        assert recall.meets_target(recall.a) and not recall.meets_target(recall.b)
-        assert f"A {pct(recall.a.value)} ✓" in panels["recall@5"] and f"B {pct(recall.b.value)} ✗" in panels["recall@5"]
+        marks = {"meets": "✓", "misses": "✗", "inconclusive": "?"}
+        for run, value in (("A", recall.a), ("B", recall.b)):
+            reading = recall.target_reading(run)
+            low, high = reading.ci
+            assert f"{run} {pct(value.value)} {marks[reading.verdict]}" in panels["recall@5"], run
+            assert f"{run} {low * 100:.1f}…{high * 100:.1f}%" in panels["recall@5"], run
         # The target sits in the panel's border title.
         panel = app.screen.query_one("#metric-recall", MetricPanel)
         assert Content.from_markup(panel.border_title).plain == "Recall@5 · target ≥ 80%"

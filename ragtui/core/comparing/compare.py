@@ -11,13 +11,15 @@ else `no_clear_change`; a drop larger than `max_drop` is flagged either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from ragtui.core.comparing.power import Power, metric_power
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
+from ragtui.core.comparing.targets import NO_READING, TargetReading, read_targets
 from ragtui.core.loading.config import Config
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import METRICS, Counts, MetricSpec, MetricValue, counts, summarize, summarize_by_category
@@ -44,11 +46,13 @@ class MetricComparison:
     target: float | None = None
     drop_flagged: bool = False
     judge_changed: bool = False  # A and B judged by different models or prompts (judged metrics only)
+    # Each run's interval and its verdict against the target, by run label ("A", "B").
+    targets: dict[str, TargetReading] = field(default_factory=dict)
+    power: Power | None = None  # what this comparison could detect (two runs only)
 
-    def meets_target(self, value: MetricValue | None) -> bool | None:
-        if self.target is None or value is None or value.value is None:
-            return None
-        return value.value >= self.target if self.spec.higher_is_better else value.value <= self.target
+    def target_reading(self, run: str) -> TargetReading:
+        """Run `run`'s verdict against the target (`meets`/`misses`/`inconclusive`) and interval."""
+        return self.targets.get(run, NO_READING)
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,11 @@ def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, config: Config, jud
             target=config.target(name),
             drop_flagged=bool(bad_move is not None and bad_move > config.max_drop * scale + 1e-12),
             judge_changed=judge_changed and spec.judged,
+            power=metric_power(
+                spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence
+            )
+            if delta is not None
+            else None,  # nothing measured in a run: nothing to size
         )
     return out
 
@@ -285,6 +294,20 @@ def judge_change_warning(a: Evaluation, b: Evaluation) -> str | None:
     )
 
 
+def _with_targets(
+    metrics: dict[str, MetricComparison], categories: dict[str, dict], runs: dict[str, Evaluation], config: Config
+) -> dict[str, MetricComparison]:
+    """Each run's verdicts against the targets, on the metrics and (as "targets") in each category cell."""
+    readings = {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
+    for category, data in categories.items():
+        for name, cell in data["metrics"].items():
+            cell["targets"] = {label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()}
+    return {
+        name: replace(m, targets={label: overall.get(name, NO_READING) for label, (overall, _) in readings.items()})
+        for name, m in metrics.items()
+    }
+
+
 def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
     """The comparison of B against A (or the summary of A alone when B is None)."""
     warnings = list(a.warnings)
@@ -294,7 +317,9 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
             name: MetricComparison(name=name, spec=next(s for s in METRICS if s.name(a.k) == name), a=value, n=value.n, target=config.target(name))
             for name, value in values.items()
         }
-        return Comparison(a, None, config, metrics, _categories(a, None), _single_status(a), tuple(warnings) + _judge_warnings(a))
+        categories = _categories(a, None)
+        metrics = _with_targets(metrics, categories, {"A": a}, config)
+        return Comparison(a, None, config, metrics, categories, _single_status(a), tuple(warnings) + _judge_warnings(a))
     warnings += list(b.warnings)
     if a.k != b.k:
         warnings.append(f"the runs were evaluated at different k ({a.k} and {b.k})")
@@ -307,8 +332,13 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
     judge_change = judge_change_warning(a, b)
     warnings += [w for w in (_unpaired_warning(unpaired), judge_change) if w]
     metrics = _metric_comparisons(paired, a, config, judge_change is not None)
+    categories = _categories(a, paired)
+    # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
+    ids = paired.select("id")
+    runs = {label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if unpaired[label] else run for label, run in (("A", a), ("B", b))}
+    metrics = _with_targets(metrics, categories, runs, config)
     return Comparison(
-        a, b, config, metrics, _categories(a, paired), _status(paired, a.k),
+        a, b, config, metrics, categories, _status(paired, a.k),
         tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B") + _judge_directed_warning(a, b),
         unpaired=unpaired,
     )

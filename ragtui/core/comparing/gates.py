@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ragtui.core.comparing.targets import target_failures
+
 ON_REGRESSION, BELOW_TARGET, ON_DROP = "--fail-on-regression", "--fail-below-target", "--fail-on-drop"
 
 
@@ -47,12 +49,6 @@ def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
     return out
 
 
-def target_missed(metric: dict[str, Any], side: str) -> bool:
-    """Whether a side misses its target: `false` today, `"misses"` in a verdict-valued shape."""
-    meets = metric.get("meets_target", {}).get(side)
-    return meets is False or meets == "misses"
-
-
 def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """ragtui's metrics and a peer tool's (`TOOL:METRIC`): a tool's metrics gate like ragtui's own."""
     return {**report["metrics"], **report.get("tool_metrics", {})}
@@ -67,12 +63,9 @@ def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
     return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
-def _below_target(report: dict[str, Any], latest: str) -> tuple[list[str], int]:
-    below = [
-        f"{name} of {latest} is {m[latest]:.4f}, below its target {m.get('target', m.get('threshold'))}"
-        for name, m in _gated(report).items()
-        if target_missed(m, latest) and m.get(latest) is not None
-    ]
+def _below_target(report: dict[str, Any], latest: str, strict: bool) -> tuple[list[str], int]:
+    """`misses` fails (and `inconclusive` with `--strict-targets`): the verdicts of `targets`."""
+    below = target_failures(report, strict=strict)
     return below, sum(1 for m in report["metrics"].values() if m.get("target") is not None and m.get(latest) is not None)
 
 
@@ -99,7 +92,7 @@ def _gate(flag: str, found: tuple[list[str], int], unavailable: list[str], allow
 
 def run_gates(
     report: dict[str, Any], *, on_regression: bool = False, below_target: bool = False, on_drop: bool = False,
-    allow_unavailable: bool = False,
+    allow_unavailable: bool = False, strict_targets: bool = False,
 ) -> list[GateResult]:
     """The result of every gate asked for, in the order of the flags above."""
     two_runs = "B" in report["runs"]
@@ -107,7 +100,7 @@ def run_gates(
     results = []
     comparisons: list[tuple[bool, str, Callable[[], tuple[list[str], int]], str]] = [
         (on_regression, ON_REGRESSION, lambda: _regression(report), "no metric regressed"),
-        (below_target, BELOW_TARGET, lambda: _below_target(report, latest), f"every target met by {latest}"),
+        (below_target, BELOW_TARGET, lambda: _below_target(report, latest, strict_targets), f"every target met by {latest}"),
         (on_drop, ON_DROP, lambda: _drop(report), "no drop larger than max_drop"),
     ]
     for asked, flag, check, ok_text in comparisons:

@@ -10,7 +10,9 @@ import math
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.power import POWER, Power
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.comparing.targets import NO_READING, TargetReading
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve, unavailable_metrics
 
@@ -52,20 +54,34 @@ def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]
         # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
         out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
     out["target"] = m.target
-    meets = {"A": m.meets_target(m.a)}
-    if two_runs:
-        meets["B"] = m.meets_target(m.b)
-    out["meets_target"] = meets
+    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
     if two_runs:
         out["verdict"] = m.verdict
         out["drop_flagged"] = m.drop_flagged
         out["judge_changed"] = m.judge_changed
+        out.update(power_fields(m.power))
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
     # Runs where the metric measured nothing although it had questions to measure.
     out["not_available"] = [side for side, names in (unavailable or {}).items() if m.name in names]
     return out
+
+
+def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...]) -> dict[str, Any]:
+    """`meets_target` (meets / misses / inconclusive, or null) and `ci_by_run`, each run's own interval."""
+    chosen = {run: readings.get(run, NO_READING) for run in runs}
+    return {
+        "meets_target": {run: r.verdict for run, r in chosen.items()},
+        "ci_by_run": {run: [_num(r.ci[0]), _num(r.ci[1])] if r.ci else None for run, r in chosen.items()},
+    }
+
+
+def power_fields(power: Power | None) -> dict[str, Any]:
+    """`mde` (in the metric's units, like `delta`) and `n_needed` (questions for a drop of max_drop)."""
+    if power is None:
+        return {"mde": None, "n_needed": None}
+    return {"mde": _num(power.mde), "n_needed": power.n_needed}
 
 
 def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
@@ -78,6 +94,8 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
                 entry["B"] = _num(cell["B"].value) if cell["B"] else None
                 entry["delta"] = _num(cell["delta"])
                 entry["n_by_run"] = {"A": cell["A"].n, "B": cell["B"].n if cell["B"] else 0}
+            if comparison.metrics[name].target is not None:
+                entry.update(target_fields(cell.get("targets", {}), ("A", "B") if two_runs else ("A",)))
             metrics[name] = entry
         out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
@@ -126,11 +144,14 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
+    if two_runs:
+        config = comparison.config
+        report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
 
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool) -> list[str]:
+def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
     """Why the gates asked for fail, one reason each (the several-runs report reads this).
 
     The gates themselves live in `ragtui.core.comparing.gates`; a metric with a target that
@@ -138,5 +159,5 @@ def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: 
     """
     from ragtui.core.comparing.gates import run_gates
 
-    results = run_gates(report, on_regression=on_regression, below_target=below_target)
+    results = run_gates(report, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
     return [result.reason for result in results if not result.passed]
