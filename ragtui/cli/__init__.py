@@ -3,7 +3,7 @@
 Each command lives in its own module exposing `add_arguments(parser)` and
 `run(args) -> int`; that module is imported only when its command runs, so
 `ragtui report` never loads textual and `ragtui validate` never loads httpx.
-Exit codes (CLI.md): 0 ok, 1 a check failed, 2 usage or unreadable input.
+Exit codes (docs/cli.md): 0 ok, 1 a check failed, 2 usage or unreadable input.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Options shared by the commands that read runs (CLI.md): --gold, --config, -k, --from,
+"""Options shared by the commands that read runs (docs/cli.md): --gold, --config, -k, --from,
 --variant, --status-from."""
 
 from __future__ import annotations

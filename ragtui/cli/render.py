@@ -82,7 +82,10 @@ def mark(verdict: str | None) -> str:
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()
+
+    def fmt(row: list[str]) -> str:
+        return gap.join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()
+
     return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
 
 
@@ -180,7 +183,7 @@ def headline_names(report: dict[str, Any]) -> list[str]:
 
 def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
-    for category, data in report["categories"].items():
+    for data in report["categories"].values():
         cells = []
         for name in headline_names(report):
             cell = data["metrics"][name]

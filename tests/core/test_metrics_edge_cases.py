@@ -8,10 +8,10 @@ import pytest
 import yaml
 
 from ragtui.core.loading.config import Config
-from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.loading.gold import load_gold
-from ragtui.core.measuring.metrics import counts, recall_curve, summarize, summarize_by_category
 from ragtui.core.loading.runs import load_run
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.measuring.metrics import counts, recall_curve, summarize, summarize_by_category
 from tests.core import edge_fixture
 
 

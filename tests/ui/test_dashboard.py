@@ -7,9 +7,9 @@ from textual.content import Content
 
 from ragtui.core.measuring.metrics import recall_curve
 from ragtui.core.session import load_comparison
+from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.models.dashboard import DASHBOARD_METRICS, worst_categories
-from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.category_grid import CategoryGrid, cell_text
 from ragtui.ui.widgets.metric_panel import MetricPanel

@@ -1,4 +1,4 @@
-"""The report as data: the JSON shape of CLI.md, which the text and markdown views render.
+"""The report as data: the JSON shape of docs/cli.md, which the text and markdown views render.
 
 `build_report` turns a Comparison into plain dicts, lists, numbers and None (never NaN),
 so `json.dumps` gives the document other tools read and the renderers never re-compute.
@@ -102,7 +102,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
 
 
 def build_report(comparison: Comparison) -> dict[str, Any]:
-    """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
+    """The report document (docs/cli.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
     runs = {"A": _run_header(comparison.a)}
     if comparison.b is not None:

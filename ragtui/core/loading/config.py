@@ -1,4 +1,4 @@
-"""Targets and settings (FORMATS.md §3): `ragtui.yaml`, or the shipped defaults."""
+"""Targets and settings (docs/formats.md): `ragtui.yaml`, or the shipped defaults."""
 
 from __future__ import annotations
 

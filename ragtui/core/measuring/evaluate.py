@@ -2,7 +2,7 @@
 
 The result, `Evaluation.questions`, has one row per gold question (missing ones
 included and flagged) with the retrieval outcomes at k, abstention, the judge's counts,
-and the failure kinds of METRICS.md. Aggregates (`metrics`) and the comparison of two
+and the failure kinds of docs/metrics.md. Aggregates (`metrics`) and the comparison of two
 runs (`compare`) are computed from these columns only.
 """
 

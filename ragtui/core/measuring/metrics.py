@@ -1,4 +1,4 @@
-"""Aggregate metrics of METRICS.md, overall and per category, with their n.
+"""Aggregate metrics of docs/metrics.md, overall and per category, with their n.
 
 Every metric is a ratio Σ num / Σ den over per-question columns: a mean over its
 population (den = 1 for members, 0 otherwise) or a pooled ratio (faithfulness:

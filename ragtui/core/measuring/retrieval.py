@@ -1,4 +1,4 @@
-"""Per-question retrieval outcomes at k, computed over whole columns (METRICS.md, "Retrieval").
+"""Per-question retrieval outcomes at k, computed over whole columns (docs/metrics.md, "Retrieval").
 
 Duplicated ids in a retrieved list count once, at their first rank. Every retrieved id
 is checked against its own question's gold list in one polars pass (an explode of the
