@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from ragtui import __version__
+from ragtui.cli.messages import say
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -89,8 +90,8 @@ def _dispatch(args_list: list[str]) -> int:
         return code
     except InputError as exc:
         for item in exc.problems:
-            print(f"ragtui: {item}", file=sys.stderr)
+            say(f"ragtui: {item}")
         return 2
     except KeyboardInterrupt:
-        print("ragtui: interrupted", file=sys.stderr)
+        say("ragtui: interrupted")
         return 130

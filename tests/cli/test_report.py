@@ -83,7 +83,7 @@ def test_markdown_report_is_a_table_for_a_pr_comment(runs, capsys):
     assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("### ragtui report: `baseline` → `candidate`")
-    assert "| `recall@5` | ≥0.80 |" in out and "**12 regressed**" in out
+    assert "| `recall@5` | ≥0.80 |" in out and "**Questions:** 12 regressed" in out
 
 
 def test_fail_on_regression_exits_1_only_when_a_metric_regressed(runs, capsys):

@@ -25,7 +25,10 @@ def pct(value: float) -> str:
 
 
 def pts(value: float) -> str:
-    return f"{value * 100:+.1f}".replace("-", MINUS) + " pts"
+    text = f"{value * 100:+.1f}"
+    if float(text) == 0:  # nothing moved at this precision: "0.0", neither "+0.0" nor "−0.0"
+        text = "0.0"
+    return text.replace("-", MINUS) + " pts"
 
 
 @pytest.fixture
