@@ -22,8 +22,12 @@ VERDICT_LABEL = {"improved": "improved", "regressed": "regressed", "no_clear_cha
 VERDICT_STYLE = {"improved": "$improvement", "regressed": "$regression", "no_clear_change": "$no-change"}
 
 # A question's status in a comparison of A and B; the same symbol on every screen and report.
-STATUS_SYMBOL = {"regressed": "▼", "fixed": "▲", "still_failing": "✗", "passing": "✓"}
-STATUS_LABEL = {"regressed": "regressed", "fixed": "fixed", "still_failing": "still failing", "passing": "passing"}
+STATUS_SYMBOL = {"regressed": "▼", "fixed": "▲", "still_failing": "✗", "passing": "✓", "not_measured": "○"}
+STATUS_LABEL = {
+    "regressed": "regressed", "fixed": "fixed", "still_failing": "still failing", "passing": "passing", "not_measured": "not measured",
+}
+# A panel or cell whose population is empty: nothing was measured, which is not 0.
+NOT_MEASURED = "not measured"
 
 PASS, FAIL, NA = "✓", "✗", "–"  # a question passes / fails; NA: nothing to measure
 INCONCLUSIVE_MARK = "?"
@@ -97,6 +101,7 @@ CAUSE_LABELS = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation",
     "missing": "missing from B",
+    "judge_error": "judge error in B",
 }
 # The cause spelled out, for the reports' regressed list.
 CAUSE_EXPLAINED = {
@@ -104,8 +109,12 @@ CAUSE_EXPLAINED = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation (retrieval not worse)",
     "missing": "missing from B",
+    "judge_error": "judge error in B (not the system)",
 }
-CAUSE_SHORT = {"retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing"}
+CAUSE_SHORT = {
+    "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "judge_error": "judge err",
+}
+JUDGE_CHANGED_NOTE = "⚠ judge changed: Δ mixes judges"
 
 # Column headings short enough for a category grid at 80 columns.
 SHORT_LABELS = {

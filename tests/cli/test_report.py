@@ -1,4 +1,4 @@
-"""`ragtui report`: the text table, markdown, the JSON shape of CLI.md, and exit codes."""
+"""`ragtui report`: the text table, markdown, the JSON shape of docs/cli.md, and exit codes."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_text_report_is_an_aligned_table_with_the_regressed_questions(runs, caps
     a, b, gold = runs
     assert main(["report", str(a), str(b), "--gold", str(gold)]) == 0
     out = capsys.readouterr().out
-    line = next(l for l in out.splitlines() if l.startswith("recall@5 "))
+    line = next(row for row in out.splitlines() if row.startswith("recall@5 "))
     assert "1.000 ✓" in line and "0.700 ?" in line and "−30.0 (" in line and "▼ regressed" in line  # B: 28/40 is inconclusive vs 0.80
     assert "Δ pts (95 % CI)" in out
     assert "Regressed questions" in out and "retrieval (gold left the top k)" in out
@@ -83,7 +83,7 @@ def test_markdown_report_is_a_table_for_a_pr_comment(runs, capsys):
     assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("### ragtui report: `baseline` → `candidate`")
-    assert "| `recall@5` | ≥0.80 |" in out and "**12 regressed**" in out
+    assert "| `recall@5` | ≥0.80 |" in out and "**Questions:** 12 regressed" in out
 
 
 def test_fail_on_regression_exits_1_only_when_a_metric_regressed(runs, capsys):

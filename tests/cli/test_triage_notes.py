@@ -51,10 +51,12 @@ def test_the_text_report_has_a_marks_section(runs, notes, capsys):
     assert section[2] == "none-02  gold wrong"
 
 
-def test_the_markdown_report_escapes_the_notes(runs, notes, capsys):
+def test_the_markdown_report_sets_the_notes_in_code_spans(runs, notes, capsys):
+    # Like every string from a file in the markdown report: a code span, pipe escaped, no HTML.
     assert _report(runs, notes, "markdown") == 0
     out = capsys.readouterr().out
-    assert "| proc-02 | procedurale | bug | invents a \\| written \\<form\\> |" in out
+    assert "| `proc-02` | `Procedural` | bug | `invents a \\| written <form>` |" in out
+    assert "| `none-02` | `No answer in corpus` | gold wrong | – |" in out
 
 
 def test_a_report_without_notes_has_no_marks_section(runs, capsys):

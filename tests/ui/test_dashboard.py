@@ -7,9 +7,9 @@ from textual.content import Content
 
 from ragtui.core.measuring.metrics import recall_curve
 from ragtui.core.session import load_comparison
+from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.models.dashboard import DASHBOARD_METRICS, worst_categories
-from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.category_grid import CategoryGrid, cell_text
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -25,7 +25,10 @@ def pct(value: float) -> str:
 
 
 def pts(value: float) -> str:
-    return f"{value * 100:+.1f}".replace("-", MINUS) + " pts"
+    text = f"{value * 100:+.1f}"
+    if float(text) == 0:  # nothing moved at this precision: "0.0", neither "+0.0" nor "−0.0"
+        text = "0.0"
+    return text.replace("-", MINUS) + " pts"
 
 
 @pytest.fixture

@@ -71,8 +71,10 @@ async def test_right_bracket_sorts_by_id_then_cause_then_utility_drop_then_gold_
         await pilot.press("right_square_bracket")
         assert _listed(pilot.app) == ["fact-02", "fact-03", "none-01", "none-02", "proc-01", "proc-02"]
         assert any("all categories · sorted by id" in line for line in screen_lines(pilot.app))
-        await pilot.press("right_square_bracket")  # cause: retrieval, then generation (same passages), then none
-        assert _listed(pilot.app) == ["proc-01", "fact-03", "proc-02", "none-01", "fact-02", "none-02"]
+        # cause, in the order the reports list them: retrieval, generation (same passages),
+        # generation, judge error in B (fact-03: not the system's fault), then no cause
+        await pilot.press("right_square_bracket")
+        assert _listed(pilot.app) == ["proc-01", "proc-02", "none-01", "fact-03", "fact-02", "none-02"]
         await pilot.press("right_square_bracket")  # Δ utility: proc-02 lost 2 points (5 → 3), the largest drop
         assert _listed(pilot.app)[0] == "proc-02"
         await pilot.press("right_square_bracket")  # gold rank change: proc-01 fell from 1 to 7

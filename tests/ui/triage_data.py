@@ -6,7 +6,7 @@ checked by a person:
     id         category              A                        B
     fact-01    factuelle_courte      pass                     pass
     fact-02    factuelle_courte      retrieval_miss           pass (gold came in)        fixed
-    fact-03    factuelle_courte      pass                     judge_error                regressed, generation
+    fact-03    factuelle_courte      pass                     judge_error                regressed, judge error in B
     proc-01    procedurale           pass (gold at rank 1)    gold at rank 7: retrieval_miss, regressed, retrieval
     proc-02    procedurale           pass                     sentence 2 unsupported     regressed, generation (same passages)
     none-01    sans_reponse          abstains                 answers: answered_unanswerable, regressed
@@ -32,10 +32,10 @@ import yaml
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.loading.config import Config
-from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.loading.records import write_run_jsonl
 from ragtui.core.loading.runs import Run, RunMeta
 from ragtui.core.loading.schema import RUN_SCHEMA
+from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.session import Inputs, load_comparison
 
 K = 5

@@ -15,7 +15,7 @@ from ragtui.core.vocabulary import run_label
 
 
 def build_multi_report(comparisons: list[Comparison]) -> dict[str, Any]:
-    """The report document of CLI.md for more than two runs: `runs`, `k`, `comparisons`.
+    """The report document of docs/cli.md for more than two runs: `runs`, `k`, `comparisons`.
 
     Args:
         comparisons: each candidate against the same reference run A, in the order given.

@@ -58,7 +58,8 @@ def binary_power(a: np.ndarray, b: np.ndarray, *, drop: float, confidence: float
     if n == 0:
         return Power(None, None, drop, 0)
     discordance = float(np.mean(a != b))
-    n_needed = math.ceil(_discordance_n(drop, discordance, z_alpha))
+    # max_drop 0 (any drop flagged) asks for a drop of nothing: no n detects it.
+    n_needed = math.ceil(_discordance_n(drop, discordance, z_alpha)) if drop > 0 else None
     if _discordance_n(1.0, discordance, z_alpha) > n:  # not even a drop from 100 % to 0 %
         return Power(None, n_needed, drop, n)
     # The questions a drop needs fall as the drop grows: bisect for the one n affords.
@@ -85,7 +86,7 @@ def ratio_power(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: 
         return Power(None, None, drop, n)
     z = two_sided_z(confidence) + _Z_POWER
     mde = z * sigma / math.sqrt(n)
-    return Power(mde if mde <= span else None, math.ceil((z * sigma / drop) ** 2), drop, n)
+    return Power(mde if mde <= span else None, math.ceil((z * sigma / drop) ** 2) if drop > 0 else None, drop, n)
 
 
 def metric_power(

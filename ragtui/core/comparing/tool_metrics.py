@@ -154,7 +154,7 @@ def _paired_comparison(name: str, spec: MetricSpec, paired: pl.DataFrame, target
         delta=delta,
         ci=ci,
         p_value=p_value,
-        verdict=_verdict(spec, ci) if delta is not None else None,
+        verdict=_verdict(spec, ci, p_value, config.confidence) if delta is not None else None,
         n=n,
         target=target,
         drop_flagged=bool(spec.scale == "rate" and bad_move is not None and bad_move > config.max_drop + 1e-12),

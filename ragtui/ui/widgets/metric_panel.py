@@ -13,6 +13,8 @@ from textual.widgets import Static
 
 from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
 from ragtui.core.vocabulary import (
+    JUDGE_CHANGED_NOTE,
+    NOT_MEASURED,
     TARGET_LABEL,
     TARGET_STYLE,
     VERDICT_LABEL,
@@ -41,6 +43,12 @@ def _side(label: str, metric: MetricComparison, which: str) -> Content:
     return join(*parts)
 
 
+def _not_measured(metric: MetricComparison, two_runs: bool) -> bool:
+    """n = 0 on a side shown: the panel says so rather than showing a lone "n/a"."""
+    sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
+    return any(side.n == 0 for side in sides)
+
+
 def _run_intervals(metric: MetricComparison, runs: tuple[str, ...]) -> Content | None:
     """`CIs A 69.4…86.0% · B 78.1…92.2%`: each run's own interval, the one behind its ✓ ✗ ?."""
     shown = [f"{run} {interval_text(metric.target_reading(run).ci, metric.spec)}" for run in runs if metric.target_reading(run).ci]
@@ -54,6 +62,10 @@ def _headline(metric: MetricComparison, two_runs: bool) -> Content:
         head = Content.styled(f"{VERDICT_SYMBOL[verdict]} {VERDICT_LABEL[verdict]}", f"bold {VERDICT_STYLE[verdict]}")
         # Compact ("n 90 · p 0.12") so the line fits a panel at 80 columns.
         detail = f"n {count_text(metric.n)}" + (f" · p {metric.p_value:.2g}" if metric.p_value is not None else "")
+    elif _not_measured(metric, two_runs):
+        head = Content.styled(NOT_MEASURED, "bold $warning")
+        sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
+        detail = "n " + " · ".join(count_text(side.n) for side in sides)
     else:
         verdict = metric.target_reading("A").verdict
         if verdict is None:
@@ -89,6 +101,8 @@ def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, m
             # A drop beyond max_drop is flagged even when the interval straddles 0.
             note = f"! > {limit}: could be noise at n = {count_text(metric.n)}" if metric.verdict != "regressed" else f"! drop > {limit}"
             lines.append(Content.styled(note, "$warning bold"))
+        if metric.judge_changed:
+            lines.append(Content.styled(JUDGE_CHANGED_NOTE, "$warning"))
     else:
         lines.append(_side("A", metric, "A"))
         intervals = _run_intervals(metric, ("A",))
