@@ -17,6 +17,7 @@ from ragtui.ui.widgets.recall_curve import RecallCurve, column_width, curve_cont
 from ragtui.ui.widgets.status_counts import StatusCounts
 
 from .conftest import text_of, wait_until_loaded
+from .triage_data import screen_lines
 
 
 def pct(value: float) -> str:
@@ -199,6 +200,37 @@ async def test_b_toggles_the_grid_between_b_and_a_values(two_runs, comparison):
         assert grid.side == "A"
         assert str(grid.get_cell_at((1, 2))).split(" ")[0] == cell_text(cell["A"].value, None, "rate")
         assert "values of A" in str(app.screen.query_one("#categories-title").render())
+
+
+async def test_at_80_columns_the_grid_names_the_metric_columns_out_of_view_and_arrows_reach_each(two_runs):
+    app = RagtuiApp(two_runs)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        grid = app.screen.query_one(CategoryGrid)
+        more = app.screen.query_one("#categories-more")
+        labels = [column.label.plain for column in grid.ordered_columns[2:]]
+        assert labels[-3:] == ["CtxPrec@5", "MRR@5", "FalseAbst"]
+        # At first the right end is out of view, and the cue says which columns, in words.
+        _, right = grid.columns_out_of_view()
+        assert right and right == labels[-len(right):]
+        assert more.display and text_of(more) == f"more ▶ {' '.join(right)} (c, then ← →)"
+        await pilot.press("c", *["right"] * (len(labels) + 1))
+        await pilot.pause()
+        # On the last column: it is wholly in view, the category still pinned, the cue now points left.
+        assert grid.cursor_coordinate.column == len(labels) + 1
+        left, right = grid.columns_out_of_view()
+        assert right == [] and left == labels[: len(left)] and "FalseAbst" not in left
+        assert text_of(more) == f"◀ {' '.join(left)} (c, then ← →)"
+        header = next(line for line in screen_lines(app) if "Category" in line)
+        assert header.split()[0] == "Category" and header.rstrip().endswith("FalseAbst")
+
+
+async def test_at_160_columns_every_grid_column_is_in_view_and_no_cue_is_shown(two_runs):
+    app = RagtuiApp(two_runs)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until_loaded(pilot)
+        assert app.screen.query_one(CategoryGrid).columns_out_of_view() == ([], [])
+        assert not app.screen.query_one("#categories-more").display
 
 
 async def test_the_recall_curve_shows_the_cores_values_at_1_k_and_20(two_runs, comparison):

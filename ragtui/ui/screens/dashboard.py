@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 from ragtui.core.vocabulary import TARGET_LEGEND, WORST
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
-from ragtui.ui.widgets.category_grid import CategoryGrid
+from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
@@ -79,6 +79,7 @@ class DashboardScreen(Screen):
                 with Vertical(id="categories"):
                     yield Static(self._grid_title(), id="categories-title")
                     yield CategoryGrid(comparison, side=self.side, id="category-grid")
+                    yield Static("", id="categories-more")
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
         yield Footer()
@@ -120,6 +121,13 @@ class DashboardScreen(Screen):
         self.query_one("#categories-title", Static).update(self._grid_title())
         self.query_one("#categories-legend", Static).update(self._grid_legend())
         self.notify(f"Category grid: values of run {side}", timeout=2)
+
+    def on_category_grid_columns_in_view(self, message: CategoryGrid.ColumnsInView) -> None:
+        message.stop()
+        cue = columns_cue(message.left, message.right)
+        more = self.query_one("#categories-more", Static)
+        more.update(Content.styled(cue, "bold"))
+        more.display = bool(cue)
 
     def on_open_failures(self, message: OpenFailures) -> None:
         message.stop()

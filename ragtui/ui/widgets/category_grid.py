@@ -8,11 +8,19 @@ with a target carries its verdict against it (✓ meets, ✗ misses, ? inconclus
 the category's own interval): a category of 14 questions is usually `?`, not "83%".
 Cells are Rich `Text` (DataTable measures Rich renderables); category names come from
 the gold set and go through `rich_text`, which never parses markup.
+
+Seven metric columns do not fit in 80 columns (a cell holds value, Δ, verdict and ◆), and
+a cut column or a scrollbar drawn only in colour says nothing under NO_COLOR or over a
+plain capture. So the grid scrolls sideways with the category pinned, and posts
+`ColumnsInView` naming the metrics out of view on each side: the dashboard prints them
+in words (`columns_cue`).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
+from textual.message import Message
 from textual.widgets import DataTable
 
 from ragtui.core.comparing.compare import Comparison
@@ -23,6 +31,15 @@ from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories
 from ragtui.ui.safe_text import rich_text
 
 CATEGORY_COLUMN, N_COLUMN = "category", "n"
+MORE_LEFT, MORE_RIGHT = "◀", "▶"
+
+
+def columns_cue(left: list[str], right: list[str]) -> str:
+    """`◀ Recall@5 · more ▶ CtxPrec@5 MRR@5 (c, then ← →)`, or "" when every column is in view."""
+    if not left and not right:
+        return ""
+    parts = ([f"{MORE_LEFT} {' '.join(left)}"] if left else []) + ([f"more {MORE_RIGHT} {' '.join(right)}"] if right else [])
+    return " · ".join(parts) + " (c, then ← →)"
 
 
 def cell_text(value: float | None, delta: float | None, scale: str) -> str:
@@ -50,12 +67,61 @@ class CategoryGrid(DataTable):
     }
     """
 
+    class ColumnsInView(Message):
+        """The metric columns wholly or partly out of view, left and right (labels as in the header)."""
+
+        def __init__(self, left: list[str], right: list[str]) -> None:
+            super().__init__()
+            self.left, self.right = left, right
+
     def __init__(self, comparison: Comparison, *, side: str = "B", id: str | None = None) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, id=id)
         self.comparison = comparison
         self.side = side if comparison.b is not None else "A"
         self.fixed_columns = 1  # the category stays in view while scrolling right at 80 columns
         self._metrics = dashboard_metrics(comparison)
+        self._out_of_view: tuple[list[str], list[str]] | None = None
+
+    def columns_out_of_view(self) -> tuple[list[str], list[str]]:
+        """Labels of the metric columns not wholly visible, left and right of the view.
+
+        Columns are laid out end to end from x = 0; the view shows scroll_x + (the pinned
+        columns' width) up to scroll_x + the content width. A half-shown cell is as
+        unreadable as a hidden one, so it counts as out of view.
+        """
+        pinned = sum(column.get_render_width(self) for column in self.ordered_columns[: self.fixed_columns])
+        start = int(self.scroll_x) + pinned
+        end = int(self.scroll_x) + self.scrollable_content_region.width
+        left: list[str] = []
+        right: list[str] = []
+        x = 0
+        for column in self.ordered_columns:
+            width = column.get_render_width(self)
+            if column.key.value not in (CATEGORY_COLUMN, N_COLUMN):
+                if x < start:
+                    left.append(column.label.plain)
+                elif x + width > end:
+                    right.append(column.label.plain)
+            x += width
+        return left, right
+
+    def _report_columns(self) -> None:
+        if not self.is_mounted or not self.ordered_columns or self.size.width == 0:
+            return
+        out_of_view = self.columns_out_of_view()
+        if out_of_view != self._out_of_view:
+            self._out_of_view = out_of_view
+            self.post_message(self.ColumnsInView(*out_of_view))
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
+        self._report_columns()
+
+    def watch_virtual_size(self, size: Size) -> None:
+        self._report_columns()  # column widths settle after the rows are added
+
+    def on_resize(self) -> None:
+        self._report_columns()
 
     def on_mount(self) -> None:
         self.add_column("Category", key=CATEGORY_COLUMN)
