@@ -75,7 +75,7 @@ def _corrected_lines(metric: str, result: CorrectedMetric) -> list[Content]:
     if budget:
         lines.append(Content.styled(f"  {budget}", "dim"))
     if result.partly_labelled:
-        lines.append(Content.styled(f"  {result.partly_labelled} answers partly labelled: left out until complete", "dim"))
+        lines.append(Content.styled(f"  answers partly labelled: {result.partly_labelled}, left out until complete", "dim"))
     by_category = [
         f"{category_display_name(cat)} {cal_value(metric, value.value)}" for cat, value in result.by_category.items() if value is not None
     ]
