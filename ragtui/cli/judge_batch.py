@@ -8,6 +8,7 @@ loaded. Only stdlib at the top: the engine (ragtui.core.judge.batch) loads in ru
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -25,10 +26,26 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     batch.add_argument("--poll-interval", type=float, metavar="SECONDS", default=10.0, help="with --batch: first wait between polls; it grows by half each time, up to 5 minutes (default 10)")
 
 
+def check_batch_flags(args: argparse.Namespace) -> None:
+    """InputError when a batch-only flag comes without --batch (it would be ignored silently),
+    or --batch writes to standard output (its job file lives next to OUT)."""
+    from ragtui.cli.output import is_stdout
+    from ragtui.core.errors import InputError, problem
+
+    if args.batch and is_stdout(args.output):
+        raise InputError(problem("command line", None, "-o", "--batch keeps its job list next to OUT (OUT.batch.json): give a file, not -"))
+    given = [flag for flag, value in (("--no-wait", args.no_wait), ("--batch-fallback", args.batch_fallback)) if value]
+    if given and not args.batch:
+        raise InputError(problem("command line", None, given[0], f"{given[0]} only applies with --batch"))
+
+
 class BatchProgressLine:
     """The batch progress on stderr: redrawn on a terminal, one line per poll elsewhere.
 
-        batch  2 jobs (in_progress 2)  1200/3000 done  3 failed  elapsed 0:12:40  ≈$0.4100 at batch prices
+        batch  1200/3000  40%  failed 3  jobs 2 in_progress  elapsed 0:12:40  ≈$0.4100
+
+    The cost is estimated at batch prices (input from the prompts' length, output from
+    the sentence counts); a terminal line is cut to the terminal's width, never wrapped.
     """
 
     def __init__(self, stream: TextIO, tty: bool | None = None):
@@ -38,15 +55,19 @@ class BatchProgressLine:
 
     @staticmethod
     def line(snapshot) -> str:
-        statuses = ", ".join(f"{name} {count}" for name, count in sorted(snapshot.statuses.items()))
+        names = sorted(snapshot.statuses.items())
+        statuses = names[0][0] if len(names) == 1 else "(" + ", ".join(f"{count} {name}" for name, count in names) + ")"
+        share = snapshot.done / snapshot.requests if snapshot.requests else 1.0
         cost = "$?" if snapshot.estimated_cost is None else f"≈${snapshot.estimated_cost:.4f}"
         return (
-            f"batch  {snapshot.jobs} jobs ({statuses})  {snapshot.done}/{snapshot.requests} done  {snapshot.failed} failed  "
-            f"elapsed {format_duration(snapshot.elapsed)}  {cost} at batch prices"
+            f"batch  {snapshot.done}/{snapshot.requests}  {share:4.0%}  failed {snapshot.failed}  jobs {snapshot.jobs} {statuses}  "
+            f"elapsed {format_duration(snapshot.elapsed)}  {cost}"
         )
 
     def update(self, snapshot) -> None:
         text = self.line(snapshot)
+        if self.tty:
+            text = text[: shutil.get_terminal_size().columns - 1]
         self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")
         self.stream.flush()
         self.drawn = True
@@ -77,10 +98,11 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     import signal
 
     from ragtui.cli.judge import _judge_logging, _print_summary
+    from ragtui.cli.output import output_stream
     from ragtui.core.judge.batch.jobfile import job_file_path
     from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
     from ragtui.core.judge.client import CallError
-    from ragtui.core.loading.records import write_run_jsonl
+    from ragtui.core.loading.records import write_run_lines
 
     check_batch_settings(settings)
     job_path = job_file_path(out)
@@ -121,7 +143,8 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     result = outcome.result
     for message in result.warnings:
         print(f"ragtui: warning: {message}", file=sys.stderr)
-    write_run_jsonl(out, result.meta, result.records)
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
     print(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}", file=sys.stderr)
     return 0

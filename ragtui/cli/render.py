@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_markdown_lines, tool_text_lines
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, JUDGE_DIRECTED_MARK, PASS, VERDICT_LABEL, VERDICT_SYMBOL
@@ -86,6 +87,8 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
         )
         lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
+        if run.get("tool"):
+            lines += _wrapped("   ", tool_counts_text(run))
     return lines
 
 
@@ -128,7 +131,8 @@ def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
 def render_text(report: dict[str, Any]) -> str:
     """The report as aligned plain text."""
     two = "B" in report["runs"]
-    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", ""]
+    status_line = status_from_line(report)
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), ""]
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
@@ -136,6 +140,7 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append("(utility's Δ is in score units; ! a drop larger than max_drop)")
     notes = [n for n in (_drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
+    lines += tool_text_lines(report, _table)
     lines += ["", "By category (A → B):" if two else "By category:"]
     lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
@@ -246,6 +251,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         else:
             row.append(str(m["n"]))
         out.append("| " + " | ".join(row) + " |")
+    out += tool_markdown_lines(report)
     names = _headline_names(report)
     out += ["", "| category | n | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
     out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in _category_rows(report, two)]
@@ -253,6 +259,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         regressions = report.get("regressions", [])
         counts = {status: len(ids) for status, ids in report["questions"].items()}
         out += ["", f"**{counts['regressed']} regressed** · {counts['fixed']} fixed · {counts['still_failing']} still failing"]
+        status_line = status_from_line(report)
+        out += [f"_{status_line}_"] if status_line else []
         if regressions:
             out += ["", "<details><summary>Regressed questions</summary>", "", "| id | category | cause | new failure kinds |", "|---|---|---|---|"]
             out += [

@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
         config=Path(args.config) if args.config else None,
         k=args.k,
         fmt=args.from_format,
+        variants=args.variant,
+        status_from=args.status_from,
         detail=False,  # the report shows no passage or sentence text
         labels=Path(args.labels) if args.labels else None,
     )

@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
             config=Path(args.config) if args.config else None,
             k=args.k,
             fmt=args.from_format,
+            variants=args.variant,
+            status_from=args.status_from,
             labels=labels,
         )
     from ragtui.ui.launch import launch

@@ -9,6 +9,7 @@ side, else `no_clear_change`; a drop larger than `max_drop` is flagged either wa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -57,6 +58,10 @@ class Comparison:
     categories: dict[str, dict]
     status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # A peer tool's own metrics (`TOOL:METRIC` → tool_metrics.ToolMetric) and whose
+    # verdicts made each question pass or fail ("ragtui", "tool", "both"): see session.
+    tool_metrics: dict[str, Any] = field(default_factory=dict)
+    status_from: str = "ragtui"
     # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
     labels: dict = field(default_factory=dict)
 

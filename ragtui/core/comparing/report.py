@@ -94,6 +94,10 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     }
     for name, corrected in corrected_sections(comparison).items():
         report["metrics"][name]["corrected"] = corrected
+    # Imported here: tool_report builds on this module's `_metric`.
+    from ragtui.core.comparing.tool_report import add_tool_fields
+
+    add_tool_fields(report, comparison)
     if two_runs:
         report["questions"] = {
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
@@ -118,7 +122,8 @@ def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: 
     """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
     reasons = []
     latest = "B" if "B" in report["runs"] else "A"
-    for name, metric in report["metrics"].items():
+    # A peer tool's metrics gate like ragtui's own.
+    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
         if on_regression and metric.get("verdict") == "regressed":
             reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
         if below_target and metric["meets_target"].get(latest) is False:

@@ -48,6 +48,10 @@ class DashboardData:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     # side → metric → the value corrected by the sampled labels (faithfulness, utility)
     corrections: dict[str, dict[str, CorrectedMetric]] = field(default_factory=dict)
+    # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
+    tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
+    # Per run ("A", "B"): questions the tool could not judge (counted like judge errors).
+    tool_errors: dict[str, int] = field(default_factory=dict)
 
     @property
     def two_runs(self) -> bool:
@@ -99,6 +103,8 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
         corrections=corrections_of(comparison, comparison.labels),
+        tool_groups=tool_groups(comparison),
+        tool_errors=tool_errors(comparison),
     )
 
 
@@ -111,6 +117,24 @@ def corrections_of(comparison: Comparison, labels: dict) -> dict[str, dict[str, 
         for side, evaluation in sides.items()
         if side in labels
     }
+
+
+def tool_errors(comparison: Comparison) -> dict[str, int]:
+    """Questions each run's tool could not judge, for the tool group's title."""
+    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
+    return {
+        side: evaluation.questions.filter(pl.col("present") & pl.col("tool_error").is_not_null()).height
+        for side, evaluation in sides.items()
+        if "tool_error" in evaluation.questions.columns
+    }
+
+
+def tool_groups(comparison: Comparison) -> tuple[tuple[str, tuple[MetricComparison, ...]], ...]:
+    """The tool metrics grouped by tool, in the order the files name them."""
+    groups: dict[str, list[MetricComparison]] = {}
+    for metric in comparison.tool_metrics.values():
+        groups.setdefault(metric.tool, []).append(metric.comparison)
+    return tuple((tool, tuple(metrics)) for tool, metrics in groups.items())
 
 
 def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:
