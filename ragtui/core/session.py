@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.comparing.tool_metrics import compare_tool_metrics
@@ -17,7 +18,7 @@ from ragtui.core.loading.schema import CATEGORY_NAMES, UNCATEGORIZED
 from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores
 
-__all__ = ["Inputs", "load_comparison", "resolve_k"]
+__all__ = ["Inputs", "load_comparison", "load_comparisons", "resolve_k"]
 
 
 def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
@@ -98,6 +99,24 @@ def load_comparison(inputs: Inputs) -> Comparison:
     comparison = compare(evaluation_a, evaluation_b, config)
     tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
     return replace(comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels))
+
+
+def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]:
+    """Each candidate compared with run A, exactly as B is by `load_comparison` (one engine).
+
+    Every pair is tried before giving up, so one error lists the problems of every run
+    (A's and the gold set's once, not once per pair).
+    """
+    comparisons: list[Comparison] = []
+    problems: list = []
+    for candidate in candidates:
+        try:
+            comparisons.append(load_comparison(replace(inputs, b=candidate)))
+        except InputError as exc:
+            problems.extend(found for found in exc.problems if found not in problems)
+    if problems:
+        raise InputError(problems)
+    return comparisons
 
 
 def _known_categories(gold: GoldSet | None) -> frozenset[str]:
