@@ -17,7 +17,6 @@ from ragtui.core.calibration_words import (
     cal_signed,
     corrected_text,
 )
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.sanitize import neutralize
 
 
@@ -25,8 +24,12 @@ def _bias(metric: str, bias: dict[str, Any] | None) -> str | None:
     return None if bias is None else bias_text(metric, bias["value"], bias["ci"], bias["labels"])
 
 
-def calibration_detail_lines(c: dict[str, Any]) -> list[str]:
-    """The lines under a run's agreement line: labels, per category, confusion, bias."""
+def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] | None = None) -> list[str]:
+    """The lines under a run's agreement line: labels, per category, confusion, bias.
+
+    `category_names`: display names by category, as the report's `categories` give them.
+    """
+    names = category_names or {}
     where = neutralize(c.get("labels_file") or "in the run", keep_newlines=False)
     lines = [f"{c['labels']} labels ({c['labels_sampled']} from the random queue) · {where}"]
     parts = []
@@ -34,7 +37,7 @@ def calibration_detail_lines(c: dict[str, Any]) -> list[str]:
         if a["agreement"] is None:
             continue
         kappa = f" κ {a['kappa']:.2f}" if a["kappa"] is not None else ""
-        parts.append(f"{neutralize(category_display_name(category), keep_newlines=False)} {a['agreement']:.0%}{kappa} ({a['sentences']})")
+        parts.append(f"{neutralize(names.get(category, category), keep_newlines=False)} {a['agreement']:.0%}{kappa} ({a['sentences']})")
     if parts:
         lines.append("by category: " + " · ".join(parts))
     if c["sentences"]:

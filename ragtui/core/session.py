@@ -14,7 +14,7 @@ from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.runs import Run, load_run
-from ragtui.core.loading.schema import CATEGORY_NAMES, UNCATEGORIZED
+from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores
 
@@ -85,7 +85,7 @@ def load_comparison(inputs: Inputs) -> Comparison:
     config = attempt(load_config, inputs.config)
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
-    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold), problems)
+    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems)
     if problems:
         raise InputError(problems)
     assert run_a is not None  # no problem means run A loaded
@@ -119,11 +119,11 @@ def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]
     return comparisons
 
 
-def _known_categories(gold: GoldSet | None) -> frozenset[str]:
-    """The categories a peer tool's tag may name: the gold set's, else ragtui's four."""
+def _known_categories(gold: GoldSet | None, config: Config) -> frozenset[str]:
+    """The categories a peer tool's tag may name: the gold set's, else the config's."""
     if gold is not None:
         return frozenset(gold.frame.get_column("category").drop_nulls().unique().to_list())
-    return frozenset(name for name in CATEGORY_NAMES if name != UNCATEGORIZED)
+    return frozenset(name for name in config.categories if name != UNCATEGORIZED)
 
 
 def distinct_titles(run_a: Run, run_b: Run, variants: tuple[int | None, int | None] = (None, None)) -> tuple[Run, Run]:

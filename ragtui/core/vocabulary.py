@@ -163,7 +163,7 @@ def target_text(target: float | None, spec: MetricSpec) -> str:
 
 
 def target_symbol(meets: bool | None) -> str:
-    return {True: PASS, False: FAIL}.get(meets, "")
+    return "" if meets is None else (PASS if meets else FAIL)
 
 
 def count_text(n: int) -> str:

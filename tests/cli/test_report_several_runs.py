@@ -124,3 +124,19 @@ def test_run_names_are_inert_in_the_several_run_reports(four_runs, tmp_path, wri
     _, markdown, _ = _report(capsys, a, b1, hostile, "--gold", gold, "--format", "markdown")
     assert "\x1b" not in text and "\x1b" not in markdown
     assert "evil" in text and "| B2 | `evil" in markdown and "\\|name" in markdown
+
+
+def test_the_app_on_more_than_two_runs_exits_2_pointing_to_the_report(four_runs, capsys):
+    gold, a, b1, b2, _ = four_runs
+    code, out, err = _report_app(capsys, a, b1, b2, "--gold", gold)
+    assert code == 2 and out == ""
+    assert err == (
+        "ragtui: the app compares two runs; for more, `ragtui report A B1 B2 …` compares each with A "
+        "(the trade-off view of several runs is not built yet)\n"
+    )
+
+
+def _report_app(capsys, *args) -> tuple[int, str, str]:
+    code = main([*map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -26,7 +26,6 @@ from ragtui.core.calibration_words import (
     corrected_text,
 )
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.calibration import Calibration, calibrate
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
 from ragtui.core.measuring.correction import CorrectedMetric, correct
@@ -45,13 +44,13 @@ def _agreement_line(c: Calibration) -> Content:
     return join(f"sentences {c.sentences} pairs · ", agree, kappa, Content.styled("  (a good judge: about 85 %)", "dim"))
 
 
-def _category_lines(c: Calibration) -> list[Content]:
+def _category_lines(c: Calibration, category_name) -> list[Content]:
     lines = []
     for category, a in c.by_category.items():
         if a.agreement is None:
             continue
         kappa = f" κ {a.kappa:.2f}" if a.kappa is not None else ""
-        name = safe(category_display_name(category), one_line=True, limit=24)
+        name = safe(category_name(category), one_line=True, limit=24)
         lines.append(join("  ", name, f"  {a.agreement:.0%}{kappa} ({a.sentences})"))
     return lines
 
@@ -67,7 +66,7 @@ def _confusion_lines(c: Calibration) -> list[Content]:
     ]
 
 
-def _corrected_lines(metric: str, result: CorrectedMetric) -> list[Content]:
+def _corrected_lines(metric: str, result: CorrectedMetric, category_name) -> list[Content]:
     c = result.corrected
     text = corrected_text(metric, result.raw, c.value if c else None, c.ci if c else None, c.labels if c else 0)
     lines = [join(Content.styled(f"{metric} ", "bold"), text + (f" · λ {c.lam:.2f}" if c else ""))]
@@ -77,7 +76,7 @@ def _corrected_lines(metric: str, result: CorrectedMetric) -> list[Content]:
     if result.partly_labelled:
         lines.append(Content.styled(f"  answers partly labelled: {result.partly_labelled}, left out until complete", "dim"))
     by_category = [
-        f"{category_display_name(cat)} {cal_value(metric, value.value)}" for cat, value in result.by_category.items() if value is not None
+        f"{category_name(cat)} {cal_value(metric, value.value)}" for cat, value in result.by_category.items() if value is not None
     ]
     if c is not None and by_category:
         lines.append(join("  by category ", safe(" · ".join(by_category), one_line=True)))
@@ -111,7 +110,7 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
     if result.labels > result.labels_sampled:
         lines.append(Content.styled(OUTSIDE_QUEUE, "dim"))
     lines.append(_agreement_line(result))
-    lines += _category_lines(result)
+    lines += _category_lines(result, config.category_name)
     lines += _confusion_lines(result)
     if result.utility_exact is not None and result.utility_within_one is not None and result.utility_mean_abs_diff is not None:
         lines.append(Content(
@@ -125,7 +124,7 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
         lines.append(Content.styled(NO_SAMPLED, "italic"))
     corrections = correct(evaluation.questions, labels, confidence=config.confidence, max_drop=config.max_drop)
     for metric in ("faithfulness", "utility"):
-        lines += _corrected_lines(metric, corrections[metric])
+        lines += _corrected_lines(metric, corrections[metric], config.category_name)
     return Content("\n").join(lines)
 
 
