@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
 from ragtui.ui.models.question import judge_reported_injection, side_flags
-from ragtui.ui.safe_text import safe
+from ragtui.ui.safe_text import join, safe
 from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import directed_content
@@ -102,7 +102,8 @@ class VerdictScreen(LabelKeys, Screen):
         body = self.query_one("#verdict-body", VerticalScroll)
         await body.remove_children()
         if row is None or not row.get("present", True):
-            await body.mount(Static(Content(f"{self.question_id} is not in run {self.side}: nothing was judged").stylize("italic")))
+            message = join(safe(self.question_id, one_line=True, limit=40), f" is not in run {self.side}: nothing was judged")
+            await body.mount(Static(message.stylize("italic")))
             self._draw_labels()
             return
         k = self.comparison.k
