@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ragtui.cli.common import positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
+from ragtui.cli.judge_progress import verdicts_cost
 from ragtui.cli.messages import say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
@@ -124,7 +125,6 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
 
     totals = result.totals
     paid = totals.calls - totals.cached_calls
-    cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
     say(
         f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
         f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
@@ -133,7 +133,7 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
     elif settings.provider != "lexical":
         say(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
-            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}")
+            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, {verdicts_cost(totals.cost_usd)}")
     flagged = (
         ("the judge reported an injection attempt in {n} answer(s)", "verdicts kept, marked injection: true", totals.injection_ids),
         ("{n} question(s) address the judge (detector)", "read them before trusting a score", totals.directed_ids),

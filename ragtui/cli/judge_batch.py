@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from ragtui.cli.judge_progress import format_duration
+from ragtui.cli.judge_progress import format_duration, verdicts_cost
+from ragtui.core.vocabulary import cost_text
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,10 +59,9 @@ class BatchProgressLine:
         names = sorted(snapshot.statuses.items())
         statuses = names[0][0] if len(names) == 1 else "(" + ", ".join(f"{count} {name}" for name, count in names) + ")"
         share = snapshot.done / snapshot.requests if snapshot.requests else 1.0
-        cost = "$?" if snapshot.estimated_cost is None else f"≈${snapshot.estimated_cost:.4f}"
         return (
             f"batch  {snapshot.done}/{snapshot.requests}  {share:4.0%}  failed {snapshot.failed}  jobs {snapshot.jobs} {statuses}  "
-            f"elapsed {format_duration(snapshot.elapsed)}  {cost}"
+            f"elapsed {format_duration(snapshot.elapsed)}  {cost_text(snapshot.estimated_cost, estimate=True)}"
         )
 
     def update(self, snapshot) -> None:
@@ -82,13 +82,12 @@ class BatchProgressLine:
 def _calls_line(outcome, result) -> str:
     """The summary's calls-and-cost line of a batch run ("batch" prices said so)."""
     totals = result.totals
-    cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
     interactive = f", {outcome.fallback_calls} interactively at full price (--batch-fallback)" if outcome.fallback_calls else ""
     earlier = max(0, totals.cached_calls - outcome.answers_collected)
     return (
         f"ragtui: {totals.calls} calls ({outcome.answers_collected} answered by batch jobs collected now{interactive}, "
         f"{earlier} from the cache), {totals.tokens_in} tokens in, {totals.tokens_out} out, "
-        f"cost of the verdicts {cost} (batch)"
+        f"{verdicts_cost(totals.cost_usd)} (batch)"
     )
 
 

@@ -56,6 +56,8 @@ BEHAVIOURS = {
     "french": ["french*"],
     "trunc": ["trunc"],
     "truncalways": ["trunc*"],
+    "nojsonthentrunc": ["nojson", "trunc*"],  # an unusable reply, then a cut-off repair reply
+    "truncthencount": ["trunc", "count", "trunc*"],  # cut off, wrong count, cut-off repair reply
     "count": ["count"],
     "countalways": ["count*"],
     "nojson": ["nojson*"],
