@@ -16,7 +16,7 @@ from pathlib import Path
 from ragtui.cli.common import positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
 from ragtui.cli.judge_progress import verdicts_cost
-from ragtui.cli.messages import say
+from ragtui.cli.messages import InertFormatter, say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
@@ -109,7 +109,7 @@ def _judge_logging(verbose: bool):
     """Judge logs on stderr for this command only (warnings; every request with -v)."""
     logger = logging.getLogger("ragtui.judge")
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("ragtui: %(message)s"))
+    handler.setFormatter(InertFormatter("ragtui: %(message)s"))
     old_level = logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG if verbose else logging.WARNING)
