@@ -29,10 +29,12 @@ from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.search import Matches
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.safe_text import safe
+from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
 from ragtui.ui.screens.question_keys import QuestionRejudge, QuestionSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.answer_view import sentences
 from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
+from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import header_content
 from ragtui.ui.widgets.question_rejudge import Rejudged
 from ragtui.ui.widgets.question_side import QuestionSide
@@ -43,7 +45,7 @@ _STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it wit
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
-class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, Screen[str | None]):
+class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Screen[str | None]):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
     BINDINGS: list[BindingType] = [
@@ -63,6 +65,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, Screen[str | N
         Binding("slash", "search", "search", key_display="/", show=False, tooltip="Search ids, questions, answers, passages and reasons; n / N step the matches", id="question.search"),
         Binding("N", "step(-1)", "previous match", key_display="N", show=False, tooltip="Previous match of the search (n: next)", id="question.previous_match"),
         *TRIAGE_BINDINGS,
+        *LABEL_BINDINGS,
     ]
     DEFAULT_CSS = """
     QuestionScreen {
@@ -140,6 +143,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, Screen[str | N
                 yield QuestionSide(side, id=f"side-{side}")
         with VerticalScroll(id="question-diff"):
             yield Static(id="question-diff-body")
+        yield LabelBar(id="label-bar")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -186,6 +190,35 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, Screen[str | N
             self._draw_diff()
         if reset_scroll:
             self.query_one("#question-top", VerticalScroll).scroll_home(animate=False, immediate=True)
+        self._draw_labels()
+
+    # -- the person's labels (keys: ragtui.ui.screens.label_keys) ----------------------------
+
+    def _draw_labels(self) -> None:
+        from ragtui.ui.models.labelling import labelling_of
+
+        labelling = labelling_of(self.app, self.comparison)
+        count = len(sentences(self.data.rows.get(self.side)))
+        content = label_bar_content(
+            labelling.of(self.side, self.question_id), count, self.sentence_at[self.side] if count else None,
+            sampled=self.label_sampled(), path=labelling.path(self.side),
+        )
+        self.query_one("#label-bar", LabelBar).update(content)
+
+    def label_target(self) -> tuple[str, str, int | None, int] | None:
+        row = self.data.rows.get(self.side)
+        if row is None or not row.get("present", True):
+            self._say(f"{self.question_id} is not in run {self.side}: nothing to label", severity="warning", timeout=3)
+            return None
+        count = len(sentences(row))
+        return self.side, self.question_id, self.sentence_at[self.side] if count else None, count
+
+    def label_changed(self, *, sentence_labelled: bool) -> None:
+        count = len(sentences(self.data.rows.get(self.side)))
+        if sentence_labelled and self.sentence_at[self.side] < count - 1:
+            self.action_sentence(1)  # on to the next sentence: a whole answer is + + - …
+        else:
+            self._draw_labels()
 
     def _mark_line(self) -> Content | None:
         mark = mark_text(self.notes, self.question_id)
