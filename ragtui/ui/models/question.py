@@ -8,6 +8,7 @@ only look things up: which retrieved passage an evidence id is, at which rank.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,6 +18,7 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.question_diff import Change, describe_changes
 from ragtui.core.judge_directed import QuestionFlags, question_flags
 from ragtui.core.loading.schema import UNCATEGORIZED
+from ragtui.core.measuring.evaluate import Evaluation
 
 SIDES = ("A", "B")
 
@@ -57,16 +59,27 @@ def load_question(comparison: Comparison, question_id: str) -> QuestionData:
         changes = describe_changes(row_a, row_b, comparison.k)
     hits = comparison.status.filter(pl.col("id") == question_id)
     status = hits.row(0, named=True) if hits.height else None
-    flags = {side: side_flags(row) for side, row in rows.items()}
+    evaluations = {"A": comparison.a, "B": comparison.b}
+    flags = {side: side_flags(row, evaluations[side]) for side, row in rows.items()}
     data = QuestionData(question_id, comparison.k, rows, names, status, changes, flags=flags)
     category = data.any_row.get("category") or UNCATEGORIZED
     return replace(data, category_name=comparison.config.category_name(category))
 
 
-def side_flags(row: dict[str, Any] | None) -> QuestionFlags:
-    """What addresses the judge in one side's answer and retrieved passages (judge_directed.py)."""
+def side_flags(row: dict[str, Any] | None, evaluation: Evaluation | None = None) -> QuestionFlags:
+    """What addresses the judge in one side's answer and retrieved passages (judge_directed.py).
+
+    With the row's `evaluation`, a question the run-wide scan did not flag (its sorted
+    `ids`, computed once per run) is clean without running the rules again: on a
+    5,000-sentence answer that scan costs more than the whole screen.
+    """
     if not row or not row.get("present", True):
         return QuestionFlags()
+    if evaluation is not None:
+        ids = evaluation.judge_directed["ids"]
+        at = bisect_left(ids, row["id"])
+        if at == len(ids) or ids[at] != row["id"]:
+            return QuestionFlags()
     return question_flags(row.get("answer"), [(passage, text) for _, passage, text, _ in retrieved(row)])
 
 

@@ -4,12 +4,18 @@
 the active side's answer, its retrieved passages in full, the record as JSON (what the
 run file holds for this question, judge verdict included), the raw judge JSON, and a
 command that reopens ragtui on this question.
+
+Each text is made when it is picked, not when the menu opens: the record as JSON and
+the answer diff of a 5,000-sentence answer take most of a second to build, and the
+menu shows only labels.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,11 +26,20 @@ from ragtui.ui.models.question import judge_record_input, retrieved
 
 @dataclass(frozen=True)
 class QuestionText:
-    """One text of a question: a key for tests and keymaps, a label for the menu, the text."""
+    """One text of a question: a key for tests and keymaps, a label for the menu, and how to make the text."""
 
     key: str
     label: str
-    text: str
+    make: Callable[[], str]
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The text, made on first use."""
+        return self.make()
+
+
+def _given(text: str) -> Callable[[], str]:
+    return lambda: text
 
 
 def passages_text(row: dict[str, Any]) -> str:
@@ -80,18 +95,18 @@ def question_texts(comparison: Comparison, question_id: str, side: str, inputs: 
     row = evaluation.question(question_id) or {"id": question_id}
     present = row.get("present", True) and "retrieved_ids" in row
     texts = [
-        QuestionText("id", "id", question_id),
-        QuestionText("question", "question", row.get("question") or ""),
+        QuestionText("id", "id", _given(question_id)),
+        QuestionText("question", "question", _given(row.get("question") or "")),
     ]
     if present:
         texts += [
-            QuestionText("answer", f"answer ({side})", row.get("answer") or ""),
-            QuestionText("passages", f"retrieved passages ({side}, full text)", passages_text(row)),
-            QuestionText("record", f"record as JSON ({side})", record_json(row)),
+            QuestionText("answer", f"answer ({side})", _given(row.get("answer") or "")),
+            QuestionText("passages", f"retrieved passages ({side}, full text)", lambda: passages_text(row)),
+            QuestionText("record", f"record as JSON ({side})", lambda: record_json(row)),
         ]
         if comparison.b is not None:
-            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", answer_diff_text(comparison, question_id)))
+            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", lambda: answer_diff_text(comparison, question_id)))
         if row.get("judge_json"):
-            texts.append(QuestionText("verdict", f"raw judge JSON ({side})", row["judge_json"]))
-    texts.append(QuestionText("command", "command that reopens this question", reopen_command(comparison, question_id, inputs)))
+            texts.append(QuestionText("verdict", f"raw judge JSON ({side})", _given(row["judge_json"])))
+    texts.append(QuestionText("command", "command that reopens this question", lambda: reopen_command(comparison, question_id, inputs)))
     return texts

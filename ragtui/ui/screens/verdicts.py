@@ -32,8 +32,7 @@ from ragtui.ui.widgets.question_header import directed_content
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
-WINDOW = 30  # sentences mounted at a time
-RAW_LIMIT = 20_000  # characters of raw JSON drawn; the rest is one key away ($PAGER)
+WINDOW = 12  # sentences mounted at a time
 
 
 class VerdictScreen(TriageKeys, LabelKeys, Screen):
@@ -81,6 +80,7 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         self.sentence = sentence
         self.sampled_side = sampled_side
         self.window = range(0)  # the sentences mounted
+        self._rows: dict[str, dict | None] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="verdict-title")
@@ -101,9 +101,17 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
     def _evaluation(self):
         return self.comparison.a if self.side == "A" else self.comparison.b
 
+    def _row(self) -> dict | None:
+        """This side's row, looked up once: a 5,000-sentence row takes tens of ms to build,
+        and `j`, the labels and the focus each need it."""
+        if self.side not in self._rows:
+            evaluation = self._evaluation()
+            self._rows[self.side] = evaluation.question(self.question_id) if evaluation is not None else None
+        return self._rows[self.side]
+
     async def _show(self) -> None:
         evaluation = self._evaluation()
-        row = evaluation.question(self.question_id)
+        row = self._row()
         title = Content.assemble(
             Content("Verdicts · ").stylize("bold"), safe(self.question_id, one_line=True, limit=40), f" · side {self.side}"
         )
@@ -133,16 +141,16 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         if self.window and self.window.stop < len(said):
             widgets.append(Static(Content(f"⋮ sentences {self.window.stop + 1}–{len(said)} below (j goes on)").stylize("dim")))
         widgets.append(Static(utility_content(row, self._colour), classes="verdict-utility"))
-        widgets.append(Static(_cut(raw_json_content(row.get("judge_json"), "Raw judge JSON")), classes="verdict-raw"))
+        widgets.append(Static(raw_json_content(row.get("judge_json"), "Raw judge JSON"), classes="verdict-raw"))
         if row.get("human_json"):
-            widgets.append(Static(_cut(raw_json_content(row.get("human_json"), "Raw human label JSON")), classes="verdict-raw"))
+            widgets.append(Static(raw_json_content(row.get("human_json"), "Raw human label JSON"), classes="verdict-raw"))
         await body.mount_all(widgets)
         self._mark_focus()
 
     def _directed(self, row: dict) -> list[Static]:
         """The detector's flags and the judge's own injection report, when there are any."""
         lines = []
-        flags = side_flags(row)
+        flags = side_flags(row, self._evaluation())
         if flags:
             lines.append(directed_content({self.side: flags}, False, self._colour))
         if judge_reported_injection(row):
@@ -157,7 +165,7 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
     # -- the person's labels (keys: ragtui.ui.screens.label_keys) ----------------------------
 
     def _count(self) -> int:
-        row = self._evaluation().question(self.question_id) if self._evaluation() is not None else None
+        row = self._row()
         return len((row or {}).get("judge_sentences") or []) if row and row.get("present", True) else 0
 
     def _mark_focus(self) -> None:
@@ -202,7 +210,7 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         return self.question_id, self.side
 
     def label_target(self) -> tuple[str, str, int | None, int] | None:
-        row = self._evaluation().question(self.question_id) if self._evaluation() is not None else None
+        row = self._row()
         if row is None or not row.get("present", True):
             self.notify(f"not in run {self.side}: nothing to label", severity="warning", timeout=3)
             return None
@@ -232,10 +240,3 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
             return False
         return True
 
-
-def _cut(content: Content) -> Content:
-    """A raw JSON past RAW_LIMIT characters, cut where it says so."""
-    if len(content.plain) <= RAW_LIMIT:
-        return content
-    rest = len(content.plain) - RAW_LIMIT
-    return Content.assemble(content[:RAW_LIMIT], Content(f"\n⋮ {rest:,} more characters — o, then v: all of it in $PAGER").stylize("dim"))

@@ -59,7 +59,8 @@ def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colo
     if row is None or not row.get("present", True):
         return Content("missing from this run: no answer, counted as a failure").stylize(f"bold {colour('fail')}"), 0
     said = sentences(row)
-    n_ok = sum(1 for s in said if _attested(row, s))
+    # The core counted them (n_attested); counting 5,000 sentences again on each key is not free.
+    n_ok = row["n_attested"] if row.get("n_attested") is not None else sum(1 for s in said if _attested(row, s))
     header: list[Content | str] = [Content("Answer").stylize("bold")]
     if said and not row.get("judge_error"):
         header.append(f" · {n_ok} of {len(said)} sentences attested")

@@ -3,6 +3,9 @@
 `person  1✓ 2✗ ›3· 4·  utility 4  · from the queue → candidate.labels.jsonl` — a
 sentence without a person's label shows `·`; the focused one carries ›. Labels drawn
 from the random queue are marked as such, since only those correct the metrics.
+A long answer shows the `LABEL_WINDOW` sentences around the focused one, with `…` on
+the side where more are: the bar is one line, and building 5,000 entries took longer
+than a key may.
 """
 
 from __future__ import annotations
@@ -17,16 +20,23 @@ from ragtui.ui.models.labelling import AnswerLabels
 from ragtui.ui.safe_text import join, safe
 
 UNLABELLED = "·"
+LABEL_WINDOW = 20  # sentences shown in the bar; an answer this short shows them all
 
 
 def label_bar_content(labels: AnswerLabels, count: int, focused: int | None, *, sampled: bool, path: Path | None) -> Content:
     parts: list[Content | str] = [Content.styled("person ", "bold")]
-    for index in range(count):
+    start = max(0, min((focused or 0) - LABEL_WINDOW // 4, count - LABEL_WINDOW))
+    shown = range(start, min(count, start + LABEL_WINDOW))
+    if shown.start:
+        parts.append(Content.styled("…", "dim"))
+    for index in shown:
         label = labels.sentences.get(index)
         mark = UNLABELLED if label is None else (VERDICT_PASS if label[0] else VERDICT_FAIL)
         style = "dim" if label is None else ("$verdict-pass bold" if label[0] else "$verdict-fail bold")
         lead = CURSOR_MARK if index == focused else " "
         parts += [lead, Content.styled(f"{index + 1}{mark}", style)]
+    if shown.stop < count:
+        parts.append(Content.styled(f" …{count}", "dim"))
     score = labels.utility[0] if labels.utility is not None else None
     parts += ["  utility ", Content.styled(f"{score:g}" if score is not None else UNLABELLED, "bold" if score is not None else "dim")]
     where = "from the queue" if sampled else "not from the queue"

@@ -22,10 +22,27 @@ from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
 EVIDENCE_LIMIT = 2_000  # a passage is shown whole up to this; a whole document is cut
+# The inspector draws at most this much of an answer and of a raw JSON: wrapping text costs
+# time in proportion to its length (a 5,000-sentence answer is ~300,000 characters, seconds
+# to lay out), and the sentences below show the answer piece by piece anyway.
+ANSWER_LIMIT = 2_000
+RAW_LIMIT = 4_000
 
 
-def summary_content(row: dict[str, Any], side: str, name: str, colour: Colour) -> Content:
-    """Who judged, and the answer as the generator wrote it."""
+def cut(text: str, limit: int | None, pager_letter: str, *, whole: bool = True) -> tuple[str, Content | None]:
+    """`text` up to `limit` characters, and the line that says what was left out and where it is.
+
+    `whole`: `text` is all of it, so the line can count what is left; else it only says
+    where the text was cut (`_pretty` stops encoding past the limit).
+    """
+    if limit is None or len(text) <= limit:
+        return text, None
+    left = f"{len(text) - limit:,} more characters" if whole else f"cut after {limit:,} characters"
+    return text[:limit], Content(f"\n⋮ {left} — o, then {pager_letter}: all of it in $PAGER").stylize("dim")
+
+
+def summary_content(row: dict[str, Any], side: str, name: str, colour: Colour, *, answer_limit: int | None = ANSWER_LIMIT) -> Content:
+    """Who judged, and the answer as the generator wrote it (its first `answer_limit` characters)."""
     model = row.get("judge_model")
     lines = [
         Content.assemble(
@@ -39,7 +56,11 @@ def summary_content(row: dict[str, Any], side: str, name: str, colour: Colour) -
     if row.get("abstained"):
         lines.append(Content("⊘ the system abstained").stylize(f"bold {colour('not_judged')}"))
     answer = row.get("answer")
-    lines.append(Content.assemble(Content("Answer   ").stylize("bold"), safe(answer) if answer is not None else Content("none (generation failed)").stylize("italic")))
+    if answer is None:
+        lines.append(Content.assemble(Content("Answer   ").stylize("bold"), Content("none (generation failed)").stylize("italic")))
+    else:
+        shown, rest = cut(str(answer), answer_limit, "a")
+        lines.append(Content.assemble(Content("Answer   ").stylize("bold"), safe(shown), rest or ""))
     return Content("\n").join(lines)
 
 
@@ -116,12 +137,30 @@ def utility_content(row: dict[str, Any], colour: Colour) -> Content:
     return Content("\n").join(lines)
 
 
-def raw_json_content(text: str | None, title: str) -> Content:
-    """A verdict's original JSON, pretty-printed, as literal text."""
+def raw_json_content(text: str | None, title: str, *, limit: int | None = RAW_LIMIT) -> Content:
+    """A verdict's original JSON, pretty-printed, as literal text (its first `limit` characters)."""
     if not text:
         return Content(f"{title}: none").stylize("dim")
     try:
-        pretty = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        pretty, whole = _pretty(json.loads(text), limit), False
     except (ValueError, TypeError):
-        pretty = text
-    return Content.assemble(Content(title).stylize("bold"), "\n", safe(pretty))
+        pretty, whole = text, True
+    shown, rest = cut(pretty, limit, "v", whole=whole)
+    return Content.assemble(Content(title).stylize("bold"), "\n", safe(shown), rest or "")
+
+
+def _pretty(value: Any, limit: int | None) -> str:
+    """`value` as indented JSON, encoded only as far as `limit` needs (plus one character).
+
+    The indented encoder is a generator: stopping early keeps a 5,000-sentence verdict's
+    cost to the part drawn. The line past the cut then says "more characters" without
+    a count, since the rest was never encoded.
+    """
+    chunks: list[str] = []
+    size = 0
+    for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
+        chunks.append(chunk)
+        size += len(chunk)
+        if limit is not None and size > limit:
+            break
+    return "".join(chunks)

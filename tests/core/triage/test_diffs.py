@@ -74,3 +74,42 @@ def test_a_gold_passage_beyond_k_in_both_runs_is_still_listed():
 def test_a_duplicated_passage_keeps_its_first_rank():
     changes = {c.passage: c for c in rank_diff(_row(["a", "a", "g"]), _row(["g", "a"]), 3)}
     assert changes["a"].rank_a == 1 and changes["a"].rank_b == 2
+
+
+def _side(pieces, dropped):
+    return "".join(p.text for p in pieces if p.op != dropped)
+
+
+def test_the_diff_rebuilds_both_answers_whatever_the_edits():
+    # Seeded edits of every kind, near and far apart: dropping the added pieces must give
+    # A back, dropping the removed ones B, and nothing equal may be reported as changed.
+    import random
+
+    rng = random.Random(20261130)
+    for _ in range(200):
+        a = [f"Phrase {i} du texte." for i in range(rng.randint(0, 400))]
+        b = list(a)
+        for _ in range(rng.randint(0, 12)):
+            at = rng.randint(0, len(b))
+            kind = rng.choice(("insert", "delete", "replace", "block"))
+            if kind == "insert":
+                b.insert(at, f"Ajout {rng.random():.6f}.")
+            elif kind == "delete" and b:
+                del b[min(at, len(b) - 1)]
+            elif kind == "replace" and b:
+                b[min(at, len(b) - 1)] = f"Remplacée {rng.random():.6f}."
+            elif kind == "block":
+                b[at:at] = [f"Bloc {k} {rng.random():.6f}." for k in range(rng.randint(1, 300))]
+        ta, tb = " ".join(a), " ".join(b)
+        pieces = answer_diff(ta, tb)
+        assert _side(pieces, "added") == ta and _side(pieces, "removed") == tb
+        if ta == tb:
+            assert diff_counts(pieces) == (0, 0)
+
+
+def test_a_sentence_inserted_far_from_another_change_leaves_the_middle_untouched():
+    a = [f"Phrase {i}." for i in range(1000)]
+    b = a[:100] + ["Nouvelle phrase."] + a[100:900] + a[901:]
+    pieces = answer_diff(" ".join(a), " ".join(b))
+    assert diff_counts(pieces) == (2, 2)  # "Nouvelle phrase." added, "Phrase 900." removed
+    assert "{+Nouvelle phrase. +}" in plain_diff(pieces) and "[-Phrase 900. -]" in plain_diff(pieces)
