@@ -15,12 +15,13 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.vocabulary import WORST
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
@@ -72,7 +73,7 @@ class DashboardScreen(Screen):
                     yield CategoryGrid(comparison, side=self.side, id="category-grid")
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
-        yield Footer()
+        yield KeyFooter()
 
     def _grid_title(self) -> Content:
         shown = {"A": "A (reference)", "B": "B (candidate), Δ vs A in points"}[self.side]

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.loading.schema import category_display_name
@@ -20,6 +20,7 @@ from ragtui.core.vocabulary import CAUSE_LABELS, KIND_LABELS, KIND_LEGEND, STATU
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import STATUS_FILTER_LABELS, FailureFilter, FailureRows
 from ragtui.ui.widgets.failure_table import FailureTable
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 
 
@@ -89,7 +90,7 @@ class FailureListScreen(Screen):
         yield Input(placeholder="search id or question text (Enter: keep, Esc: clear)", id="failures-search")
         yield FailureTable(self.rows, id="failures-table")
         yield Static(id="failures-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_resize(self) -> None:
         self._show_filters()  # the kind legend shows on wide terminals only

@@ -13,10 +13,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS
 from ragtui.ui.safe_text import join
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 # (title, screen class, widgets with keys of their own) for each screen whose keys are
 # listed; looked up lazily so this file does not import every screen at start-up.
@@ -78,7 +79,12 @@ def key_rows(bindings: list, keymap: dict[str, str], key_display) -> list[tuple[
 class HelpScreen(ModalScreen[None]):
     """A scrollable list of keys per screen; Esc, ? or Enter closes it."""
 
-    BINDINGS = [Binding("escape,question_mark,enter", "dismiss", "Close", id="help.close")]
+    BINDINGS = [
+        # Shown as `?` (the key that opened it); Esc and Enter close it too.
+        Binding("escape,question_mark,enter", "dismiss", "Close", key_display="?", id="help.close"),
+        # A modal screen hides the app's keys: `q` must still quit from here.
+        Binding("q", "app.quit", "Quit", id="help.quit"),
+    ]
 
     DEFAULT_CSS = """
     HelpScreen {
@@ -119,7 +125,7 @@ class HelpScreen(ModalScreen[None]):
             yield self._table(list(SYMBOLS))
             yield Static(Content("Failure kinds in the list"), classes="section")
             yield self._table([(code, KIND_LABELS[kind]) for kind, code in KIND_CODES.items()])
-        yield Footer()
+        yield KeyFooter()
 
     @staticmethod
     def _table(rows: list[tuple[str, str]]) -> Static:

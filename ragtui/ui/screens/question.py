@@ -19,13 +19,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import sentences
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.question_header import header_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.widgets.question_side import QuestionSide
@@ -109,7 +110,7 @@ class QuestionScreen(Screen[str | None]):
         with Horizontal(id="question-sides"):
             for side in self.sides:
                 yield QuestionSide(side, id=f"side-{side}")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._layout_for(self.app.size.width)

@@ -13,10 +13,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
@@ -58,7 +59,7 @@ class VerdictScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(id="verdict-title")
         yield VerticalScroll(id="verdict-body")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         await self._show()
