@@ -215,7 +215,7 @@ class QuestionScreen(Screen[str | None]):
             return
         self.sentence_at[self.side] = max(0, min(self.sentence_at[self.side] + delta, count - 1))
         self.redraw()
-        self._side(self.side).reveal_answer()
+        self.call_after_refresh(self._side(self.side).reveal_answer)  # once the new focus is laid out
 
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen

@@ -14,8 +14,10 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Region
 from textual.widgets import Static
 
+from ragtui.core.vocabulary import CURSOR_MARK
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import answer_content, sentence_detail
 from ragtui.ui.widgets.passage_list import passages_content
@@ -66,6 +68,11 @@ class QuestionSide(Vertical):
         self.side = side
         self._last: tuple | None = None
         self._drawn_width = 0  # the width the retrieved list was cut to
+        self._answer = Content("")  # what the answer Static shows, to find the focused line in it
+        # Set once the focused sentence was brought into view: a resize (which rewraps
+        # everything above it) brings it back, so the reason below never names a
+        # sentence that scrolled away.
+        self._follow_sentence = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="side-body"):
@@ -108,28 +115,56 @@ class QuestionSide(Vertical):
         else:
             self._drawn_width = self._width()
             passages.update(passages_content(row, k, self._drawn_width, self._colour, show_all=show_all))
-        self.query_one(".side-answer", Static).update(answer_content(row, focused, self._colour))
+        self._answer = answer_content(row, focused, self._colour)
+        self.query_one(".side-answer", Static).update(self._answer)
         self.query_one(".side-detail", Static).update(sentence_detail(row, focused, k, self._colour))
         panel = self.query_one(".side-rejudge", Static)
         panel.set_class(rejudged is not None, "-shown")
         if rejudged is not None:
             panel.update(rejudged_content(row, rejudged, self._colour))
         if reset_scroll:
+            self._follow_sentence = False
             self.query_one(".side-body", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def reveal_answer(self) -> None:
-        """Scroll so the answer (where the focused sentence is) is in view."""
-        self.query_one(".side-body", VerticalScroll).scroll_to_widget(self.query_one(".side-answer"), animate=False, top=True)
+        """Scroll so the focused sentence is in view: with the answer's start when both fit.
+
+        Scrolling to the answer's first line was not enough on a short terminal (60×20):
+        the focused ✗ sentence stayed below the visible part while its reason showed.
+        """
+        self._follow_sentence = True
+        body = self.query_one(".side-body", VerticalScroll)
+        answer = self.query_one(".side-answer", Static)
+        region = answer.virtual_region
+        start, count = self._focused_lines(answer.content_region.width or region.width)
+        visible = max(body.scrollable_content_region.height, 1)
+        if start + count <= visible:
+            target = Region(region.x, region.y, region.width, start + count)
+        else:
+            target = Region(region.x, region.y + start, region.width, min(count, visible))
+        body.scroll_to_region(target, animate=False, top=True, immediate=True)
+
+    def _focused_lines(self, width: int) -> tuple[int, int]:
+        """(first line, line count) of the focused sentence in the answer as wrapped; (0, 1) if none."""
+        line = 0
+        for logical in self._answer.split("\n", allow_blank=True):
+            height = max(len(logical.wrap(max(width, 1))), 1)
+            if logical.plain.startswith(CURSOR_MARK):
+                return line, height
+            line += height
+        return 0, 1
 
     def focus_body(self) -> None:
         self.query_one(".side-body", VerticalScroll).focus()
 
     def on_resize(self) -> None:
         # The retrieved list is cut to the panel width: redraw once the new width is laid
-        # out. A change of height (a longer header above) needs nothing.
+        # out; then, everything above the answer having rewrapped, find the sentence again.
         self.call_after_refresh(self._redraw)
 
     def _redraw(self) -> None:
         if self._last is not None and self._width() != self._drawn_width:
             row, name, k, focused, active, rejudged, show_all = self._last
             self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all)
+        if self._follow_sentence:
+            self.call_after_refresh(self.reveal_answer)
