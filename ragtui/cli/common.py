@@ -1,4 +1,5 @@
-"""Options shared by the commands that read runs (CLI.md): --gold, --config, -k."""
+"""Options shared by the commands that read runs (CLI.md): --gold, --config, -k, --from,
+--variant, --status-from."""
 
 from __future__ import annotations
 
@@ -17,4 +18,37 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         dest="from_format",
         metavar="NAME",
         help="read the runs as this tool's format (ragas, promptfoo, inspect, deepeval, trec); default: detected",
+    )
+    parser.add_argument(
+        "--variant",
+        type=variants,
+        default=(None, None),
+        metavar="N[,M]",
+        help="for a file holding several systems: the promptfoo prompt × provider (1, 2, …) or the inspect_ai "
+        "epoch; N,M picks N for A and M for B (two variants of one file can be compared)",
+    )
+    parser.add_argument(
+        "--status-from",
+        choices=("ragtui", "tool", "both"),
+        default=None,
+        help="whose verdicts make a question pass: ragtui's, the peer tool's own (DeepEval's success, …) or both; "
+        "default: the tool's when the runs have no ragtui verdicts",
+    )
+
+
+def variants(text: str) -> tuple[int | None, int | None]:
+    """`2` → (2, 2); `1,3` → (1, 3): the variant of A and of B."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > 2 or not all(part.isdigit() and int(part) >= 1 for part in parts):
+        raise argparse.ArgumentTypeError(f"expected N or N,M (whole numbers from 1), found {text!r}")
+    numbers = [int(part) for part in parts]
+    return numbers[0], numbers[-1]
+
+
+def add_labels_option(parser: argparse.ArgumentParser) -> None:
+    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run)."""
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run",
     )

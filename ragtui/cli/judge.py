@@ -13,6 +13,8 @@ import logging
 import sys
 from pathlib import Path
 
+from ragtui.cli.judge_batch import add_batch_arguments
+
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
 
@@ -24,10 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
         "command after an interruption to resume without paying twice. See docs/judge.md."
     )
     parser.add_argument("run", metavar="RUN", help="the run to judge (.jsonl, .json, .yaml or .parquet)")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache)")
+    parser.add_argument("-o", "--output", metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache); required unless --print-prompt")
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set: questions and expected answers (else the fields in the run)")
     parser.add_argument("--config", metavar="ragtui.yaml", help="settings, incl. a judge: section (else ./ragtui.yaml if present)")
     parser.add_argument("-k", type=int, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
+    parser.add_argument("--print-prompt", metavar="ID", help="print the prompt question ID would be judged with, and stop (no call, nothing written)")
     judge = parser.add_argument_group("judge model")
     judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
     judge.add_argument("--model", help="the judge model, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:14b")
@@ -46,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
+    add_batch_arguments(parser)
 
 
 def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
@@ -113,7 +117,9 @@ def _judge_logging(verbose: bool):
         logger.setLevel(old_level)
 
 
-def _print_summary(result, settings, out: Path) -> None:
+def _print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
+    from ragtui.core.sanitize import neutralize
+
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
@@ -122,14 +128,20 @@ def _print_summary(result, settings, out: Path) -> None:
         f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors",
         file=sys.stderr,
     )
-    if settings.provider != "lexical":
+    if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
+        print(calls_line, file=sys.stderr)
+    elif settings.provider != "lexical":
         print(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
             f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
             file=sys.stderr,
         )
+    for what, ids in (("the judge reported an injection attempt in", totals.injection_ids), ("addresses the judge (detector)", totals.directed_ids)):
+        if ids:
+            shown = ", ".join(neutralize(i, keep_newlines=False) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            print(f"ragtui: warning: {len(ids)} answer(s) {what}: {shown} — verdicts kept; look at them before trusting a score", file=sys.stderr)
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
-        print(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}", file=sys.stderr)
+        print(f"ragtui: judge error on {neutralize(record.get('id'), keep_newlines=False)}: {neutralize(record['judge']['error'])}", file=sys.stderr)
     if totals.errors > 5:
         print(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})", file=sys.stderr)
     print(f"ragtui: wrote {out}", file=sys.stderr)
@@ -146,6 +158,16 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.judge.runner import family_warning, judge_run
     from ragtui.core.loading.records import read_raw_run, write_run_lines
 
+    if args.print_prompt is not None:
+        from ragtui.cli.judge_prompt import print_prompt
+
+        raw = read_raw_run(args.run)
+        if raw.problems:
+            raise InputError(raw.problems)
+        return print_prompt(args, raw, _load_gold(args.gold) if args.gold else {})
+    if not args.output:
+        print("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID", file=sys.stderr)
+        return 2
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))
@@ -161,6 +183,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"ragtui: warning: {warning}", file=sys.stderr)
     if settings.provider == "lexical":
         print("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests", file=sys.stderr)
+    if args.batch:
+        from ragtui.cli.judge_batch import run_batch
+
+        return run_batch(args, raw, gold, settings, out)
     progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
 
     async def main():

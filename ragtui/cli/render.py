@@ -10,9 +10,10 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_markdown_lines, tool_text_lines
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, PASS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, JUDGE_DIRECTED_MARK, PASS, VERDICT_LABEL, VERDICT_SYMBOL
 
 WIDTH = 80  # the text report reads in an 80-column terminal
 
@@ -65,7 +66,7 @@ def _mark(meets: bool | None) -> str:
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()  # noqa: E731
+    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()
     return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
 
 
@@ -84,8 +85,23 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
             f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
             f"{run['judge_errors']} judge errors",
         )
+        lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
+        if run.get("tool"):
+            lines += _wrapped("   ", tool_counts_text(run))
     return lines
+
+
+def directed_text(run: dict[str, Any]) -> str:
+    """`⚠ 2 questions address the judge (1 answer, 1 passage)`: the detector's count for one run."""
+    directed = run.get("judge_directed") or {}
+    count = directed.get("questions", 0)
+    if not count:
+        return "no answer or passage addresses the judge"
+    return (
+        f"{JUDGE_DIRECTED_MARK} {count} question(s) address the judge "
+        f"({directed.get('answers', 0)} answer(s), {directed.get('passages', 0)} passage(s))"
+    )
 
 
 def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
@@ -115,7 +131,8 @@ def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
 def render_text(report: dict[str, Any]) -> str:
     """The report as aligned plain text."""
     two = "B" in report["runs"]
-    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", ""]
+    status_line = status_from_line(report)
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), ""]
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
@@ -123,6 +140,7 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append("(utility's Δ is in score units; ! a drop larger than max_drop)")
     notes = [n for n in (_drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
+    lines += tool_text_lines(report, _table)
     lines += ["", "By category (A → B):" if two else "By category:"]
     lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
@@ -172,8 +190,17 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
+    from ragtui.cli.render_calibration import calibration_detail_lines, corrected_lines
+
     lines = ["", "Judge vs human labels (a good judge agrees on about 85 % of sentences):"]
-    return lines + [line for label, c in found.items() for line in _wrapped(f"  {label}: ", calibration_text(c))]
+    for label, c in found.items():
+        lines += _wrapped(f"  {label}: ", calibration_text(c))
+        lines += [line for detail in calibration_detail_lines(c) for line in _wrapped("     ", detail)]
+    corrected = corrected_lines(report)
+    if corrected:
+        lines += ["", "Corrected by the sampled labels (PPI++, 95 % interval):"]
+        lines += [line for prefix, text in corrected for line in _wrapped(prefix, text)]
+    return lines
 
 
 def _failure_lines(report: dict[str, Any]) -> list[str]:
@@ -224,6 +251,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         else:
             row.append(str(m["n"]))
         out.append("| " + " | ".join(row) + " |")
+    out += tool_markdown_lines(report)
     names = _headline_names(report)
     out += ["", "| category | n | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
     out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in _category_rows(report, two)]
@@ -231,6 +259,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         regressions = report.get("regressions", [])
         counts = {status: len(ids) for status, ids in report["questions"].items()}
         out += ["", f"**{counts['regressed']} regressed** · {counts['fixed']} fixed · {counts['still_failing']} still failing"]
+        status_line = status_from_line(report)
+        out += [f"_{status_line}_"] if status_line else []
         if regressions:
             out += ["", "<details><summary>Regressed questions</summary>", "", "| id | category | cause | new failure kinds |", "|---|---|---|---|"]
             out += [
@@ -240,7 +270,21 @@ def render_markdown(report: dict[str, Any]) -> str:
             out += ["", "</details>"]
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if found:
+        from ragtui.cli.render_calibration import (
+            calibration_detail_lines,
+            corrected_lines,
+        )
+
         out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
+        for label, c in found.items():
+            out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
+            out += [f"- {_md(line)}" for line in calibration_detail_lines(c)] + ["", "</details>"]
+        corrected = corrected_lines(report)
+        if corrected:
+            out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
+            out += [f"- {_md(prefix.strip())} {_md(text)}" for prefix, text in corrected]
+    if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
+        out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
     if report["warnings"]:
         out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
     return "\n".join(out) + "\n"

@@ -6,13 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from ragtui.cli.common import add_run_options
+from ragtui.cli.common import add_labels_option, add_run_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("a", metavar="A", help="the reference run")
     parser.add_argument("b", metavar="B", nargs="?", help="the candidate run (optional)")
     add_run_options(parser)
+    add_labels_option(parser)
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
@@ -35,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
         config=Path(args.config) if args.config else None,
         k=args.k,
         fmt=args.from_format,
+        variants=args.variant,
+        status_from=args.status_from,
         detail=False,  # the report shows no passage or sentence text
+        labels=Path(args.labels) if args.labels else None,
     )
     if args.k is not None and args.k < 1:
         print("ragtui: -k must be at least 1", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ragtui.cli.common import add_run_options
+from ragtui.cli.common import add_labels_option, add_run_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -16,6 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("a", metavar="A", nargs="?", help="the reference run (default: the bundled sample)")
         parser.add_argument("b", metavar="B", nargs="?", help="the candidate run")
     add_run_options(parser)
+    add_labels_option(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
 
@@ -44,9 +45,10 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "b", None) and not args.a:
         print("ragtui: give run A before run B", file=sys.stderr)
         return 2
+    labels = Path(args.labels) if args.labels else None
     if args.a is None:
         sample = sample_inputs()
-        inputs = Inputs(a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k)
+        inputs = Inputs(a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels)
     else:
         inputs = Inputs(
             a=Path(args.a),
@@ -55,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
             config=Path(args.config) if args.config else None,
             k=args.k,
             fmt=args.from_format,
+            variants=args.variant,
+            status_from=args.status_from,
+            labels=labels,
         )
     from ragtui.ui.launch import launch
 

@@ -11,6 +11,7 @@ The folders follow the stages a comparison goes through, top-down:
 
 `session.py` chains the stages from file paths to a Comparison, for the CLI and the app.
 Shared basics sit at the top: errors, atomic writes, sanitising untrusted text, model
-families. Nothing in this package imports textual, rich or the CLI (import-linter and a
+families, and the detector of text that addresses the judge (`judge_directed.py`: the
+report and the app use it without loading the judge). Nothing in this package imports textual, rich or the CLI (import-linter and a
 test check it); the UI calls the core, never the other way round.
 """

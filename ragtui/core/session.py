@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from ragtui.core.comparing.compare import Comparison, compare
-from ragtui.core.loading.config import Config, load_config
+from ragtui.core.comparing.tool_metrics import compare_tool_metrics
 from ragtui.core.errors import InputError
-from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.loading.config import Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
+from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.runs import Run, load_run
+from ragtui.core.loading.schema import CATEGORY_NAMES, UNCATEGORIZED
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores
 
 __all__ = ["Inputs", "load_comparison", "resolve_k"]
 
@@ -24,18 +29,20 @@ def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
     return run.meta.k or config.k
 
 
-def _load_runs(inputs: Inputs, questions: dict[str, str] | None, problems: list) -> tuple[Run | None, Run | None]:
+def _load_runs(
+    inputs: Inputs, questions: dict[str, str] | None, categories: frozenset[str], problems: list
+) -> tuple[Run | None, Run | None]:
     """Both runs, read side by side: polars parses without the GIL, so two threads overlap
     (a quarter less wall time for two 100,000-question runs on two cores)."""
 
-    def load(path):
+    def load(path, variant):
         try:
-            return load_run(path, inputs.fmt, questions, detail=inputs.detail), []
+            return load_run(path, inputs.fmt, questions, detail=inputs.detail, variant=variant, gold_categories=categories), []
         except InputError as exc:
             return None, exc.problems
 
     if inputs.b is None:
-        (run_a, found), run_b = load(inputs.a), None
+        (run_a, found), run_b = load(inputs.a, inputs.variants[0]), None
         problems.extend(found)
         return run_a, run_b
     # B in a daemon thread (not an executor's, which the interpreter waits for at exit:
@@ -44,13 +51,13 @@ def _load_runs(inputs: Inputs, questions: dict[str, str] | None, problems: list)
 
     def load_b() -> None:
         try:
-            outcome_b.append(load(inputs.b))
+            outcome_b.append(load(inputs.b, inputs.variants[1]))
         except BaseException as exc:  # a bug, not bad input: raised again below
             outcome_b.append(exc)
 
     thread = threading.Thread(target=load_b, name="ragtui-load-b", daemon=True)
     thread.start()
-    run_a, found_a = load(inputs.a)
+    run_a, found_a = load(inputs.a, inputs.variants[0])
     thread.join()
     if isinstance(outcome_b[0], BaseException):
         raise outcome_b[0]
@@ -77,10 +84,45 @@ def load_comparison(inputs: Inputs) -> Comparison:
     config = attempt(load_config, inputs.config)
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
-    run_a, run_b = _load_runs(inputs, questions, problems)
+    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold), problems)
     if problems:
         raise InputError(problems)
+    assert run_a is not None  # no problem means run A loaded
+    if run_b is not None:
+        run_a, run_b = distinct_titles(run_a, run_b, inputs.variants)
     k = resolve_k(inputs.k, config, run_a)
-    evaluation_a = evaluate(run_a, gold, config, k)
-    evaluation_b = evaluate(run_b, gold, config, k) if run_b is not None else None
-    return compare(evaluation_a, evaluation_b, config)
+    evaluations = [with_tool_scores(evaluate(run, gold, config, k), config) for run in (run_a, run_b) if run is not None]
+    status_from = resolve_status_source(inputs.status_from, evaluations)
+    evaluations = [apply_status_source(evaluation, status_from) for evaluation in evaluations]
+    evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
+    comparison = compare(evaluation_a, evaluation_b, config)
+    tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
+    return replace(comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels))
+
+
+def _known_categories(gold: GoldSet | None) -> frozenset[str]:
+    """The categories a peer tool's tag may name: the gold set's, else ragtui's four."""
+    if gold is not None:
+        return frozenset(gold.frame.get_column("category").drop_nulls().unique().to_list())
+    return frozenset(name for name in CATEGORY_NAMES if name != UNCATEGORIZED)
+
+
+def distinct_titles(run_a: Run, run_b: Run, variants: tuple[int | None, int | None] = (None, None)) -> tuple[Run, Run]:
+    """Runs that share a title are told apart by their file names (and variants).
+
+    Two DeepEval runs both named after the test file, or two promptfoo variants of one
+    file, would otherwise read "test_rag.py → test_rag.py" everywhere.
+    """
+    if run_a.name != run_b.name:
+        return run_a, run_b
+    titles = [run.path.name for run in (run_a, run_b)]
+    if titles[0] == titles[1]:
+        titles = [str(run.path) for run in (run_a, run_b)]
+    if titles[0] == titles[1]:
+        titles = [f"{title} (variant {variant})" if variant is not None else title for title, variant in zip(titles, variants, strict=True)]
+    if titles[0] == titles[1]:
+        titles = [f"{titles[0]} (A)", f"{titles[1]} (B)"]
+    return (
+        replace(run_a, meta=replace(run_a.meta, name=titles[0])),
+        replace(run_b, meta=replace(run_b.meta, name=titles[1])),
+    )

@@ -34,6 +34,26 @@ GOLD_MARK = "★"
 BEYOND_K_MARK = "┆"
 CURSOR_MARK = "›"
 DISAGREE_MARK = "≠"
+# An answer or passage the detector flags (judge_directed.py), and the judge's own report of it.
+JUDGE_DIRECTED_MARK = "⚠"
+JUDGE_DIRECTED_LABEL = "addresses the judge"
+JUDGE_INJECTION_LABEL = "the judge reported an injection attempt"
+
+# The peer tools whose files carry their own scores (by import format), as they call
+# themselves, and whose verdicts make a question pass or fail (--status-from).
+TOOL_LABELS = {"deepeval": "DeepEval", "ragas": "RAGAS", "promptfoo": "promptfoo", "inspect": "inspect_ai"}
+STATUS_SOURCE_LABELS = {
+    "ragtui": "ragtui's verdicts",
+    "tool": "{tools}'s own verdicts",
+    "both": "ragtui's and {tools}'s verdicts (failing either fails)",
+}
+
+
+def status_source_text(source: str, tools: list[str]) -> str:
+    """`Question status from: DeepEval's own verdicts (--status-from tool)`."""
+    names = " / ".join(dict.fromkeys(TOOL_LABELS.get(tool, tool) for tool in tools)) or "the tool"
+    return f"Question status from: {STATUS_SOURCE_LABELS[source].format(tools=names)} (--status-from {source})"
+
 
 # Short codes keep the A→B kinds column narrow at 80 columns; the detail line and the
 # question view spell them out.
@@ -54,7 +74,12 @@ KIND_LABELS = {
     "low_utility": "low utility",
     "judge_error": "judge error",
     "missing": "missing",
+    "tool_fail": "failed by the tool",
+    "tool_error": "tool error",
 }
+# A peer tool's own verdicts, when they make the status (--status-from tool|both); kept
+# apart so the legend of a plain ragtui comparison does not list them.
+TOOL_KIND_CODES = {"tool_fail": "T", "tool_error": "E"}
 CAUSE_LABELS = {
     "retrieval": "retrieval",
     "generation_same_passages": "generation (same passages)",
@@ -157,7 +182,7 @@ def date_text(created_at: str | None) -> str:
 
 def kind_codes(kinds: list[str] | None) -> str:
     """'RU' for [retrieval_miss, low_utility]; '—' for none."""
-    return "".join(KIND_CODES.get(kind, "?") for kind in kinds or []) or "—"
+    return "".join(KIND_CODES.get(kind) or TOOL_KIND_CODES.get(kind, "?") for kind in kinds or []) or "—"
 
 
 def kind_words(kinds: list[str] | None) -> str:

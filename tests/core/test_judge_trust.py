@@ -46,6 +46,7 @@ def _sentences(*verdicts):
 def test_calibration_pairs_sentences_by_position_and_counts_misaligned_answers():
     frame = pl.DataFrame(
         {
+            "id": ["a", "b", "c", "d"],
             "judge_present": [True, True, True, False],
             "human_present": [True, True, True, True],
             "judge_error": [None, None, None, None],

@@ -52,6 +52,7 @@ def test_a_test_case_maps_its_fields_and_metrics_with_their_reasons():
             "context": ["Article 42 — La periode d'essai des cadres est de quatre mois. Elle peut etre renouvelee une fois, par ecrit."],
             "tags": ["category:factuelle_courte", "prompt-v2"],
         },
+        "tool_verdict": {"pass": True},
         "source": {"name": "test_case_0", "index": 1},
     }
 

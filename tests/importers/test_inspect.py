@@ -49,6 +49,7 @@ def test_a_sample_maps_input_output_scores_and_rag_metadata():
                 "explanation": "The answer matches the target.\n\nGRADE: C",
                 "value": "C",
                 "mapped": "as inspect's value_to_float does",
+                "pass": True,
             },
             "rag_checks.faithfulness": {"explanation": "2/2 claims supported"},
             "rag_checks.context_recall": {"explanation": "2/2 claims supported"},

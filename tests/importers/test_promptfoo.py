@@ -50,6 +50,7 @@ def test_a_result_maps_vars_response_and_assertion_scores():
         "tokens_in": 402,
         "tokens_out": 29,
         "tool_fields": {"vars": {"chunking": "v2"}},
+        "tool_verdict": {"pass": True},
         "source": {"testIdx": 0, "promptIdx": 0, "id": "9a1d7c52-0f41-4a8e-9d6c-1b2f3e4d5a60"},
     }
 

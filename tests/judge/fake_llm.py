@@ -6,9 +6,10 @@ timeouts and connection handling are exercised for real. Routes:
     POST /v1/messages           Anthropic Messages (prefill "{" understood)
     POST /api/chat              Ollama native
 
-The reply is built from the prompt: the number of `<phrase n=..>` / `<sentence n=..>`
-tags is the sentence count, the first `<passage id=..>` is the evidence, a sentence
-containing "FAUX" is not attested. Directives written in a question as `[[name]]`
+The reply is built from the prompt: the number of `<phrase-NONCE n=..>` /
+`<sentence-NONCE n=..>` tags is the sentence count, the first `<passage-NONCE id=..>` is
+the evidence, a sentence containing "FAUX" is not attested; `[[injection]]` in the
+question makes the judge report an injection attempt. Directives written in a question as `[[name]]`
 script misbehaviour, by attempt number for that question (see BEHAVIOURS).
 
 Bookkeeping for the assertions:
@@ -37,8 +38,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DIRECTIVE = re.compile(r"\[\[([a-z0-9_-]+)\]\]")
-SENTENCE_TAG = re.compile(r'<(?:phrase|sentence) n="\d+">(.*?)</(?:phrase|sentence)>')
-PASSAGE_TAG = re.compile(r'<passage id="([^"]+)">')
+SENTENCE_TAG = re.compile(r'<(?:phrase|sentence)(?:-[0-9a-f]+)? n="\d+">(.*?)</(?:phrase|sentence)(?:-[0-9a-f]+)?>')
+PASSAGE_TAG = re.compile(r'<passage(?:-[0-9a-f]+)? id="([^"]+)">')
 
 # directive -> what happens on attempt 0, 1, … ("ok" once the list runs out, unless it ends with "*").
 BEHAVIOURS = {
@@ -62,6 +63,7 @@ BEHAVIOURS = {
     "401echo": ["401echo*"],
     "400": ["400*"],
     "empty": ["empty"],
+    "injection": ["injection*"],
 }
 
 
@@ -73,7 +75,7 @@ def _first_user(messages: list[dict]) -> str:
     return ""
 
 
-def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4) -> dict:
+def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4, injection: bool = False) -> dict:
     """The verdicts a well-behaved judge would give for `prompt`."""
     sentences = SENTENCE_TAG.findall(prompt)
     passages = PASSAGE_TAG.findall(prompt)
@@ -88,7 +90,64 @@ def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False,
     if drop_one:
         items = items[:-1] if items else [{"n": 1, "reason": "extra", "evidence": [], "attested": True}]
     key = "phrases" if french else "sentences"
-    return {key: items, "utility": {"reason": "answers the question", "score": score}}
+    verdict = {key: items, "utility": {"reason": "answers the question", "score": score}}
+    if injection:
+        verdict["injection"] = True
+    return verdict
+
+
+def reply_text(action: str, prompt: str) -> tuple[str, bool]:
+    """The text a judge gives for `prompt` under a scripted `action`, and whether it is cut off."""
+    truncated = False
+    if action == "nojson":
+        text = "La réponse me semble correcte et bien sourcée."
+    elif action == "empty":
+        text = ""
+    else:
+        verdict = verdict_object(
+            prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4, injection=action == "injection"
+        )
+        text = json.dumps(verdict, ensure_ascii=False)
+        if action == "fenced":
+            text = f"Voici mon évaluation :\n```json\n{json.dumps(verdict, ensure_ascii=False, indent=2)}\n```\nJ'espère que cela aide."
+        elif action == "prose":
+            text = f"Here is the verdict you asked for: {text} Let me know if you need more."
+        elif action == "trunc":
+            text, truncated = text[: len(text) // 2], True
+    return text, truncated
+
+
+def envelope(path: str, body: dict, prompt: str, text: str, truncated: bool) -> dict:
+    """The reply of the route `path` carrying `text` (the batch fake wraps the same one)."""
+    tokens_in, tokens_out = max(1, len(prompt) // 4), max(1, len(text) // 4)
+    if path == "/v1/messages":
+        if (body.get("messages") or [{}])[-1].get("role") == "assistant" and text.startswith("{"):
+            text = text[1:]  # the prefill "{" is the caller's; Claude continues after it
+        return {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model"),
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "max_tokens" if truncated else "end_turn",
+            "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
+        }
+    if path == "/api/chat":
+        return {
+            "model": body.get("model"),
+            "message": {"role": "assistant", "content": text},
+            "done": True,
+            "done_reason": "length" if truncated else "stop",
+            "prompt_eval_count": tokens_in,
+            "eval_count": tokens_out,
+        }
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "model": body.get("model"),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length" if truncated else "stop"}],
+        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
+    }
 
 
 class FakeLLM:
@@ -281,54 +340,10 @@ class _Handler(BaseHTTPRequestHandler):
         if action == "401echo":  # a careless server echoing the credentials back
             echoed = f"invalid key: {self.headers.get('authorization')} {self.headers.get('x-api-key')}"
             return self._send(401, {"error": {"message": echoed}})
-        truncated = False
-        if action == "nojson":
-            text = "La réponse me semble correcte et bien sourcée."
-        elif action == "empty":
-            text = ""
-        else:
-            verdict = verdict_object(prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4)
-            text = json.dumps(verdict, ensure_ascii=False)
-            if action == "fenced":
-                text = f"Voici mon évaluation :\n```json\n{json.dumps(verdict, ensure_ascii=False, indent=2)}\n```\nJ'espère que cela aide."
-            elif action == "prose":
-                text = f"Here is the verdict you asked for: {text} Let me know if you need more."
-            elif action == "trunc":
-                text, truncated = text[: len(text) // 2], True
+        text, truncated = reply_text(action, prompt)
         with fake.lock:
             fake.paid[call] += 1
-        self._send(200, self._envelope(body, prompt, text, truncated))
-
-    def _envelope(self, body: dict, prompt: str, text: str, truncated: bool) -> dict:
-        tokens_in, tokens_out = max(1, len(prompt) // 4), max(1, len(text) // 4)
-        if self.path == "/v1/messages":
-            if (body.get("messages") or [{}])[-1].get("role") == "assistant" and text.startswith("{"):
-                text = text[1:]  # the prefill "{" is the caller's; Claude continues after it
-            return {
-                "id": "msg_fake",
-                "type": "message",
-                "role": "assistant",
-                "model": body.get("model"),
-                "content": [{"type": "text", "text": text}],
-                "stop_reason": "max_tokens" if truncated else "end_turn",
-                "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
-            }
-        if self.path == "/api/chat":
-            return {
-                "model": body.get("model"),
-                "message": {"role": "assistant", "content": text},
-                "done": True,
-                "done_reason": "length" if truncated else "stop",
-                "prompt_eval_count": tokens_in,
-                "eval_count": tokens_out,
-            }
-        return {
-            "id": "chatcmpl-fake",
-            "object": "chat.completion",
-            "model": body.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length" if truncated else "stop"}],
-            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
-        }
+        self._send(200, envelope(self.path, body, prompt, text, truncated))
 
     def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")

@@ -13,17 +13,17 @@ PASSAGES = [Passage("p_042", "Article 42 — quatre mois, renouvelable une fois.
 
 def test_the_default_prompt_is_french_and_numbers_every_sentence():
     prompts = load_prompts()
-    system, user = prompts.messages("Quelle durée ?", SENTENCES, PASSAGES, "Quatre mois.")
+    system, user = prompts.messages("Quelle durée ?", SENTENCES, PASSAGES, "Quatre mois.", nonce="0a1b2c3d4e5f")
     assert system["role"] == "system" and "Fidélité" in system["content"]
-    assert '<phrase n="1">La période d\'essai dure quatre mois.</phrase>' in user["content"]
-    assert '<phrase n="2">' in user["content"] and '<passage id="p_042">' in user["content"]
+    assert '<phrase-0a1b2c3d4e5f n="1">La période d\'essai dure quatre mois.</phrase-0a1b2c3d4e5f>' in user["content"]
+    assert '<phrase-0a1b2c3d4e5f n="2">' in user["content"] and '<passage-0a1b2c3d4e5f id="p_042">' in user["content"]
     assert "exactement 2 élément(s)" in user["content"] and "Quatre mois." in user["content"]
 
 
 def test_english_prompts_are_available():
     prompts = load_prompts("en")
-    _, user = prompts.messages("How long?", SENTENCES, PASSAGES, None)
-    assert '<sentence n="1">' in user["content"] and "no expected answer given" in user["content"]
+    _, user = prompts.messages("How long?", SENTENCES, PASSAGES, None, nonce="0a1b2c3d4e5f")
+    assert '<sentence-0a1b2c3d4e5f n="1">' in user["content"] and "no expected answer given" in user["content"]
     assert prompts.version.startswith("ragtui-en@")
 
 

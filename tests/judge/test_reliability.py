@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -93,7 +94,7 @@ async def test_without_cited_ids_the_top_k_retrieved_passages_are_judged(fake_ll
     uncited = {k: v for k, v in record("q1").items() if k != "cited"}
     await judge_run(raw_run([uncited]), settings_for(fake_llm.url, k=1))
     prompt = fake_llm.bodies()[0]["messages"][1]["content"]
-    assert '<passage id="p_q1_a">' in prompt and "p_q1_b" not in prompt
+    assert re.search(r'<passage-[0-9a-f]{12} id="p_q1_a">', prompt) and "p_q1_b" not in prompt
 
 
 async def test_the_gold_set_supplies_the_question_and_expected_answer(fake_llm):

@@ -57,9 +57,9 @@ def test_a_config_with_a_wrong_type_names_the_field(tmp_path):
 
 def test_prices_match_dated_variants_but_not_other_models():
     table = PriceTable()
-    assert table.price("gpt-4o-mini-2024-07-18") == table.price("gpt-4o-mini") == Price(0.15, 0.60)
-    assert table.price("claude-sonnet-4-5-20250929") == Price(3.0, 15.0)
-    assert table.price("openai/gpt-4.1-mini") == Price(0.40, 1.60)
+    assert table.price("gpt-4o-mini-2024-07-18") == table.price("gpt-4o-mini") == Price(0.15, 0.60, 0.075, 0.30)
+    assert table.price("claude-sonnet-4-5-20250929") == Price(3.0, 15.0, 1.5, 7.5)
+    assert table.price("openai/gpt-4.1-mini") == Price(0.40, 1.60, 0.20, 0.80)
     assert table.price("o3-pro") is None  # not o3's price
 
 
@@ -73,3 +73,11 @@ def test_config_prices_override_and_extend_the_shipped_table():
     table = PriceTable({"gpt-4o": {"input": 1, "output": 1}, "my-judge": {"input": 2, "output": 4}})
     assert table.cost("gpt-4o", 1_000_000, 0) == 1.0
     assert table.cost("my-judge", 500_000, 250_000) == pytest.approx(2.0)
+
+
+def test_batch_calls_cost_the_batch_price_and_an_entry_without_one_is_unknown():
+    table = PriceTable({"my-judge": {"input": 2, "output": 4}})
+    assert table.cost("gpt-4.1-mini", 1_000_000, 1_000_000, batch=True) == pytest.approx(1.0)  # half of 0.40 + 1.60
+    assert table.cost("gpt-4.1-mini", 1_000_000, 1_000_000) == pytest.approx(2.0)
+    assert table.cost("my-judge", 1000, 1000, batch=True) is None  # no batch price given: unknown, not the full one
+    assert table.cost("qwen2.5:14b", 1000, 1000, provider="ollama", batch=True) == 0.0

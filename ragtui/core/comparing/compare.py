@@ -9,6 +9,7 @@ side, else `no_clear_change`; a drop larger than `max_drop` is flagged either wa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -57,6 +58,12 @@ class Comparison:
     categories: dict[str, dict]
     status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # A peer tool's own metrics (`TOOL:METRIC` → tool_metrics.ToolMetric) and whose
+    # verdicts made each question pass or fail ("ragtui", "tool", "both"): see session.
+    tool_metrics: dict[str, Any] = field(default_factory=dict)
+    status_from: str = "ragtui"
+    # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
+    labels: dict = field(default_factory=dict)
 
     @property
     def k(self) -> int:
@@ -204,7 +211,18 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
     metrics = _metric_comparisons(paired, a, b, config)
     return Comparison(
         a, b, config, metrics, _categories(a, b), _status(paired, a.k),
-        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B"),
+        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B") + _judge_directed_warning(a, b),
+    )
+
+
+def _judge_directed_warning(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
+    """B addresses the judge more than A: its faithfulness may have been talked up."""
+    in_a, in_b = a.judge_directed["questions"], b.judge_directed["questions"]
+    if in_b <= in_a:
+        return ()
+    return (
+        f"B has more questions whose answer or passages address the judge than A ({in_b} vs {in_a}): "
+        "its verdicts may have been talked into; read those questions (⚠) before trusting a gain",
     )
 
 

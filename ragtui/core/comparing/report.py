@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
-from ragtui.core.loading.schema import category_display_name
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
@@ -37,6 +37,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
         "missing": c.missing,
         "extra_questions": c.extra,
         "judge_errors": c.judge_errors,
+        "judge_directed": evaluation.judge_directed,
         "abstained_excluded_from_faithfulness": c.abstained_excluded,
         "failing": c.failing,
         "failure_kinds": c.failure_kinds,
@@ -79,13 +80,6 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     return out
 
 
-def _calibration(evaluation: Evaluation) -> dict[str, Any] | None:
-    result = calibrate(evaluation.questions)
-    if result is None:
-        return None
-    return {key: _num(value) if isinstance(value, float) else value for key, value in result.__dict__.items()}
-
-
 def build_report(comparison: Comparison) -> dict[str, Any]:
     """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
@@ -98,6 +92,12 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         "metrics": {name: _metric(m, two_runs) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
+    for name, corrected in corrected_sections(comparison).items():
+        report["metrics"][name]["corrected"] = corrected
+    # Imported here: tool_report builds on this module's `_metric`.
+    from ragtui.core.comparing.tool_report import add_tool_fields
+
+    add_tool_fields(report, comparison)
     if two_runs:
         report["questions"] = {
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
@@ -113,10 +113,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
-    calibration = {"A": _calibration(comparison.a)}
-    if comparison.b is not None:
-        calibration["B"] = _calibration(comparison.b)
-    report["calibration"] = calibration
+    report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
@@ -125,7 +122,8 @@ def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: 
     """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
     reasons = []
     latest = "B" if "B" in report["runs"] else "A"
-    for name, metric in report["metrics"].items():
+    # A peer tool's metrics gate like ragtui's own.
+    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
         if on_regression and metric.get("verdict") == "regressed":
             reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
         if below_target and metric["meets_target"].get(latest) is False:

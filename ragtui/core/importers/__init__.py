@@ -30,7 +30,12 @@ __all__ = ["FORMATS", "detect", "detect_gold", "import_gold", "import_run"]
 
 
 def import_run(
-    path: Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None, *, variant: int | None = None
+    path: Path,
+    fmt: str | None = None,
+    gold_questions: dict[str, str] | None = None,
+    *,
+    variant: int | None = None,
+    gold_categories: frozenset[str] | None = None,
 ) -> RawRun:
     """Read a peer tool's results file as a ragtui run.
 
@@ -41,6 +46,7 @@ def import_run(
             (RAGAS) the id of the gold question they ask.
         variant: for files holding several systems, which one (promptfoo: the 1-based
             prompt × provider in order of appearance; inspect: the epoch).
+        gold_categories: the categories a tag may name (DeepEval tags → category).
 
     Returns:
         The records in ragtui's native run format; `meta` carries name, created_at,
@@ -66,7 +72,7 @@ def import_run(
     if name == "deepeval":
         from ragtui.core.importers.deepeval import read_deepeval
 
-        return read_deepeval(path, gold_questions)
+        return read_deepeval(path, gold_questions, gold_categories)
     from ragtui.core.importers.trec import read_run
 
     return read_run(path, gold_questions)

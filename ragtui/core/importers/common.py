@@ -31,6 +31,11 @@ RAGTUI_FIELDS = (
 # be compared with gold passage ids, so retrieval metrics must not be computed on them.
 POSITIONAL = "positional"
 
+# Keys under which teams put passage ids in a tool's free-form metadata (or vars), first
+# match wins: the gold passages of a question and the ids of what the system retrieved.
+GOLD_ID_KEYS = ("gold_passages", "expected_ids", "reference_context_ids", "gold_ids")
+RETRIEVED_ID_KEYS = ("retrieved_ids", "retrieved_context_ids", "context_ids")
+
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
@@ -157,6 +162,30 @@ def identify(
     record["id"] = own or fallback
     if question is not None:
         record["question"] = question
+
+
+def id_list(mapping: dict[str, Any], keys: tuple[str, ...]) -> list[str] | None:
+    """The first of `keys` holding a list of ids (strings or whole numbers), as strings."""
+    for key in keys:
+        value = mapping.get(key)
+        if isinstance(value, list) and all(isinstance(item, str | int) and not isinstance(item, bool) for item in value):
+            return [str(item) for item in value]
+    return None
+
+
+def set_tool_verdict(record: dict[str, Any], passed: Any, error: str | None = None) -> None:
+    """The tool's own verdict on the whole question (DeepEval's test case `success`,
+    promptfoo's `success`), and the error that kept it from judging, if any.
+
+    An error wins over a pass: a question the tool could not score is not passing.
+    """
+    verdict: dict[str, Any] = {}
+    if isinstance(passed, bool):
+        verdict["pass"] = passed
+    if error:
+        verdict["error"] = error
+    if verdict:
+        record["tool_verdict"] = verdict
 
 
 def short(value: Any, limit: int = 60) -> str:

@@ -6,10 +6,13 @@ threshold, success, evaluationModel, error}]), `tags`, `additionalMetadata` (wri
 `metadata` by recent versions), `completionTime`, `tokenCost`, token counts.
 
 DeepEval passages have no ids: the retrieved list gets positional ids (`ctx_1…n`), so
-retrieval against gold passages is not available. Its ideal `context` is kept as text.
-The category comes from the metadata (`category`), or a tag `category:NAME`; else it
-is absent (the loader's default, `uncategorized`). Metric scores (Faithfulness, Answer
-Relevancy, …) go to `scores` with their reason, threshold and judge model.
+retrieval against gold passages is not available — unless the metadata names them
+(`retrieved_ids`, and `expected_ids` or `gold_passages` for the gold). Its ideal
+`context` is kept as text. The category comes from the metadata (`category`), a tag
+`category:NAME`, a tag equal to a known category (the gold set's, or ragtui's four: the
+loader passes them), else the first tag; with no tags it is absent (the loader's default, `uncategorized`). Metric
+scores (Faithfulness, Answer Relevancy, …) go to `scores` with their reason, threshold,
+pass and judge model; the test case's own `success` is the tool's verdict on the question.
 """
 
 from __future__ import annotations
@@ -20,10 +23,14 @@ from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import (
+    GOLD_ID_KEYS,
+    RETRIEVED_ID_KEYS,
     add_score,
     build_retrieved,
     finish_run,
+    id_list,
     identify,
+    set_tool_verdict,
     short,
     string_or_none,
     unique_name,
@@ -33,8 +40,16 @@ from ragtui.core.loading.records import RawRun, read_bytes_utf8
 _CATEGORY_TAG_PREFIXES = ("category:", "category=")
 
 
-def read_deepeval(path: Path, gold_questions: dict[str, str] | None = None) -> RawRun:
-    """Import a DeepEval test run file as a ragtui run."""
+def read_deepeval(
+    path: Path, gold_questions: dict[str, str] | None = None, gold_categories: frozenset[str] | None = None
+) -> RawRun:
+    """Import a DeepEval test run file as a ragtui run.
+
+    Args:
+        path: the test run file.
+        gold_questions: normalised question text → gold id (see `import_run`).
+        gold_categories: the gold set's categories, so a tag naming one is the category.
+    """
     try:
         document = json.loads(read_bytes_utf8(path))
     except json.JSONDecodeError as exc:
@@ -44,12 +59,13 @@ def read_deepeval(path: Path, gold_questions: dict[str, str] | None = None) -> R
         raise InputError(problem(path, None, "testCases", "missing: a DeepEval test run has its test cases in 'testCases'"))
     problems: list[Problem] = []
     records, lines = [], []
+    positional = 0
     for index, case in enumerate(cases, start=1):
-        record = _record(path, index, case, gold_questions, problems)
+        record, is_positional = _record(path, index, case, gold_questions, gold_categories, problems)
         if record is not None:
             records.append(record)
             lines.append(index)
-    positional = sum(1 for record in records if "retrieved" in record)
+            positional += is_positional
     imported = {}
     conversational = document.get("conversationalTestCases")
     if isinstance(conversational, list) and conversational:
@@ -58,41 +74,56 @@ def read_deepeval(path: Path, gold_questions: dict[str, str] | None = None) -> R
 
 
 def _record(
-    path: Path, index: int, case: Any, gold_questions: dict[str, str] | None, problems: list[Problem]
-) -> dict[str, Any] | None:
+    path: Path,
+    index: int,
+    case: Any,
+    gold_questions: dict[str, str] | None,
+    gold_categories: frozenset[str] | None,
+    problems: list[Problem],
+) -> tuple[dict[str, Any] | None, bool]:
     if not isinstance(case, dict):
         problems.append(problem(path, index, None, f"expected a test case object, found {short(case)}"))
-        return None
+        return None, False
     question = case.get("input")
     if not isinstance(question, str):
         problems.append(problem(path, index, "input", f"expected the question as a string, found {short(question)}"))
-        return None
+        return None, False
     retrieval = _string_list(path, index, case, ("retrievalContext", "retrieval_context"), problems)
     ideal = _string_list(path, index, case, ("context",), problems)
     if retrieval is False or ideal is False:
-        return None
+        return None, False
     metadata = next((case[key] for key in ("additionalMetadata", "metadata") if isinstance(case.get(key), dict)), {})
     tags = case.get("tags") if isinstance(case.get("tags"), list) else []
     notes: list[str] = []
     name = string_or_none(case.get("name"))
     record: dict[str, Any] = {}
     identify(record, metadata.get("id"), question, gold_questions, name or f"deepeval_{index:04d}", notes)
-    category = string_or_none(metadata.get("category")) or _category_tag(tags)
+    category = string_or_none(metadata.get("category")) or _category_tag(tags, gold_categories)
     if category is not None:
         record["category"] = category
     expected = string_or_none(case.get("expectedOutput", case.get("expected_output")))
     if expected is not None:
         record["expected_answer"] = expected
-    retrieved, _ = build_retrieved(None, retrieval, notes)
+    gold = id_list(metadata, GOLD_ID_KEYS)
+    if gold is not None:
+        record["gold_passages"] = gold
+    retrieved, positional = build_retrieved(id_list(metadata, RETRIEVED_ID_KEYS), retrieval, notes)
     if retrieved is not None:
         record["retrieved"] = retrieved
     if "actualOutput" in case or "actual_output" in case:
         record["answer"] = string_or_none(case.get("actualOutput", case.get("actual_output")))
+    errors = []
     for metric in case.get("metricsData") or case.get("metrics_data") or []:
         if isinstance(metric, dict):
             _add_metric(record, metric)
+            if metric.get("error"):
+                errors.append(f"{metric.get('name') or 'metric'}: {metric['error']}")
+    # A metric that failed leaves the question unjudged (often an empty answer the judge
+    # could not read): a tool error, never a pass, whatever `success` says.
+    set_tool_verdict(record, case.get("success"), "; ".join(errors) or None)
     _usage(case, record)
-    kept: dict[str, Any] = {key: value for key, value in metadata.items() if key not in ("id", "category")}
+    mapped = {"id", "category", *GOLD_ID_KEYS, *RETRIEVED_ID_KEYS}
+    kept: dict[str, Any] = {key: value for key, value in metadata.items() if key not in mapped}
     if ideal is not None:
         kept["context"] = ideal
     if tags:
@@ -102,7 +133,7 @@ def _record(
     record["source"] = {"name": name, "index": index, **record.pop("source", {})}
     if notes:
         record["import_notes"] = notes
-    return record
+    return record, positional
 
 
 def _add_metric(record: dict[str, Any], metric: dict[str, Any]) -> None:
@@ -146,11 +177,13 @@ def _string_list(
     return value
 
 
-def _category_tag(tags: list[Any]) -> str | None:
-    for tag in tags:
-        if isinstance(tag, str) and tag.lower().startswith(_CATEGORY_TAG_PREFIXES):
+def _category_tag(tags: list[Any], gold_categories: frozenset[str] | None) -> str | None:
+    """`category:NAME`, else a tag naming a known category, else the first tag."""
+    texts = [tag.strip() for tag in tags if isinstance(tag, str) and tag.strip()]
+    for tag in texts:
+        if tag.lower().startswith(_CATEGORY_TAG_PREFIXES):
             return tag[len("category:"):].strip() or None
-    return None
+    return next((tag for tag in texts if tag in (gold_categories or ())), texts[0] if texts else None)
 
 
 def _meta(path: Path, document: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -27,10 +27,14 @@ from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import (
+    GOLD_ID_KEYS,
+    RETRIEVED_ID_KEYS,
     add_score,
     build_retrieved,
     finish_run,
+    id_list,
     identify,
+    set_tool_verdict,
     short,
     string_or_none,
 )
@@ -41,10 +45,7 @@ _SAMPLE_ENTRY = re.compile(r"samples/.+_epoch_\d+\.json")
 _HEADERS = ("header.json", "_journal/start.json")
 # inspect's value_to_float: the letter grades of its model-graded scorers.
 _GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
-_MAPPED_METADATA = {
-    "id", "category", "retrieved", "retrieved_ids", "retrieved_context_ids", "retrieved_contexts",
-    "gold_passages", "reference_context_ids",
-}
+_MAPPED_METADATA = {"id", "category", "retrieved", "retrieved_contexts", *GOLD_ID_KEYS, *RETRIEVED_ID_KEYS}
 
 
 def read_inspect(path: Path, gold_questions: dict[str, str] | None = None, variant: int | None = None) -> RawRun:
@@ -128,7 +129,7 @@ def _choose_epoch(path: Path, samples: list[tuple[str, dict[str, Any]]], variant
             problem(
                 path, None, "epoch",
                 f"{len(epochs)} epochs in the log ({', '.join(map(str, epochs))}): a ragtui run is one answer per question; "
-                f"write one epoch with `ragtui convert {path.name} --variant EPOCH -o run.jsonl`",
+                f"choose one with --variant EPOCH (report, compare, open, convert)",
             )
         )
     if variant not in epochs:
@@ -150,7 +151,7 @@ def _record(
     category = string_or_none(metadata.get("category"))
     if category is not None:
         record["category"] = category
-    gold = _string_list(metadata, ("gold_passages", "reference_context_ids"))
+    gold = id_list(metadata, GOLD_ID_KEYS)
     if gold is not None:
         record["gold_passages"] = gold
     expected = _target_text(sample.get("target"))
@@ -160,13 +161,16 @@ def _record(
     if isinstance(metadata.get("retrieved"), list):
         record["retrieved"] = metadata["retrieved"]
     else:
-        ids = _string_list(metadata, ("retrieved_ids", "retrieved_context_ids"))
+        ids = id_list(metadata, RETRIEVED_ID_KEYS)
         retrieved, positional = build_retrieved(ids, _string_list(metadata, ("retrieved_contexts",)), notes)
         if retrieved is not None:
             record["retrieved"] = retrieved
     _answer(sample, record)
     for scorer, score in (sample.get("scores") or {}).items():
         _add_scores(record, str(scorer), score)
+    # inspect has no verdict of its own on a sample: ragtui's reading (every scorer
+    # correct) is made from the scores; an errored sample is a tool error.
+    set_tool_verdict(record, None, record.get("generation_error"))
     kept = {key: value for key, value in metadata.items() if key not in _MAPPED_METADATA}
     if kept:
         record["tool_fields"] = {"metadata": kept}
@@ -211,7 +215,9 @@ def _add_scores(record: dict[str, Any], scorer: str, score: Any) -> None:
         if grade is None:
             add_score(record, name, item, details)
         else:
-            add_score(record, name, grade, {**details, "value": item, "mapped": "as inspect's value_to_float does"})
+            # Correct is C (or yes / true); P (partial), I and N are not.
+            mapped = {**details, "value": item, "mapped": "as inspect's value_to_float does", "pass": grade == 1.0}
+            add_score(record, name, grade, mapped)
 
 
 def _grade(value: Any) -> float | None:

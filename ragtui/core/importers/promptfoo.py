@@ -19,10 +19,14 @@ from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import (
+    GOLD_ID_KEYS,
+    RETRIEVED_ID_KEYS,
     add_score,
     build_retrieved,
     finish_run,
+    id_list,
     identify,
+    set_tool_verdict,
     short,
     string_or_none,
     unique_name,
@@ -33,7 +37,7 @@ from ragtui.core.loading.records import RawRun, read_bytes_utf8
 QUESTION_VARS = ("question", "query", "input", "user_input")
 CONTEXT_VARS = ("context", "contexts", "retrieved_contexts")
 CONTEXT_ID_VARS = ("retrieved_ids", "retrieved_context_ids", "context_ids")
-GOLD_VARS = ("gold_passages", "reference_context_ids")
+GOLD_VARS = ("gold_passages", "expected_ids", "reference_context_ids")
 EXPECTED_VARS = ("expected", "reference", "ground_truth", "expected_answer", "expected_output")
 _ERROR_FAILURE = 2  # promptfoo's ResultFailureReason.ERROR: the provider call failed
 
@@ -124,7 +128,7 @@ def _choose_variant(path: Path, variants: list[tuple[str, str]], variant: int | 
             problem(
                 path, None, None,
                 f"{len(variants)} systems in one file (prompt × provider): {listing}. A ragtui run is one system: "
-                f"write one with `ragtui convert {path.name} --variant N -o run.jsonl`",
+                f"choose one with --variant N (report, compare, open, convert)",
             )
         )
     if not 1 <= variant <= len(variants):
@@ -156,18 +160,24 @@ def _record(
     category = string_or_none(variables.get("category", metadata.get("category")))
     if category is not None:
         record["category"] = category
-    gold = _first(lists, GOLD_VARS)
+    gold = _first(lists, GOLD_VARS) or id_list(metadata, GOLD_ID_KEYS)
     if gold is not None:
         record["gold_passages"] = gold
     expected = string_or_none(_first(variables, EXPECTED_VARS))
     if expected is not None:
         record["expected_answer"] = expected
     contexts = _first(lists, CONTEXT_VARS)
-    retrieved, positional = build_retrieved(_first(lists, CONTEXT_ID_VARS), contexts, notes)
+    ids = _first(lists, CONTEXT_ID_VARS) or id_list(metadata, RETRIEVED_ID_KEYS)
+    retrieved, positional = build_retrieved(ids, contexts, notes)
     if retrieved is not None:
         record["retrieved"] = retrieved
     _answer(result, record)
     _scores(result, record)
+    if record.get("generation_error"):
+        # No answer to grade: whatever score promptfoo wrote (0) is an error, not a value.
+        for details in (record.setdefault("score_details", {}).setdefault(name, {}) for name in record.get("scores", {})):
+            details["error"] = record["generation_error"]
+    set_tool_verdict(record, result.get("success"), record.get("generation_error"))
     _usage(result, record)
     mapped = {"id", "category", *QUESTION_VARS, *CONTEXT_VARS, *CONTEXT_ID_VARS, *GOLD_VARS, *EXPECTED_VARS}
     kept = {key: value for key, value in variables.items() if key not in mapped}

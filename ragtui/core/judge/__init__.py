@@ -23,7 +23,7 @@ closes its own HTTP client. The record is not modified. Other entry points:
 `JudgeSession` (many questions on one client).
 
 Modules: settings (JudgeSettings), inputs (what the judge sees), prompts (templates in
-prompts/*.txt, versioned), providers (OpenAI-compatible, Anthropic, Ollama wire
+prompts/*.txt, versioned), fencing (nonce-tagged blocks the text cannot close), providers (OpenAI-compatible, Anthropic, Ollama wire
 formats), client (HTTP, retries, concurrency), retry (the policy), cache (one file per
 call), parsing (tolerant extraction, strict validation), pricing (prices.yaml),
 lexical (the offline approximate judge), judging (one question), runner (a run),

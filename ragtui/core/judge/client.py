@@ -61,6 +61,7 @@ class CallResult:
     completion: Completion
     cached: bool
     key: str
+    batch: bool = False  # answered through a provider's batch API (priced as such)
 
 
 @dataclass
@@ -120,7 +121,7 @@ class JudgeClient:
         entry = self.cache.get(key)
         if entry is not None:
             self.stats.cached_calls += 1
-            return CallResult(Completion.from_json(entry["response"]), True, key)
+            return CallResult(Completion.from_json(entry["response"]), True, key, batch=bool(entry.get("batch")))
         shared = self._inflight.get(key)
         if shared is not None:
             return CallResult(await asyncio.shield(shared), True, key)

@@ -17,6 +17,7 @@ The `judge` object written for each record:
      "faithfulness": {"sentences": [{"text", "attested", "evidence", "reason"}]} | null,
      "utility": {"score": 1-5, "reason"} | null,
      "error": null | "<why>", ["raw": "<last reply>" on error],
+     ["injection": true when the judge says a block tried to instruct it],
      "usage": {"calls", "tokens_in", "tokens_out", "cost_usd"}}
 """
 
@@ -24,17 +25,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ragtui.core.judge import lexical
 from ragtui.core.judge.cache import CallCache
+from ragtui.core.judge.fencing import NonceSource
 from ragtui.core.judge.inputs import JudgeInputs, build_inputs
 from ragtui.core.judge.parsing import ParseError, parse_verdict, verdict_schema
 from ragtui.core.judge.pricing import PriceTable
 from ragtui.core.judge.prompts import PromptSet, load_prompts
 from ragtui.core.judge.redaction import redact
 from ragtui.core.judge.settings import JudgeSettings
+from ragtui.core.judge_directed import QuestionFlags, question_flags
 
 log = logging.getLogger("ragtui.judge")
 RAW_LIMIT = 20_000  # characters of a failed reply kept in judge.raw
@@ -69,6 +72,7 @@ class Outcome:
 
     judge: dict[str, Any]
     usage: Usage
+    flags: QuestionFlags = field(default_factory=QuestionFlags)  # what the detector saw before judging
 
     @property
     def error(self) -> str | None:
@@ -89,6 +93,8 @@ class JudgeSession:
         self.model_label = lexical.MODEL_LABEL if self.lexical else settings.model
         self.prices = PriceTable(settings.prices)
         self.cache = CallCache(None if self.lexical else settings.cache_dir)
+        # Kept with the cache: a resumed run renders the same prompts, so the cache answers.
+        self.nonces = NonceSource.for_cache(None if self.lexical else settings.cache_dir)
         self.client = None
 
     async def __aenter__(self) -> JudgeSession:
@@ -116,10 +122,11 @@ class JudgeSession:
         usage = Usage()
         if inputs.problem:
             return Outcome(self._result(usage, error=inputs.problem), usage)
+        flags = question_flags(inputs.answer, [(p.id, p.text) for p in inputs.passages])
         if self.lexical:
             sentences = lexical.judge_sentences(inputs, self.settings.lexical_threshold)
             utility = lexical.judge_utility(inputs, self.settings.fallback_phrases)
-            return Outcome(self._result(usage, sentences=sentences, utility=utility), usage)
+            return Outcome(self._result(usage, sentences=sentences, utility=utility), usage, flags)
         from ragtui.core.judge.client import CallError
 
         try:
@@ -132,18 +139,19 @@ class JudgeSession:
             log.exception("judge: unexpected error on %s", inputs.record_id)
             detail = redact(f"{type(exc).__name__}: {exc}", [self.settings.api_key])
             judge = self._result(usage, error=f"internal error while judging ({detail}); please report it")
-        return Outcome(judge, usage)
+        return Outcome(judge, usage, flags)
 
     async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
         result = await self.client.complete(messages, max_tokens, schema)
         c = result.completion
-        usage.add(c.tokens_in, c.tokens_out, self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider), result.cached)
+        cost = self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider, batch=result.batch)
+        usage.add(c.tokens_in, c.tokens_out, cost, result.cached)
         return c
 
     async def _judge_llm(self, inputs: JudgeInputs, usage: Usage) -> dict[str, Any]:
         assert self.prompts is not None
         n = len(inputs.sentences)
-        messages = self.prompts.messages(inputs.question, inputs.sentences, inputs.passages, inputs.expected, inputs.unanswerable)
+        messages = prompt_messages(self.prompts, inputs, self.nonces)
         schema = verdict_schema(n)
         max_tokens = self.settings.max_tokens
         reply = await self._call(messages, max_tokens, schema, usage)
@@ -170,7 +178,7 @@ class JudgeSession:
                 if str(second) != str(first):
                     error += f" (first reply: {first})"
                 return self._result(usage, error=error, raw=reply.text)
-        return self._result(usage, sentences=verdict.sentences, utility=verdict.utility)
+        return self._result(usage, sentences=verdict.sentences, utility=verdict.utility, injection=verdict.injection)
 
     def _truncated(self, reply, max_tokens: int, usage: Usage) -> dict[str, Any]:
         error = (
@@ -187,6 +195,7 @@ class JudgeSession:
         utility: dict[str, Any] | None = None,
         error: str | None = None,
         raw: str | None = None,
+        injection: bool = False,
     ) -> dict[str, Any]:
         judge: dict[str, Any] = {
             "model": self.model_label,
@@ -198,8 +207,17 @@ class JudgeSession:
         }
         if error and raw is not None:
             judge["raw"] = raw[:RAW_LIMIT]
+        if injection:  # the verdict is kept as given: marked, and counted by the run
+            judge["injection"] = True
         judge["usage"] = usage.to_json()
         return judge
+
+
+def prompt_messages(prompts: PromptSet, inputs: JudgeInputs, nonces: NonceSource) -> list[dict[str, str]]:
+    """The messages asking for the verdicts of `inputs`, their tags named by a nonce from `nonces`."""
+    passages = [(p.id, p.text) for p in inputs.passages]
+    nonce = nonces.nonce(prompts.version, inputs.question, inputs.sentences, passages, inputs.expected, inputs.unanswerable)
+    return prompts.messages(inputs.question, inputs.sentences, inputs.passages, inputs.expected, inputs.unanswerable, nonce=nonce)
 
 
 async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None) -> dict:

@@ -26,6 +26,8 @@ _REASON_KEYS = ("reason", "raison", "justification", "explanation", "explication
 _UTILITY_KEYS = ("utility", "utilite", "usefulness")
 _SCORE_KEYS = ("score", "note", "value")
 _NUMBER_KEYS = ("n", "index", "numero", "id", "number")
+# The judge's flag for a block that tried to instruct it (the system prompt asks for it).
+_INJECTION_KEYS = ("injection", "promptinjection", "tentativedinjection", "tentativeinjection")
 
 _TRUE = {"true", "yes", "oui", "vrai", "attested", "atteste", "attestee", "supported", "1"}
 _FALSE = {"false", "no", "non", "faux", "not attested", "non atteste", "non attestee", "unsupported", "0"}
@@ -44,6 +46,7 @@ class Verdict:
 
     sentences: list[dict[str, Any]]
     utility: dict[str, Any]
+    injection: bool = False  # the judge says a block tried to instruct it
 
 
 def verdict_schema(n_sentences: int) -> dict[str, Any]:
@@ -69,8 +72,9 @@ def verdict_schema(n_sentences: int) -> dict[str, Any]:
                 "required": ["reason", "score"],
                 "additionalProperties": False,
             },
+            "injection": {"type": "boolean"},
         },
-        "required": ["sentences", "utility"],
+        "required": ["sentences", "utility", "injection"],
         "additionalProperties": False,
     }
 
@@ -214,7 +218,22 @@ def validate(obj: dict[str, Any], sentences: list[str], passage_ids: list[str]) 
                 "reason": _text(_get(item, _REASON_KEYS)),
             }
         )
-    return Verdict(verdicts, _utility(_get(obj, _UTILITY_KEYS)))
+    return Verdict(verdicts, _utility(_get(obj, _UTILITY_KEYS)), _injection(_get(obj, _INJECTION_KEYS)))
+
+
+def _injection(value: Any) -> bool:
+    """The judge's injection flag; absent means not reported (older prompts never ask)."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower().strip()
+        if word in _TRUE:
+            return True
+        if word in _FALSE or word in {"none", "null", ""}:
+            return False
+    raise ParseError(f'"injection" must be true or false, found {json.dumps(value, ensure_ascii=False)[:40]}')
 
 
 def _in_sentence_order(items: list[Any]) -> list[Any]:

@@ -2,7 +2,9 @@
 
 The table (`prices.yaml` next to this module) is in US dollars per million tokens;
 `judge: prices:` in ragtui.yaml adds or replaces entries. An unknown model has an
-unknown cost — None, reported as such — rather than a reassuring 0.
+unknown cost — None, reported as such — rather than a reassuring 0. Calls answered
+through a provider's batch API (`ragtui judge --batch`) are priced at the entry's
+`batch_input`/`batch_output`; an entry without them has an unknown batch cost.
 """
 
 from __future__ import annotations
@@ -24,13 +26,21 @@ LOCAL_PROVIDERS = frozenset({"ollama", "lexical"})
 
 @dataclass(frozen=True)
 class Price:
-    """USD per million input and output tokens."""
+    """USD per million input and output tokens; the batch APIs' prices when known."""
 
     input: float
     output: float
+    batch_input: float | None = None
+    batch_output: float | None = None
 
     def cost(self, tokens_in: int, tokens_out: int) -> float:
         return (tokens_in * self.input + tokens_out * self.output) / 1_000_000
+
+    def batch(self) -> Price | None:
+        """The price of the same tokens through the provider's batch API, or None if unknown."""
+        if self.batch_input is None or self.batch_output is None:
+            return None
+        return Price(self.batch_input, self.batch_output)
 
 
 @functools.lru_cache(maxsize=1)
@@ -46,9 +56,10 @@ def _parse_table(data: Mapping[str, Any], source: str) -> dict[str, Price]:
         if not isinstance(entry, Mapping):
             raise InputError(problem(source, None, f"prices.{model}", "expected {input: USD per 1M tokens, output: USD per 1M tokens}"))
         try:
-            table[str(model).lower()] = Price(float(entry.get("input", 0)), float(entry.get("output", 0)))
+            batch = [None if entry.get(name) is None else float(entry[name]) for name in ("batch_input", "batch_output")]
+            table[str(model).lower()] = Price(float(entry.get("input", 0)), float(entry.get("output", 0)), *batch)
         except (TypeError, ValueError):
-            raise InputError(problem(source, None, f"prices.{model}", "input and output must be numbers (USD per 1M tokens)")) from None
+            raise InputError(problem(source, None, f"prices.{model}", "input, output, batch_input and batch_output must be numbers (USD per 1M tokens)")) from None
     return table
 
 
@@ -68,8 +79,15 @@ class PriceTable:
         if overrides:
             self._table.update(_parse_table(overrides, "ragtui.yaml judge.prices"))
 
-    def price(self, model: str, provider: str | None = None) -> Price | None:
-        """The price of `model`, or None when unknown (local providers default to 0)."""
+    def price(self, model: str, provider: str | None = None, *, batch: bool = False) -> Price | None:
+        """The price of `model`, or None when unknown (local providers default to 0).
+
+        With `batch`, the price through the provider's batch API (None when the entry has none).
+        """
+        price = self._price(model, provider)
+        return price.batch() if batch and price is not None else price
+
+    def _price(self, model: str, provider: str | None) -> Price | None:
         name = model.strip().lower()
         bare = re.sub(r"^((us|eu|apac)\.)?(anthropic|openai|mistralai|meta)\.", "", name.rsplit("/", 1)[-1])
         for candidate in (name, bare):
@@ -79,10 +97,10 @@ class PriceTable:
             if matches:
                 return self._table[max(matches, key=len)]
         if provider in LOCAL_PROVIDERS:
-            return Price(0.0, 0.0)
+            return Price(0.0, 0.0, 0.0, 0.0)
         return None
 
-    def cost(self, model: str, tokens_in: int, tokens_out: int, provider: str | None = None) -> float | None:
-        """The cost in USD of one call, or None when the model's price is unknown."""
-        price = self.price(model, provider)
+    def cost(self, model: str, tokens_in: int, tokens_out: int, provider: str | None = None, *, batch: bool = False) -> float | None:
+        """The cost in USD of one call (through the batch API with `batch`), or None when unknown."""
+        price = self.price(model, provider, batch=batch)
         return None if price is None else price.cost(tokens_in, tokens_out)

@@ -10,6 +10,10 @@ braces that `str.format` would choke on.
 The version written to `judge.prompt_version` is a name plus a hash of the effective
 template texts and of the rendering rules below, so two runs judged with different
 prompts are never mistaken for comparable ones.
+
+Answers and passages are fenced (fencing.py): their tags carry a per-prompt nonce
+(`<passage-7f3a2c9d1e4b id="…">`, `<phrase-7f3a2c9d1e4b n="1">`) and the text placed
+inside is neutralised first, so it can neither close its block nor forge another.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from importlib import resources
 from pathlib import Path
 
 from ragtui.core.errors import InputError, problem
+from ragtui.core.judge.fencing import NonceSource, neutralise, neutralise_attribute
 
 PARTS = ("system", "user", "repair")
-# Bump when the rendering below changes (tags, labels): it changes what the judge reads.
-RENDER_VERSION = "render-1"
+# Bump when the rendering below changes (tags, labels, fencing): it changes what the judge reads.
+RENDER_VERSION = "render-2-fenced"
+PASSAGE_TAG = "passage"
 
 _LABELS = {
     "fr": {
@@ -66,19 +72,35 @@ class PromptSet:
     version: str
 
     def messages(
-        self, question: str, sentences: list[str], passages: list[Passage], expected: str | None, unanswerable: bool = False
+        self,
+        question: str,
+        sentences: list[str],
+        passages: list[Passage],
+        expected: str | None,
+        unanswerable: bool = False,
+        *,
+        nonce: str | None = None,
     ) -> list[dict[str, str]]:
-        """The chat messages (system, user) that ask for the verdicts of one answer."""
+        """The chat messages (system, user) that ask for the verdicts of one answer.
+
+        `nonce` names this prompt's tags; by default it is drawn at random (the judge
+        session derives it from its seed instead, so a resumed run renders the same bytes).
+        """
         labels = _LABELS[self.lang]
-        tag = labels["sentence_tag"]
+        if nonce is None:
+            nonce = NonceSource().nonce(question, sentences, [(p.id, p.text) for p in passages], expected, unanswerable)
+        tag, passage_tag = f"{labels['sentence_tag']}-{nonce}", f"{PASSAGE_TAG}-{nonce}"
+        fence = lambda text: neutralise(text, nonce)  # noqa: E731
         if unanswerable:
-            expected_text = labels["unanswerable"] + (f"\n{expected}" if expected and not _is_abstention_word(expected) else "")
+            expected_text = labels["unanswerable"] + (f"\n{fence(expected)}" if expected and not _is_abstention_word(expected) else "")
         else:
-            expected_text = expected.strip() if expected and expected.strip() else labels["no_expected"]
-        passages_text = "\n".join(f'<passage id="{_attr(p.id)}">\n{p.text.strip()}\n</passage>' for p in passages)
-        sentences_text = "\n".join(f'<{tag} n="{i}">{s}</{tag}>' for i, s in enumerate(sentences, start=1))
+            expected_text = fence(expected.strip()) if expected and expected.strip() else labels["no_expected"]
+        passages_text = "\n".join(
+            f'<{passage_tag} id="{neutralise_attribute(p.id, nonce)}">\n{fence(p.text.strip())}\n</{passage_tag}>' for p in passages
+        )
+        sentences_text = "\n".join(f'<{tag} n="{i}">{fence(s)}</{tag}>' for i, s in enumerate(sentences, start=1))
         user = string.Template(self.user).safe_substitute(
-            question=question.strip(),
+            question=fence(question.strip()),
             expected=expected_text,
             passages=passages_text or labels["no_passages"],
             sentences=sentences_text or "(—)",
@@ -90,10 +112,6 @@ class PromptSet:
         """The user message that asks again after an unusable reply."""
         text = string.Template(self.repair).safe_substitute(error=error, n_sentences=str(n_sentences))
         return {"role": "user", "content": text.strip()}
-
-
-def _attr(value: str) -> str:
-    return value.replace('"', "'")
 
 
 def _is_abstention_word(expected: str) -> bool:

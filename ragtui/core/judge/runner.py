@@ -3,7 +3,8 @@
 `judge_run(raw, settings, gold=...)` gives every record a fresh `judge` object (keeping
 every other field, known or not) and returns the new metadata with the totals:
 `judge_model`, `judge_provider`, `judge_prompt_version`, `judge_cost_usd` (null when a
-price is unknown), `judge_tokens_in`, `judge_tokens_out`, `judge_errors`.
+price is unknown), `judge_tokens_in`, `judge_tokens_out`, `judge_errors`,
+`judge_injections` (verdicts whose judge reported a block trying to instruct it; kept).
 
 `concurrency` workers pull questions from a queue (not one task per question: a
 100,000-question run does not create 100,000 tasks); the HTTP client bounds the
@@ -52,6 +53,8 @@ class RunTotals:
     tokens_out: int = 0
     cost_usd: float | None = 0.0
     error_ids: list[str] = field(default_factory=list)
+    injection_ids: list[str] = field(default_factory=list)  # the judge said a block tried to instruct it
+    directed_ids: list[str] = field(default_factory=list)  # the detector flagged the answer or a passage
 
     def add(self, record_id: str, usage: Usage, error: str | None) -> None:
         self.judged += 1
@@ -118,6 +121,10 @@ async def judge_run(
             outcome = await session.judge(record, gold=gold.get(str(record.get("id"))), raise_fatal=True)
             record["judge"] = outcome.judge
             totals.add(str(record.get("id")), outcome.usage, outcome.error)
+            if outcome.judge.get("injection"):
+                totals.injection_ids.append(str(record.get("id")))
+            if outcome.flags:
+                totals.directed_ids.append(str(record.get("id")))
             if progress is not None:
                 retries = session.client.stats.retries if session.client is not None else 0
                 cached = outcome.usage.calls > 0 and outcome.usage.cached_calls == outcome.usage.calls
@@ -156,6 +163,7 @@ async def judge_run(
             "judge_tokens_in": totals.tokens_in,
             "judge_tokens_out": totals.tokens_out,
             "judge_errors": totals.errors,
+            "judge_injections": len(totals.injection_ids),
         }
     )
     return JudgeRunResult(meta, records, totals, warnings)

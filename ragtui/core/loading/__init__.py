@@ -3,5 +3,5 @@
 records (raw native records), fast_jsonl (the polars fast path), normalize (field-by-field
 validation into schema rows), schema (the canonical columns), runs and gold (one run, one gold
 set), inputs (what a comparison loads), config (targets and settings), validation (`ragtui
-validate`). A peer tool's file is read by `ragtui.core.importers` and joins here.
+validate`), labels (people's calibration labels: the sidecar JSONL, appended and replayed). A peer tool's file is read by `ragtui.core.importers` and joins here.
 """

@@ -16,6 +16,18 @@ CONFIG_FILE_NAME = "ragtui.yaml"
 
 
 @dataclass(frozen=True)
+class ToolTarget:
+    """A peer tool's metric as ragtui should judge it (`tool_targets:` in ragtui.yaml).
+
+    `value` is both the per-question threshold, where the tool gives none (RAGAS), and the
+    target of the metric's mean; `min` means higher is better, `max` lower.
+    """
+
+    value: float
+    higher_is_better: bool = True
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything a comparison depends on besides the files themselves."""
 
@@ -25,6 +37,8 @@ class Config:
     confidence: float = 0.95
     fallback_phrases: tuple[str, ...] = DEFAULT_FALLBACK_PHRASES
     path: Path | None = None
+    # `TOOL:METRIC` → threshold and target of a peer tool's metric.
+    tool_targets: dict[str, ToolTarget] = field(default_factory=dict)
     # Sections other commands own (e.g. `judge:`), kept as read.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -103,7 +117,8 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
     if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
         problems.append(problem(path, lines.get("fallback_phrases"), "fallback_phrases", "expected a list of non-empty strings"))
         phrases = list(DEFAULT_FALLBACK_PHRASES)
-    known = {"k", "targets", "regression", "fallback_phrases"}
+    tool_targets = _tool_targets(path, lines.get("tool_targets"), data.get("tool_targets"), problems)
+    known = {"k", "targets", "regression", "fallback_phrases", "tool_targets"}
     config = replace(
         config,
         k=k,
@@ -111,9 +126,34 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         max_drop=max_drop,
         confidence=confidence,
         fallback_phrases=tuple(phrases),
+        tool_targets=tool_targets,
         extra={key: value for key, value in data.items() if key not in known},
     )
     return config, problems
+
+
+def _tool_targets(path: Path, line: int | None, raw: Any, problems: list[Problem]) -> dict[str, ToolTarget]:
+    """`tool_targets: {"ragas:faithfulness": {min: 0.8}, "deepeval:Bias": {max: 0.3}}`."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        problems.append(problem(path, line, "tool_targets", "expected a mapping of TOOL:METRIC: {min: value} or {max: value}"))
+        return {}
+    out = {}
+    for name, spec in raw.items():
+        where = f"tool_targets.{name}"
+        if ":" not in str(name):
+            problems.append(problem(path, line, where, "expected a name TOOL:METRIC (e.g. ragas:faithfulness)"))
+            continue
+        if isinstance(spec, dict) and len(spec) == 1 and next(iter(spec)) in ("min", "max"):
+            bound, value = next(iter(spec.items()))
+        else:
+            problems.append(problem(path, line, where, f"expected {{min: value}} or {{max: value}}, found {spec!r}"))
+            continue
+        number = _number(path, line, f"{where}.{bound}", value, problems, low=-1e12, high=1e12)
+        if number is not None:
+            out[str(name)] = ToolTarget(number, higher_is_better=bound == "min")
+    return out
 
 
 def load_config(path: str | Path | None = None, *, search_dir: Path | None = None) -> Config:

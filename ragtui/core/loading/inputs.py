@@ -19,3 +19,9 @@ class Inputs:
     fmt: str | None = None
     # False for headless reports: passage and sentence texts are not kept (see without_detail).
     detail: bool = True
+    # Which system of a multi-system file (promptfoo prompt × provider, inspect epoch), for A and B.
+    variants: tuple[int | None, int | None] = (None, None)
+    # Whose verdicts make a question pass: "ragtui", "tool", "both"; None decides (tool_scores).
+    status_from: str | None = None
+    # The calibration labels file (--labels); None: `RUN.labels.jsonl` beside each run.
+    labels: Path | None = None

@@ -96,12 +96,23 @@ def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
     return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
 
 
-def check_run(path: str | Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None) -> tuple[Run | None, list[Problem]]:
-    """Load with the exact path; returns the run (None when unusable) and every problem."""
+def check_run(
+    path: str | Path,
+    fmt: str | None = None,
+    gold_questions: dict[str, str] | None = None,
+    *,
+    variant: int | None = None,
+    gold_categories: frozenset[str] | None = None,
+) -> tuple[Run | None, list[Problem]]:
+    """Load with the exact path; returns the run (None when unusable) and every problem.
+
+    `variant` and `gold_categories` reach the importer of a peer tool's file (see
+    `importers.import_run`); a native run has one system and its own categories.
+    """
     path = Path(path)
     try:
         fmt = file_format(path, fmt)
-        raw = _read_raw(path, fmt, gold_questions)
+        raw = _read_raw(path, fmt, gold_questions, variant, gold_categories)
     except InputError as exc:
         return None, exc.problems
     problems: list[Problem] = []
@@ -126,12 +137,14 @@ def file_format(path: Path, fmt: str | None) -> str:
     return name
 
 
-def _read_raw(path: Path, fmt: str, gold_questions: dict[str, str] | None) -> RawRun:
+def _read_raw(
+    path: Path, fmt: str, gold_questions: dict[str, str] | None, variant: int | None, gold_categories: frozenset[str] | None
+) -> RawRun:
     """The records of a file whose format is already known (see `file_format`)."""
     from ragtui.core import importers
 
     if fmt != "ragtui":
-        return importers.import_run(path, fmt, gold_questions)
+        return importers.import_run(path, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
     if path.suffix.lower() not in RUN_EXTENSIONS and path.exists():
         known = ", ".join(sorted(RUN_EXTENSIONS))
         raise InputError(
@@ -141,7 +154,13 @@ def _read_raw(path: Path, fmt: str, gold_questions: dict[str, str] | None) -> Ra
 
 
 def load_run(
-    path: str | Path, fmt: str | None = None, gold_questions: dict[str, str] | None = None, *, detail: bool = True
+    path: str | Path,
+    fmt: str | None = None,
+    gold_questions: dict[str, str] | None = None,
+    *,
+    detail: bool = True,
+    variant: int | None = None,
+    gold_categories: frozenset[str] | None = None,
 ) -> Run:
     """Load a run, raising InputError with every problem when it is unusable.
 
@@ -155,7 +174,7 @@ def load_run(
         fast = _load_fast(path, detail)
         if fast is not None:
             return fast
-    run, problems = check_run(path, fmt, gold_questions)
+    run, problems = check_run(path, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
     if run is None:
         raise InputError([p for p in problems if p.is_error])
     return run if detail else replace(run, frame=without_detail(run.frame))

@@ -93,14 +93,17 @@ def _verdicts_only(column: str) -> pl.Expr:
 
 def without_detail(frame: pl.DataFrame) -> pl.DataFrame:
     """The frame without what only a person reading one question needs: passage texts,
-    sentence texts, reasons and evidence, the original judge objects.
+    sentence texts, reasons and evidence, the original judge objects. The rare passage
+    texts that address the judge are kept, so the report can count them.
 
     Every metric, comparison and report figure is unchanged (they need ids, verdicts and
     scores only); a headless report of two 100,000-question runs then fits in far less
     memory, because the parsed JSON text buffers behind those strings are released.
     """
+    from ragtui.core.judge_directed import keep_flagged
+
     return frame.with_columns(
-        pl.lit(None, dtype=RUN_SCHEMA["retrieved_texts"]).alias("retrieved_texts"),
+        keep_flagged(pl.col("retrieved_texts")).alias("retrieved_texts"),
         _verdicts_only("judge_sentences"),
         _verdicts_only("human_sentences"),
         pl.lit(None, dtype=pl.String).alias("judge_json"),

@@ -2,5 +2,7 @@
 
 evaluate (a run joined to its gold set, every per-question outcome), retrieval (recall@k,
 precision, MRR, nDCG over whole columns), metrics (aggregates overall and per category),
-textnorm (abstention phrases, matching text), calibration (judge against human labels).
+textnorm (abstention phrases, matching text), calibration (judge against human labels, the judge's bias), ppi (the PPI++ estimator),
+correction (faithfulness and utility corrected by sampled labels), calibration_queue (the
+seeded, stratified random order of answers to label).
 """

@@ -8,7 +8,9 @@ runs (`compare`) are computed from these columns only.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -19,6 +21,9 @@ from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcome
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
 from ragtui.core.measuring.textnorm import contains_any_phrase
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.judge_directed import RunFlags
 
 FAILURE_KINDS = (
     "retrieval_miss",
@@ -42,6 +47,13 @@ class Evaluation:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     utility_target: float = 4.0
     gold_from_run: bool = False
+
+    @functools.cached_property
+    def judge_directed(self) -> RunFlags:
+        """What addresses the judge in this run (judge_directed.py): counts and question ids."""
+        from ragtui.core.judge_directed import run_flags
+
+        return run_flags(self.questions)
 
     @property
     def missing_ids(self) -> list[str]:

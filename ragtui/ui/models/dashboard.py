@@ -45,6 +45,8 @@ class DashboardData:
     curves: dict[str, list[float | None]]
     status_counts: dict[str, int]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
+    tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
 
     @property
     def two_runs(self) -> bool:
@@ -95,7 +97,16 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         status_counts=status_counts,
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
+        tool_groups=tool_groups(comparison),
     )
+
+
+def tool_groups(comparison: Comparison) -> tuple[tuple[str, tuple[MetricComparison, ...]], ...]:
+    """The tool metrics grouped by tool, in the order the files name them."""
+    groups: dict[str, list[MetricComparison]] = {}
+    for metric in comparison.tool_metrics.values():
+        groups.setdefault(metric.tool, []).append(metric.comparison)
+    return tuple((tool, tuple(metrics)) for tool, metrics in groups.items())
 
 
 def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:

@@ -15,6 +15,7 @@ import polars as pl
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.question_diff import Change, describe_changes
+from ragtui.core.judge_directed import QuestionFlags, question_flags
 
 SIDES = ("A", "B")
 
@@ -29,6 +30,7 @@ class QuestionData:
     names: dict[str, str]  # "A" / "B" → run name
     status: dict[str, Any] | None = None  # the row of Comparison.status
     changes: list[Change] = field(default_factory=list)
+    flags: dict[str, QuestionFlags] = field(default_factory=dict)  # side → what addresses the judge
 
     @property
     def two_runs(self) -> bool:
@@ -53,7 +55,26 @@ def load_question(comparison: Comparison, question_id: str) -> QuestionData:
         changes = describe_changes(row_a, row_b, comparison.k)
     hits = comparison.status.filter(pl.col("id") == question_id)
     status = hits.row(0, named=True) if hits.height else None
-    return QuestionData(question_id, comparison.k, rows, names, status, changes)
+    return QuestionData(question_id, comparison.k, rows, names, status, changes, {side: side_flags(row) for side, row in rows.items()})
+
+
+def side_flags(row: dict[str, Any] | None) -> QuestionFlags:
+    """What addresses the judge in one side's answer and retrieved passages (judge_directed.py)."""
+    if not row or not row.get("present", True):
+        return QuestionFlags()
+    return question_flags(row.get("answer"), [(passage, text) for _, passage, text, _ in retrieved(row)])
+
+
+def judge_reported_injection(row: dict[str, Any] | None) -> bool:
+    """Whether the judge object of `row` says a block tried to instruct the judge."""
+    import json
+
+    raw = (row or {}).get("judge_json")
+    try:
+        judge = json.loads(raw) if raw else None
+    except ValueError:
+        return False
+    return isinstance(judge, dict) and judge.get("injection") is True
 
 
 def passage_rank(row: dict[str, Any], passage_id: str) -> int | None:

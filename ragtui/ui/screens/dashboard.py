@@ -26,6 +26,7 @@ from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
 from ragtui.ui.widgets.status_counts import StatusCounts
+from ragtui.ui.widgets.tool_panels import ToolMetricsGroup, status_source_text
 
 # Actions that only mean something with two runs (hidden from the footer otherwise).
 _TWO_RUN_ACTIONS = {"toggle_side"}
@@ -64,9 +65,17 @@ class DashboardScreen(Screen):
                     yield RunHeaderBox(header)
             yield WarningsPanel(data.warnings)
             yield StatusCounts(data.status_counts, two_runs=data.two_runs)
+            if data.tool_groups:
+                yield Static(status_source_text(comparison.status_from, [tool for tool, _ in data.tool_groups]), id="status-source")
+            # When the tool's verdicts make the status, its metrics are what the team reads first.
+            tools_first = comparison.status_from == "tool"
+            if tools_first:
+                yield from self._tool_groups()
             with Grid(id="metrics"):
                 for metric in data.metrics:
                     yield MetricPanel(metric, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
+            if not tools_first:
+                yield from self._tool_groups()
             with Horizontal(id="lower"):
                 with Vertical(id="categories"):
                     yield Static(self._grid_title(), id="categories-title")
@@ -74,6 +83,11 @@ class DashboardScreen(Screen):
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
         yield KeyFooter()
+
+    def _tool_groups(self) -> ComposeResult:
+        data, config = self.data, self.data.comparison.config
+        for tool, metrics in data.tool_groups:
+            yield ToolMetricsGroup(tool, metrics, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
 
     def _grid_title(self) -> Content:
         shown = {"A": "A (reference)", "B": "B (candidate), Δ vs A in points"}[self.side]

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.safe_text import safe
@@ -92,6 +93,8 @@ class QuestionScreen(Screen[str | None]):
         self.question_ids = question_ids
         self.index = max(0, min(index, len(question_ids) - 1))
         self.sides = ("A", "B") if comparison.b is not None else ("A",)
+        # The peer tool each run came from: its own verdicts are shown beside ragtui's.
+        self.tools = {side: tool_of(ev) for side, ev in zip(self.sides, (comparison.a, comparison.b), strict=False) if ev is not None}
         # The candidate is what is under review: start on B when there is one.
         self.set_reactive(QuestionScreen.side, self.sides[-1])
         self.data: QuestionData = load_question(comparison, question_ids[self.index])
@@ -149,6 +152,7 @@ class QuestionScreen(Screen[str | None]):
                 rejudged=self._rejudged.get((data.id, side)),
                 reset_scroll=reset_scroll,
                 show_all=self.show_all_passages,
+                tool=self.tools[side],
             )
         if reset_scroll:
             self.query_one("#question-top", VerticalScroll).scroll_home(animate=False, immediate=True)

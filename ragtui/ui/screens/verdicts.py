@@ -16,8 +16,11 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
+from ragtui.ui.models.question import judge_reported_injection, side_flags
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.key_footer import KeyFooter
+from ragtui.ui.widgets.question_header import directed_content
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
@@ -90,6 +93,7 @@ class VerdictScreen(Screen):
             return
         k = self.comparison.k
         widgets = [Static(summary_content(row, self.side, evaluation.run.name, self._colour), classes="verdict-summary")]
+        widgets += self._directed(row)
         said = row.get("judge_sentences") or []
         if not said:
             widgets.append(Static(Content("The judge gave no sentence verdicts for this answer.").stylize("italic")))
@@ -100,6 +104,16 @@ class VerdictScreen(Screen):
         if row.get("human_json"):
             widgets.append(Static(raw_json_content(row.get("human_json"), "Raw human label JSON"), classes="verdict-raw"))
         await body.mount_all(widgets)
+
+    def _directed(self, row: dict) -> list[Static]:
+        """The detector's flags and the judge's own injection report, when there are any."""
+        lines = []
+        flags = side_flags(row)
+        if flags:
+            lines.append(directed_content({self.side: flags}, False, self._colour))
+        if judge_reported_injection(row):
+            lines.append(Content(f"{JUDGE_DIRECTED_MARK} {JUDGE_INJECTION_LABEL} (verdicts kept as given)").stylize(f"bold {self._colour('regression')}"))
+        return [Static(Content("\n").join(lines), classes="verdict-directed")] if lines else []
 
     def _reveal_sentence(self, index: int) -> None:
         found = self.query(f"#verdict-sentence-{index}")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from textual.content import Content
 
 from ragtui.core.loading.schema import category_display_name
-from ragtui.core.vocabulary import CAUSE_LABELS, GOLD_MARK, STATUS_SYMBOL, status_label
+from ragtui.core.vocabulary import CAUSE_LABELS, GOLD_MARK, JUDGE_DIRECTED_LABEL, JUDGE_DIRECTED_MARK, STATUS_SYMBOL, status_label
 from ragtui.ui.models.question import QuestionData
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES
@@ -60,9 +60,23 @@ def header_content(data: QuestionData, position: int, total: int, colour: Colour
         else Content("none: no passage holds the answer (the system should abstain)").stylize("italic")
     )
     lines.append(Content.assemble(_label("Gold"), Content(f"{GOLD_MARK} ").stylize(colour("gold")) if gold else "", gold_text))
+    flagged = {side: flags for side, flags in data.flags.items() if flags}
+    if flagged:
+        lines.append(directed_content(flagged, data.two_runs, colour))
     if data.two_runs:
         lines.append(changes_content(data, colour))
     return Content("\n").join(lines)
+
+
+def directed_content(flagged: dict, two_runs: bool, colour: Colour) -> Content:
+    """`⚠ addresses the judge — B: answer (speaks to the judge)`: the detector's flags."""
+    where = "; ".join(f"{side}: {flags.describe()}" if two_runs else flags.describe() for side, flags in flagged.items())
+    return Content.assemble(
+        _label("Judge"),
+        Content(f"{JUDGE_DIRECTED_MARK} {JUDGE_DIRECTED_LABEL}").stylize(f"bold {colour('regression')}"),
+        " — ",
+        safe(where, limit=300),  # passage ids come from the files: untrusted
+    )
 
 
 def changes_content(data: QuestionData, colour: Colour) -> Content:

@@ -22,6 +22,7 @@ from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import answer_content, sentence_detail
 from ragtui.ui.widgets.passage_list import passages_content
 from ragtui.ui.widgets.question_rejudge import Rejudged, rejudged_content
+from ragtui.ui.widgets.tool_verdicts import tool_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
 
@@ -46,13 +47,13 @@ class QuestionSide(Vertical):
         /* The passage lines are cut to the width: keep it the same with or without a scrollbar. */
         scrollbar-gutter: stable;
     }
-    QuestionSide .side-answer, QuestionSide .side-rejudge {
+    QuestionSide .side-answer, QuestionSide .side-rejudge, QuestionSide .side-tool {
         margin-top: 1;
     }
-    QuestionSide .side-rejudge {
+    QuestionSide .side-rejudge, QuestionSide .side-tool {
         display: none;
     }
-    QuestionSide .side-rejudge.-shown {
+    QuestionSide .side-rejudge.-shown, QuestionSide .side-tool.-shown {
         display: block;
     }
     QuestionSide .side-detail {
@@ -78,6 +79,7 @@ class QuestionSide(Vertical):
         with VerticalScroll(classes="side-body"):
             yield Static(classes="side-passages")
             yield Static(classes="side-answer")
+            yield Static(classes="side-tool")
             yield Static(classes="side-rejudge")
         yield Static(classes="side-detail")
 
@@ -103,9 +105,11 @@ class QuestionSide(Vertical):
         rejudged: Rejudged | None = None,
         reset_scroll: bool = False,
         show_all: bool = False,
+        tool: str | None = None,
     ) -> None:
-        """Draw `row` (a row of Evaluation.questions, or None when absent)."""
-        self._last = (row, name, k, focused, active, rejudged, show_all)
+        """Draw `row` (a row of Evaluation.questions, or None when absent); `tool` names
+        the peer tool whose own verdicts the row carries, if any."""
+        self._last = (row, name, k, focused, active, rejudged, show_all, tool)
         self.set_class(active, "-active")
         marker = "▶ " if active else "  "
         self.border_title = Content.assemble(marker, Content(f"{self.side} · ").stylize("bold"), safe(name, one_line=True, limit=40))
@@ -118,6 +122,10 @@ class QuestionSide(Vertical):
         self._answer = answer_content(row, focused, self._colour)
         self.query_one(".side-answer", Static).update(self._answer)
         self.query_one(".side-detail", Static).update(sentence_detail(row, focused, k, self._colour))
+        verdicts = tool_content(row, tool, self._colour)
+        tool_panel = self.query_one(".side-tool", Static)
+        tool_panel.set_class(verdicts is not None, "-shown")
+        tool_panel.update(verdicts or "")
         panel = self.query_one(".side-rejudge", Static)
         panel.set_class(rejudged is not None, "-shown")
         if rejudged is not None:
@@ -164,7 +172,7 @@ class QuestionSide(Vertical):
 
     def _redraw(self) -> None:
         if self._last is not None and self._width() != self._drawn_width:
-            row, name, k, focused, active, rejudged, show_all = self._last
-            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all)
+            row, name, k, focused, active, rejudged, show_all, tool = self._last
+            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all, tool=tool)
         if self._follow_sentence:
             self.call_after_refresh(self.reveal_answer)

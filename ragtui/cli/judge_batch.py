@@ -1,0 +1,127 @@
+"""`ragtui judge RUN -o OUT --batch`: the judge calls through the providers' batch APIs.
+
+The options are added to `ragtui judge`'s parser by `add_batch_arguments`; `run_batch`
+is called by `ragtui.cli.judge.run` once the run, the gold set and the settings are
+loaded. Only stdlib at the top: the engine (ragtui.core.judge.batch) loads in run_batch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from ragtui.cli.judge_progress import format_duration
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `--batch` options of `ragtui judge`."""
+    batch = parser.add_argument_group("batch (OpenAI and Anthropic: half price, results within 24 h)")
+    batch.add_argument("--batch", action="store_true", help="submit the calls as batch jobs; the job ids are kept in OUT.batch.json, so rerunning the same command polls them instead of submitting again")
+    batch.add_argument("--no-wait", action="store_true", help="with --batch: submit (or check once) and exit; a later run collects the results and writes OUT")
+    batch.add_argument("--batch-fallback", action="store_true", help="with --batch: judge interactively the requests the batch failed or let expire (else they are judge errors with the provider's message)")
+    batch.add_argument("--poll-interval", type=float, metavar="SECONDS", default=10.0, help="with --batch: first wait between polls; it grows by half each time, up to 5 minutes (default 10)")
+
+
+class BatchProgressLine:
+    """The batch progress on stderr: redrawn on a terminal, one line per poll elsewhere.
+
+        batch  2 jobs (in_progress 2)  1200/3000 done  3 failed  elapsed 0:12:40  ≈$0.4100 at batch prices
+    """
+
+    def __init__(self, stream: TextIO, tty: bool | None = None):
+        self.stream = stream
+        self.tty = stream.isatty() if tty is None else tty
+        self.drawn = False
+
+    @staticmethod
+    def line(snapshot) -> str:
+        statuses = ", ".join(f"{name} {count}" for name, count in sorted(snapshot.statuses.items()))
+        cost = "$?" if snapshot.estimated_cost is None else f"≈${snapshot.estimated_cost:.4f}"
+        return (
+            f"batch  {snapshot.jobs} jobs ({statuses})  {snapshot.done}/{snapshot.requests} done  {snapshot.failed} failed  "
+            f"elapsed {format_duration(snapshot.elapsed)}  {cost} at batch prices"
+        )
+
+    def update(self, snapshot) -> None:
+        text = self.line(snapshot)
+        self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.tty and self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+        self.drawn = False
+
+
+def _calls_line(outcome, result) -> str:
+    """The summary's calls-and-cost line of a batch run ("batch" prices said so)."""
+    totals = result.totals
+    cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
+    interactive = f", {outcome.fallback_calls} interactively at full price (--batch-fallback)" if outcome.fallback_calls else ""
+    earlier = max(0, totals.cached_calls - outcome.answers_collected)
+    return (
+        f"ragtui: {totals.calls} calls ({outcome.answers_collected} answered by batch jobs collected now{interactive}, "
+        f"{earlier} from the cache), {totals.tokens_in} tokens in, {totals.tokens_out} out, "
+        f"cost of the verdicts {cost} (batch)"
+    )
+
+
+def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) -> int:
+    """Judge RUN into OUT through batch jobs. Exit 0 (also when jobs are left running with --no-wait)."""
+    import asyncio
+    import signal
+
+    from ragtui.cli.judge import _judge_logging, _print_summary
+    from ragtui.core.judge.batch.jobfile import job_file_path
+    from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
+    from ragtui.core.judge.client import CallError
+    from ragtui.core.loading.records import write_run_jsonl
+
+    check_batch_settings(settings)
+    job_path = job_file_path(out)
+    options = BatchOptions(job_path, wait=not args.no_wait, fallback=args.batch_fallback, poll_interval=max(0.001, args.poll_interval))
+    progress = None if args.quiet else BatchProgressLine(sys.stderr)
+    started = time.monotonic()
+
+    async def main():
+        task = asyncio.current_task()
+        try:  # SIGTERM (a CI timeout, `kill`) stops like Ctrl-C
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+        return await judge_run_batch(raw, settings, options, gold=gold, progress=progress)
+
+    try:
+        with _judge_logging(args.verbose):
+            outcome = asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print(
+            f"ragtui: interrupted; the submitted jobs keep running at the provider and are listed in {job_path}; "
+            f"{out} not written — rerun the same command to collect them (nothing is submitted twice)",
+            file=sys.stderr,
+        )
+        return 130
+    except CallError as exc:
+        print(f"ragtui: judge stopped: {exc}; {out} not written (submitted jobs are listed in {job_path})", file=sys.stderr)
+        return 2
+    if outcome.jobs_submitted:
+        print(f"ragtui: submitted {outcome.requests_submitted} requests in {outcome.jobs_submitted} batch jobs (listed in {job_path})", file=sys.stderr)
+    if outcome.result is None:
+        print(
+            f"ragtui: {outcome.open_jobs} batch jobs still running (results within 24 h); {out} not written — "
+            f"rerun the same command to collect them",
+            file=sys.stderr,
+        )
+        return 0
+    result = outcome.result
+    for message in result.warnings:
+        print(f"ragtui: warning: {message}", file=sys.stderr)
+    write_run_jsonl(out, result.meta, result.records)
+    _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
+    print(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}", file=sys.stderr)
+    return 0

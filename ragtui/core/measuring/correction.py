@@ -1,0 +1,132 @@
+"""Corrected faithfulness and utility: the judge's value put right by the sampled labels.
+
+Only labels drawn from the random calibration queue (`sampled`) enter the correction:
+they are a random sample of the run's answers, so `ppi_mean` (PPI++) is unbiased on them.
+Faithfulness counts an answer as labelled once every one of its judged sentences carries
+a sampled label (its sentences are the units, the answer the independent group); an
+answer labelled only in part stays with the unlabelled ones until it is complete, and is
+counted. Utility's unit is the answer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from ragtui.core.loading.labels import RunLabels
+from ragtui.core.measuring.calibration import sentence_units, utility_units
+from ragtui.core.measuring.ppi import (
+    MIN_LABELLED_GROUPS,
+    Corrected,
+    GroupSpread,
+    group_residuals,
+    label_budget,
+    ppi_mean,
+    projected_half_widths,
+    z_value,
+)
+
+CORRECTED_METRICS = ("faithfulness", "utility")
+BOUNDS = {"faithfulness": (0.0, 1.0), "utility": (1.0, 5.0)}
+# Utility is on a 1–5 scale: "±3 points" is the same share of its range as for a rate.
+SCALE = {"faithfulness": 1.0, "utility": 4.0}
+
+
+@dataclass(frozen=True)
+class CorrectedMetric:
+    """One run's corrected metric, with what it would take to make it tight enough."""
+
+    metric: str
+    raw: float | None
+    corrected: Corrected | None  # None: no sampled label yet
+    budget: int | None  # more sampled answers to bring the interval under ±target
+    target_half_width: float
+    floor_half_width: float | None = None  # the half-width with every answer labelled
+    partly_labelled: int = 0  # sampled answers with some sentences still unlabelled
+    by_category: dict[str, Corrected | None] = field(default_factory=dict)
+
+
+def _split(units: pl.DataFrame, labelled: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(units with a person's value `human`, units without) — `labelled` is id(, sentence), human."""
+    keys = [c for c in ("id", "sentence") if c in labelled.columns]
+    joined = units.join(labelled, on=keys, how="left")
+    return joined.filter(pl.col("human").is_not_null()), joined.filter(pl.col("human").is_null())
+
+
+def _estimate(with_label: pl.DataFrame, without: pl.DataFrame, metric: str, confidence: float) -> Corrected | None:
+    def arrays(frame: pl.DataFrame, column: str) -> np.ndarray:
+        return frame.get_column(column).cast(pl.Float64).to_numpy()
+
+    return ppi_mean(
+        arrays(with_label, "human"),
+        arrays(with_label, "judge"),
+        with_label.get_column("id").to_numpy(),
+        arrays(without, "judge"),
+        without.get_column("id").to_numpy(),
+        confidence=confidence,
+        bounds=BOUNDS[metric],
+    )
+
+
+def _sampled_faithfulness(units: pl.DataFrame, labels: RunLabels) -> tuple[pl.DataFrame, int]:
+    """Sampled sentence labels of the answers labelled in full, and how many are partly labelled."""
+    frame = labels.sentence_frame().filter(pl.col("sampled")).select("id", "sentence", "human")
+    on_units = units.join(frame, on=["id", "sentence"], how="inner")
+    sizes = units.group_by("id").len("size")
+    done = on_units.group_by("id").len("have").join(sizes, on="id")
+    complete = done.filter(pl.col("have") == pl.col("size")).select("id")
+    return frame.join(complete, on="id", how="semi"), done.height - complete.height
+
+
+def _judge_as_people(units: pl.DataFrame) -> GroupSpread | None:
+    """Before two answers are labelled: people assumed to vary as the judge does, and the
+    judge assumed of no help (covariance 0) — a budget that errs on the side of more labels."""
+    if units.height == 0:
+        return None
+    values = units.get_column("judge").cast(pl.Float64).to_numpy()
+    residuals = group_residuals(values, units.get_column("id").to_numpy())
+    variance = float((residuals**2).sum() / max(residuals.size - 1, 1))
+    return GroupSpread(variance, variance, 0.0, variance, 0, int(residuals.size))
+
+
+def _correct_one(metric: str, units: pl.DataFrame, labelled: pl.DataFrame, partly: int,
+                 confidence: float, max_drop: float) -> CorrectedMetric:
+    raw = float(units.get_column("judge").cast(pl.Float64).to_numpy().mean()) if units.height else None
+    with_label, without = _split(units, labelled)
+    corrected = _estimate(with_label, without, metric, confidence) if with_label.height else None
+    by_category = {}
+    for (category,), group in units.group_by("category", maintain_order=True):
+        part_with, part_without = _split(group, labelled)
+        by_category[category] = _estimate(part_with, part_without, metric, confidence) if part_with.height else None
+    target = max_drop * SCALE[metric]
+    spread = corrected.spread if corrected is not None and corrected.groups >= MIN_LABELLED_GROUPS else _judge_as_people(units)
+    budget = label_budget(spread, target, confidence=confidence) if spread is not None else None
+    floor = float(projected_half_widths(spread, confidence)[-1]) if spread is not None else None
+    return CorrectedMetric(metric, raw, corrected, budget, target, floor, partly, dict(sorted(by_category.items())))
+
+
+def correct(questions: pl.DataFrame, labels: RunLabels, *, confidence: float = 0.95,
+            max_drop: float = 0.03) -> dict[str, CorrectedMetric]:
+    """Corrected faithfulness and utility of one run (an Evaluation's frame and its labels)."""
+    sentences = sentence_units(questions)
+    sampled_sentences, partly = _sampled_faithfulness(sentences, labels)
+    utility = utility_units(questions)
+    sampled_utility = labels.utility_frame().filter(pl.col("sampled")).select("id", "human")
+    return {
+        "faithfulness": _correct_one("faithfulness", sentences, sampled_sentences, partly, confidence, max_drop),
+        "utility": _correct_one("utility", utility, sampled_utility, 0, confidence, max_drop),
+    }
+
+
+def corrected_delta(a: Corrected | None, b: Corrected | None, confidence: float = 0.95) -> tuple[float | None, tuple[float, float] | None]:
+    """Δ = corrected B − corrected A, its interval from both runs' variances (independent samples)."""
+    if a is None or b is None:
+        return None, None
+    delta = b.value - a.value
+    if a.variance is None or b.variance is None:
+        return delta, None
+    half = z_value(confidence) * math.sqrt(a.variance + b.variance)
+    return delta, (delta - half, delta + half)

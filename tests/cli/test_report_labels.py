@@ -1,0 +1,84 @@
+"""`ragtui report --labels`: calibration and corrected metrics from the labels sidecar."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragtui.cli import main
+
+
+def _record(i: int, verdicts: tuple[bool, ...], score: int) -> dict:
+    return {
+        "id": f"q{i}", "category": "procedurale", "gold_passages": ["p"], "retrieved": ["p"], "answer": "S. " * len(verdicts),
+        "judge": {"faithfulness": {"sentences": [{"text": f"S{j}.", "attested": v} for j, v in enumerate(verdicts)]},
+                  "utility": {"score": score}},
+    }
+
+
+@pytest.fixture
+def labelled(tmp_path, write_jsonl):
+    """A judge that says every sentence is attested; a person who disagrees on 3 of 8."""
+    records = [_record(0, (True, True), 5), _record(1, (True, True, True), 4), _record(2, (True,), 4), _record(3, (True, True), 5)]
+    a = write_jsonl(tmp_path / "a.jsonl", {"name": "base"}, records)
+    b = write_jsonl(tmp_path / "b.jsonl", {"name": "cand"}, records)
+    person = {"q0": (True, False), "q1": (True, True, False), "q2": (True,), "q3": (False, True)}
+    events = []
+    for qid, verdicts in person.items():
+        events += [{"id": qid, "run": "cand", "sentence": j, "human": v, "sampled": True, "at": "t"} for j, v in enumerate(verdicts)]
+        events.append({"id": qid, "run": "cand", "utility": 4, "sampled": True, "at": "t"})
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    return a, b, labels
+
+
+def test_with_every_answer_labelled_the_corrected_value_is_the_peoples_mean(labelled, capsys):
+    a, b, labels = labelled
+    assert main(["report", str(a), str(b), "--labels", str(labels), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    corrected = report["metrics"]["faithfulness"]["corrected"]
+    assert corrected["A"] is None and corrected["delta"] is None and corrected["delta_ci"] is None
+    assert corrected["B"]["value"] == pytest.approx(5 / 8, abs=1e-4)  # 5 of 8 sentences attested by the person
+    assert (corrected["B"]["labels"], corrected["B"]["lambda"]) == (8, 0.0)
+    assert report["metrics"]["utility"]["corrected"]["B"]["value"] == pytest.approx(4.0)
+    calibration = report["calibration"]["B"]
+    assert calibration["faithfulness_bias"]["value"] == pytest.approx(3 / 8, abs=1e-4)  # judge − person
+    assert calibration["utility_bias"]["value"] == pytest.approx(0.5)
+    assert calibration["confusion"]["judge_yes_person_no"] == 3
+    assert calibration["labels_sampled"] == 12 and report["calibration"]["A"] is None
+
+
+def test_text_report_shows_bias_and_the_corrected_value_beside_the_raw_one(labelled, capsys):
+    a, b, labels = labelled
+    assert main(["report", str(a), str(b), "--labels", str(labels)]) == 0
+    out = capsys.readouterr().out
+    assert "faithfulness +37.5 pts" in out
+    assert "faithfulness B: 100.0 % · corrected 62.5 % (" in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_labels_default_to_the_sidecar_beside_each_run(labelled, capsys):
+    a, b, labels = labelled
+    labels.rename(b.with_name("b.labels.jsonl"))
+    assert main(["report", str(a), str(b), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["faithfulness"]["corrected"]["B"]["labels"] == 8
+
+
+def test_a_bad_labels_file_exits_2_naming_line_and_field(labelled, capsys):
+    a, b, labels = labelled
+    labels.write_text('{"id": "q0", "run": "cand", "sentence": -1, "human": true}\n', encoding="utf-8")
+    assert main(["report", str(a), str(b), "--labels", str(labels)]) == 2
+    assert f"{labels}:1: sentence: expected a sentence index ≥ 0, found -1" in capsys.readouterr().err
+
+
+def test_corrected_delta_uses_both_runs_and_both_uncertainties(labelled, capsys):
+    a, b, labels = labelled
+    text = labels.read_text(encoding="utf-8")
+    labels.write_text(text + text.replace('"cand"', '"base"').replace('"human": false', '"human": true'), encoding="utf-8")
+    assert main(["report", str(a), str(b), "--labels", str(labels), "--format", "json"]) == 0
+    corrected = json.loads(capsys.readouterr().out)["metrics"]["faithfulness"]["corrected"]
+    assert corrected["A"]["value"] == pytest.approx(1.0) and corrected["delta"] == pytest.approx(-3 / 8, abs=1e-4)
+    low, high = corrected["delta_ci"]
+    b_low, b_high = corrected["B"]["ci"]
+    assert low < -3 / 8 < high and high - low >= b_high - b_low - 1e-9
