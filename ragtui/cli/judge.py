@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from ragtui.cli.judge_batch import add_batch_arguments
+from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
@@ -168,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         print("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID", file=sys.stderr)
         return 2
+    check_batch_flags(args)
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))

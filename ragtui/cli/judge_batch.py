@@ -25,6 +25,19 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     batch.add_argument("--poll-interval", type=float, metavar="SECONDS", default=10.0, help="with --batch: first wait between polls; it grows by half each time, up to 5 minutes (default 10)")
 
 
+def check_batch_flags(args: argparse.Namespace) -> None:
+    """InputError when a batch-only flag comes without --batch (it would be ignored silently),
+    or --batch writes to standard output (its job file lives next to OUT)."""
+    from ragtui.cli.output import is_stdout
+    from ragtui.core.errors import InputError, problem
+
+    if args.batch and is_stdout(args.output):
+        raise InputError(problem("command line", None, "-o", "--batch keeps its job list next to OUT (OUT.batch.json): give a file, not -"))
+    given = [flag for flag, value in (("--no-wait", args.no_wait), ("--batch-fallback", args.batch_fallback)) if value]
+    if given and not args.batch:
+        raise InputError(problem("command line", None, given[0], f"{given[0]} only applies with --batch"))
+
+
 class BatchProgressLine:
     """The batch progress on stderr: redrawn on a terminal, one line per poll elsewhere.
 
@@ -80,7 +93,8 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     from ragtui.core.judge.batch.jobfile import job_file_path
     from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
     from ragtui.core.judge.client import CallError
-    from ragtui.core.loading.records import write_run_jsonl
+    from ragtui.cli.output import output_stream
+    from ragtui.core.loading.records import write_run_lines
 
     check_batch_settings(settings)
     job_path = job_file_path(out)
@@ -121,7 +135,8 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     result = outcome.result
     for message in result.warnings:
         print(f"ragtui: warning: {message}", file=sys.stderr)
-    write_run_jsonl(out, result.meta, result.records)
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
     print(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}", file=sys.stderr)
     return 0

@@ -13,6 +13,8 @@ Anthropic in_progress → ended. Scripted trouble:
 - `expire={n, …}`: the n-th job created (1-based) expires — the first half of its
   requests answered, the rest `batch_expired` / `expired`;
 - `[[batcherror]]` in a question: that request errors (HTTP 400 / `errored`);
+- `slow_create=S`: a job is created at once but its id comes back S seconds later (a
+  client with a shorter timeout cannot tell whether it exists);
 - `reject_prefill=True`: Anthropic requests ending with an assistant turn error, like
   newer Claude models do;
 - results are written in a shuffled order (seeded);
@@ -30,6 +32,7 @@ import json
 import random
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -41,8 +44,9 @@ OPENAI_STEPS = ("validating", "in_progress", "completed")
 class FakeBatch:
     """The server; `with FakeBatch() as server:` or start()/stop()."""
 
-    def __init__(self, *, expire: set[int] | frozenset[int] = frozenset(), reject_prefill: bool = False, seed: int = 7):
+    def __init__(self, *, expire: set[int] | frozenset[int] = frozenset(), reject_prefill: bool = False, slow_create: float = 0.0, seed: int = 7):
         self.expire = set(expire)
+        self.slow_create = slow_create  # seconds a job creation takes to be answered (after the job exists)
         self.reject_prefill = reject_prefill
         self.hold = False  # True: jobs stay in progress (to interrupt a run while it waits)
         self.random = random.Random(seed)
@@ -202,7 +206,7 @@ class _BatchHandler(BaseHTTPRequestHandler):
             return self._send(400, {"error": {"message": "custom ids must be unique and urls /v1/chat/completions"}})
         job = self._new_job("openai", "batch", "/v1/chat/completions", [(line["custom_id"], line["body"]) for line in lines])
         job["metadata"] = body.get("metadata") or {}
-        self._send(200, self._job_view(job))
+        self._reply_created(job)
 
     # -- Anthropic ----------------------------------------------------------------------------
     def _create_anthropic(self, body: dict) -> None:
@@ -211,7 +215,15 @@ class _BatchHandler(BaseHTTPRequestHandler):
         if not requests or len(set(ids)) != len(ids) or not all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", str(i)) for i in ids):
             return self._send(400, {"error": {"type": "invalid_request_error", "message": "bad custom ids"}})
         job = self._new_job("anthropic", "msgbatch", "/v1/messages", [(r["custom_id"], r["params"]) for r in requests])
-        self._send(200, self._job_view(job))
+        self._reply_created(job)
+
+    def _reply_created(self, job: dict) -> None:
+        if self.server_fake.slow_create:
+            time.sleep(self.server_fake.slow_create)
+        try:
+            self._send(200, self._job_view(job))
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def _anthropic_results(self, job: dict) -> bytes:
         lines = []

@@ -158,3 +158,30 @@ async def test_a_job_file_of_another_model_is_refused_not_mixed(fake_batch, tmp_
     await judge_run_batch(raw_run([record("q1")]), _settings(fake_batch, "openai", tmp_path), _options(tmp_path, wait=False))
     with pytest.raises(InputError, match="submitted with model 'gpt-4o-mini'"):
         await judge_run_batch(raw_run([record("q1")]), _settings(fake_batch, "openai", tmp_path, model="gpt-4.1-mini"), _options(tmp_path))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_a_job_creation_that_times_out_is_looked_up_before_creating_another(tmp_path, provider):
+    with FakeBatch(slow_create=1.5) as server:  # the client gives up after 1 s; the job exists
+        settings = _settings(server, provider, tmp_path, timeout=1.0)
+        outcome = await judge_run_batch(raw_run([record("q1"), record("q2")]), settings, _options(tmp_path))
+        assert server.submissions == 1
+        assert all(r["judge"]["error"] is None for r in outcome.result.records)
+
+
+async def test_the_progress_sink_sees_jobs_requests_and_the_estimated_batch_cost(fake_batch, tmp_path):
+    seen = []
+
+    class Sink:
+        def update(self, snapshot):
+            seen.append(snapshot)
+
+        def close(self):
+            seen.append("closed")
+
+    records = [record(f"q{i}") for i in range(4)]
+    await judge_run_batch(raw_run(records), _settings(fake_batch, "openai", tmp_path), _options(tmp_path), progress=Sink())
+    first, last = seen[0], seen[-2]
+    assert first.jobs == 1 and first.requests == 4 and first.done == 0 and first.statuses == {"in_progress": 1}
+    assert last.done == 4 and last.failed == 0 and last.statuses == {"completed": 1}
+    assert 0 < first.estimated_cost < 0.001 and seen[-1] == "closed"

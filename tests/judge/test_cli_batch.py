@@ -92,3 +92,27 @@ def test_no_key_in_the_job_file_the_cache_out_or_a_verbose_log(tmp_path, provide
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert any(p.name.endswith(".batch.json") for p in files) and any(p.suffix == ".json" and ".cache" in str(p) for p in files)
     assert all(SECRET not in p.read_text(encoding="utf-8", errors="replace") for p in files)
+
+
+def test_batch_only_flags_without_batch_are_refused_not_ignored(tmp_path, capsys):
+    run = write_run(tmp_path / "run.jsonl", [record("q1")])
+    assert main(["judge", str(run), "-o", str(tmp_path / "o.jsonl"), "--provider", "lexical", "--no-wait"]) == 2
+    assert "--no-wait only applies with --batch" in capsys.readouterr().err
+    assert main(["judge", str(run), "-o", "-", "--provider", "openai", "--model", "gpt-4o-mini", "--batch", "--no-cache"]) == 2
+    assert "give a file, not -" in capsys.readouterr().err
+
+
+def test_batch_without_the_cache_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    run = write_run(tmp_path / "run.jsonl", [record("q1")])
+    assert main(["judge", str(run), "-o", str(tmp_path / "o.jsonl"), "--provider", "openai", "--model", "gpt-4o-mini", "--batch", "--no-cache"]) == 2
+    assert "--batch keeps the answers in the cache" in capsys.readouterr().err
+
+
+def test_the_progress_line_names_jobs_requests_elapsed_time_and_batch_cost():
+    from ragtui.cli.judge_batch import BatchProgressLine
+    from ragtui.core.judge.batch.poller import BatchSnapshot
+
+    snapshot = BatchSnapshot(jobs=2, requests=3000, done=1200, failed=3, elapsed=760, estimated_cost=0.41, statuses={"in_progress": 2})
+    assert BatchProgressLine.line(snapshot) == "batch  2 jobs (in_progress 2)  1200/3000 done  3 failed  elapsed 0:12:40  ≈$0.4100 at batch prices"
+    assert "$?" in BatchProgressLine.line(BatchSnapshot(jobs=1, estimated_cost=None))

@@ -5,10 +5,10 @@ and builds verdicts from the replies: the prompts, the repair and truncation ste
 the strict parser are the interactive ones. In batch mode its client is a `BatchCalls`:
 - a call in the cache (answered interactively, or by a collected batch job) is returned;
 - a call the provider failed in batch (recorded in the job file) is a judge error with
-  the provider's message, or — with `--batch-fallback`, in the final pass — is made
-  interactively by a real `JudgeClient`;
+  the provider's message, or — with `--batch-fallback` — is made interactively by a
+  real `JudgeClient`;
 - any other call is noted as *wanted* and the question stops there (`Deferred`): the
-  runner submits the wanted calls as jobs, collects them into the cache, and asks again.
+  runner submits the wanted calls as jobs, collects them into the cache, and runs again.
 Repairs and truncation retries thus become a second (third) round of batch requests.
 """
 
@@ -28,11 +28,11 @@ ESTIMATED_TOKENS_PER_SENTENCE = 45
 ESTIMATED_TOKENS_OF_UTILITY = 40
 
 
-class Deferred(BaseException):
+class Deferred(CallError):
     """Stops a question at a call the batch has not answered yet.
 
-    A BaseException because JudgeSession.judge turns every Exception into a judge error:
-    a call waiting for a batch job is not an error, the question is simply not done.
+    JudgeSession.judge turns it into a judge error like any failed call; the runner
+    throws that round's verdicts away whenever a call was deferred, so none is ever kept.
     """
 
 
@@ -56,8 +56,7 @@ class BatchCalls:
         self.jobs = jobs
         self.stats = ClientStats()
         self.wanted: dict[str, WantedCall] = {}
-        self.final = False  # the last pass: every call is answered, or an error
-        self.fallback: JudgeClient | None = None
+        self.fallback: JudgeClient | None = None  # --batch-fallback: failed requests asked interactively
 
     async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> CallResult:
         key = call_key(self.settings.provider, self.settings.model, self.prompt_version, messages, max_tokens)
@@ -65,21 +64,18 @@ class BatchCalls:
         if entry is not None:
             self.stats.cached_calls += 1
             return CallResult(Completion.from_json(entry["response"]), True, key, batch=bool(entry.get("batch")))
-        if self.final and self.fallback is not None:
-            # A request the batch failed, or a repair of an answer got interactively.
-            return await self.fallback.complete(messages, max_tokens, schema)
         failure = self.jobs.failed.get(key)
         if failure is not None:
+            if self.fallback is not None:
+                return await self.fallback.complete(messages, max_tokens, schema)
             raise CallError(f"batch request failed: {failure} (rerun with --batch-fallback to judge it interactively)")
-        if self.final:
-            raise CallError("no batch result for this call; rerun the same command to submit it")
         if key not in self.wanted:
             body = self.provider.body(messages, max_tokens, schema)
             characters = sum(len(m.get("content") or "") for m in messages)
             sentences = int(((schema.get("properties") or {}).get("sentences") or {}).get("minItems") or 1)
             estimate_out = ESTIMATED_TOKENS_OF_UTILITY + ESTIMATED_TOKENS_PER_SENTENCE * sentences
             self.wanted[key] = WantedCall(BatchRequest(key, body), characters // 4, min(estimate_out, max_tokens))
-        raise Deferred(key)
+        raise Deferred(f"waiting for batch request {key}")
 
     def entry(self, key: str, completion: Completion, job_id: str, created_at: str) -> dict[str, Any]:
         """The cache entry of a batch answer: the interactive entry's fields, plus the job id."""

@@ -1,19 +1,18 @@
 """Judge a whole run through a provider's batch API, in rounds, resumable at any point.
 
-`judge_run_batch(raw, settings, options, gold=...)`:
-1. *plan*: judge every record with a `BatchCalls` client (calls.py): cached calls are
-   used, the others are collected as wanted; questions stop at their first unanswered call;
+`judge_run_batch(raw, settings, options, gold=...)` repeats, until no call is missing:
+1. *judge* the run with the interactive runner (`judge_run`) whose client is a
+   `BatchCalls` (calls.py): calls in the cache are used, failed ones are judge errors
+   (or asked interactively with `fallback`), the others are deferred and collected as
+   wanted. When nothing was deferred, that run is the result: OUT is the interactive OUT;
 2. *submit* the wanted calls that no open job already holds, split within the
    provider's limits (requests and bytes per job), each job's intent and then its id
    saved in the job file (`OUT.batch.json`) before anything else happens;
 3. *poll* the open jobs (poller.py) and *collect* each ended one: answers into the cache
    (flushed), then the job marked collected with the provider's message for each
-   request without an answer;
-4. back to 1 until nothing is wanted: repairs and truncation retries form the next round;
-5. the *final pass* is the interactive runner itself (`judge_run`) over the now warm
-   cache, so OUT is the interactive OUT: same verdicts, same metadata; failed requests
-   are judge errors with the provider's message, or judged interactively with `fallback`.
+   request without an answer. Repairs and truncation retries are the next round's calls.
 Without `wait`, step 3 polls once: jobs still running are left to a later run.
+A rerun of a finished run is step 1 alone: no request at all.
 """
 
 from __future__ import annotations
@@ -28,12 +27,13 @@ from typing import Any
 from ragtui.core.errors import InputError, problem
 from ragtui.core.judge.batch.anthropic import AnthropicBatchAPI
 from ragtui.core.judge.batch.api import BatchAPI, BatchHTTP, BatchRequest, JobStatus, Limits, UncertainSubmission, now_iso
-from ragtui.core.judge.batch.calls import BatchCalls, Deferred, WantedCall
+from ragtui.core.judge.batch.calls import BatchCalls, WantedCall
 from ragtui.core.judge.batch.jobfile import JobFile
 from ragtui.core.judge.batch.openai import OpenAIBatchAPI
-from ragtui.core.judge.batch.poller import BatchProgressSink, BatchSnapshot, poll, snapshot
+from ragtui.core.judge.batch.poller import BatchProgressSink, poll
 from ragtui.core.judge.client import CallError, JudgeClient
 from ragtui.core.judge.judging import JudgeSession
+from ragtui.core.judge.pricing import PriceTable
 from ragtui.core.judge.providers import make_provider
 from ragtui.core.judge.runner import JudgeRunResult, judge_run
 from ragtui.core.judge.settings import JudgeSettings
@@ -67,7 +67,6 @@ class BatchOutcome:
     requests_failed: int = 0  # recorded in the job file, this run and before
     fallback_calls: int = 0
     open_jobs: int = 0
-    snapshot: BatchSnapshot | None = None
     http_requests: int = 0  # to the batch endpoints (submit, poll, download)
 
 
@@ -99,20 +98,19 @@ async def judge_run_batch(
     session.client = calls  # type: ignore[assignment]  # JudgeSession types its client loosely (None until entered)
     outcome = BatchOutcome(None)
     try:
-        async with BatchHTTP(session.settings, provider) as http:
-            run = _BatchRun(APIS[settings.provider](session.settings, provider, http, options.limits), calls, jobs, options, progress, outcome)
-            finished = await run.rounds(raw, gold or {}, session)
-            outcome.http_requests = http.requests
-        if not finished:
-            return outcome
-        if options.fallback and jobs.failed:
+        if options.fallback:
             calls.fallback = JudgeClient(session.settings, session.prompt_version, session.cache)
             await calls.fallback.__aenter__()
-        calls.final = True
-        outcome.result = await judge_run(raw, settings, gold=gold, session=session)
+        async with BatchHTTP(session.settings, provider) as http:
+            api = APIS[settings.provider](session.settings, provider, http, options.limits)
+            run = _BatchRun(api, calls, jobs, session.prices, options, progress, outcome)
+            try:
+                outcome.result = await run.rounds(raw, gold or {}, session)
+            finally:
+                outcome.http_requests = http.requests
         if calls.fallback is not None:
             outcome.fallback_calls = calls.fallback.stats.paid_calls
-        if session.prices.price(settings.model, settings.provider, batch=True) is None and not session.unknown_price:
+        if outcome.result is not None and session.prices.price(settings.model, settings.provider, batch=True) is None and not session.unknown_price:
             outcome.result.warnings.append(
                 f"no batch price known for model '{settings.model}': its cost is reported as unknown "
                 f"(add batch_input and batch_output under judge: prices: in ragtui.yaml)"
@@ -128,30 +126,31 @@ async def judge_run_batch(
 
 
 class _BatchRun:
-    """The rounds of one batch run: plan, submit, poll, collect."""
+    """The rounds of one batch run: judge from the cache, submit, poll, collect."""
 
-    def __init__(self, api: BatchAPI, calls: BatchCalls, jobs: JobFile, options: BatchOptions, progress: BatchProgressSink | None, outcome: BatchOutcome):
+    def __init__(self, api: BatchAPI, calls: BatchCalls, jobs: JobFile, prices: PriceTable, options: BatchOptions, progress: BatchProgressSink | None, outcome: BatchOutcome):
         self.api = api
         self.calls = calls
         self.jobs = jobs
+        self.prices = prices
         self.options = options
         self.progress = progress
         self.outcome = outcome
 
-    async def rounds(self, raw: RawRun, gold: Mapping[str, Mapping[str, Any]], session: JudgeSession) -> bool:
-        """True when every call is answered or failed; False when jobs are left running."""
-        self.session = session
+    async def rounds(self, raw: RawRun, gold: Mapping[str, Mapping[str, Any]], session: JudgeSession) -> JudgeRunResult | None:
+        """The judged run once every call is answered or failed; None when jobs are left running."""
         await self._settle_interrupted_submissions()
         for _ in range(MAX_ROUNDS):
-            await self._plan(raw, gold)
+            # Each round is the interactive runner; the calls the cache cannot answer are deferred.
+            self.calls.wanted.clear()
+            result = await judge_run(raw, session.settings, gold=gold, session=session)
+            if not self.calls.wanted:
+                return result
             pending = self.jobs.pending_ids()
             await self._submit([wanted for key, wanted in self.calls.wanted.items() if key not in pending])
-            open_jobs = list(self.jobs.open_jobs())
-            if not open_jobs:
-                return True
             running = await poll(
                 self.api,
-                open_jobs,
+                list(self.jobs.open_jobs()),
                 self._collect,
                 wait=self.options.wait,
                 interval=self.options.poll_interval,
@@ -160,18 +159,8 @@ class _BatchRun:
             )
             if running:
                 self.outcome.open_jobs = len(running)
-                self.outcome.snapshot = snapshot(running, {})
-                return False
+                return None
         raise CallError(f"batch judging did not settle after {MAX_ROUNDS} rounds; please report it", fatal=True)
-
-    async def _plan(self, raw: RawRun, gold: Mapping[str, Mapping[str, Any]]) -> None:
-        """Judge every record from the cache; what is missing ends up in calls.wanted."""
-        self.calls.wanted.clear()
-        for record in raw.records:
-            try:
-                await self.session.judge(record, gold=gold.get(str(record.get("id"))))
-            except Deferred:
-                pass
 
     async def _settle_interrupted_submissions(self) -> None:
         """Intents without a job id: adopt the job the provider has, or forget the intent."""
@@ -204,7 +193,7 @@ class _BatchRun:
         settings = self.calls.settings
         total = 0.0
         for call in chunk:
-            cost = self.session.prices.cost(settings.model, call.tokens_in, call.tokens_out, settings.provider, batch=True)
+            cost = self.prices.cost(settings.model, call.tokens_in, call.tokens_out, settings.provider, batch=True)
             if cost is None:
                 return None
             total += cost
