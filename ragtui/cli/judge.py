@@ -136,10 +136,14 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
             f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
             file=sys.stderr,
         )
-    for what, ids in (("the judge reported an injection attempt in", totals.injection_ids), ("addresses the judge (detector)", totals.directed_ids)):
+    flagged = (
+        ("the judge reported an injection attempt in {n} answer(s)", "verdicts kept, marked injection: true", totals.injection_ids),
+        ("{n} question(s) address the judge (detector)", "read them before trusting a score", totals.directed_ids),
+    )
+    for what, advice, ids in flagged:
         if ids:
-            shown = ", ".join(neutralize(i, keep_newlines=False) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            print(f"ragtui: warning: {len(ids)} answer(s) {what}: {shown} — verdicts kept; look at them before trusting a score", file=sys.stderr)
+            shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            print(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}", file=sys.stderr)
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
         print(f"ragtui: judge error on {neutralize(record.get('id'), keep_newlines=False)}: {neutralize(record['judge']['error'])}", file=sys.stderr)
     if totals.errors > 5:

@@ -8,6 +8,7 @@ loaded. Only stdlib at the top: the engine (ragtui.core.judge.batch) loads in ru
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -41,7 +42,10 @@ def check_batch_flags(args: argparse.Namespace) -> None:
 class BatchProgressLine:
     """The batch progress on stderr: redrawn on a terminal, one line per poll elsewhere.
 
-        batch  2 jobs (in_progress 2)  1200/3000 done  3 failed  elapsed 0:12:40  ≈$0.4100 at batch prices
+        batch  1200/3000  40%  failed 3  jobs 2 in_progress  elapsed 0:12:40  ≈$0.4100
+
+    The cost is estimated at batch prices (input from the prompts' length, output from
+    the sentence counts); a terminal line is cut to the terminal's width, never wrapped.
     """
 
     def __init__(self, stream: TextIO, tty: bool | None = None):
@@ -51,15 +55,19 @@ class BatchProgressLine:
 
     @staticmethod
     def line(snapshot) -> str:
-        statuses = ", ".join(f"{name} {count}" for name, count in sorted(snapshot.statuses.items()))
+        names = sorted(snapshot.statuses.items())
+        statuses = names[0][0] if len(names) == 1 else "(" + ", ".join(f"{count} {name}" for name, count in names) + ")"
+        share = snapshot.done / snapshot.requests if snapshot.requests else 1.0
         cost = "$?" if snapshot.estimated_cost is None else f"≈${snapshot.estimated_cost:.4f}"
         return (
-            f"batch  {snapshot.jobs} jobs ({statuses})  {snapshot.done}/{snapshot.requests} done  {snapshot.failed} failed  "
-            f"elapsed {format_duration(snapshot.elapsed)}  {cost} at batch prices"
+            f"batch  {snapshot.done}/{snapshot.requests}  {share:4.0%}  failed {snapshot.failed}  jobs {snapshot.jobs} {statuses}  "
+            f"elapsed {format_duration(snapshot.elapsed)}  {cost}"
         )
 
     def update(self, snapshot) -> None:
         text = self.line(snapshot)
+        if self.tty:
+            text = text[: shutil.get_terminal_size().columns - 1]
         self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")
         self.stream.flush()
         self.drawn = True
@@ -90,10 +98,10 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     import signal
 
     from ragtui.cli.judge import _judge_logging, _print_summary
+    from ragtui.cli.output import output_stream
     from ragtui.core.judge.batch.jobfile import job_file_path
     from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
     from ragtui.core.judge.client import CallError
-    from ragtui.cli.output import output_stream
     from ragtui.core.loading.records import write_run_lines
 
     check_batch_settings(settings)

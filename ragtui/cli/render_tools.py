@@ -99,7 +99,8 @@ def tool_text_lines(report: dict[str, Any], table) -> list[str]:
                 row.append(str(m["n"]))
             rows.append(row)
         lines += ["", f"{title}'s own metrics (its scores, compared like ragtui's):", *table(rows, header, gap=" ")]
-        lines.append("(Δ in points on 0–1 scales, else in the metric's units)")
+        if two:
+            lines.append("(Δ in points on 0–1 scales, else in the metric's units)")
         errors = [f"{_short_name(name)} {_errors(m)}" for name, m in metrics.items() if any(m["errors"].values())]
         if errors:
             label = "A/B " if two else ""

@@ -191,6 +191,7 @@ def kind_words(kinds: list[str] | None) -> str:
 
 
 KIND_LEGEND = " ".join(f"{code}={KIND_LABELS[kind]}" for kind, code in KIND_CODES.items())
+TOOL_KIND_LEGEND = " ".join(f"{code}={KIND_LABELS[kind]}" for kind, code in TOOL_KIND_CODES.items())
 
 
 def status_label(status: str, two_runs: bool = True) -> str:

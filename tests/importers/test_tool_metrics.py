@@ -240,3 +240,16 @@ def test_a_regressed_tool_metric_fails_the_regression_gate(capsys, tmp_path):
     config.write_text('tool_targets:\n  "ragas:answer_relevancy": {max: 0.5}\n', encoding="utf-8")
     assert main(["report", *RAGAS, "--config", str(config), "--fail-on-regression"]) == 1
     assert "ragas:answer_relevancy regressed" in capsys.readouterr().err
+
+
+def test_a_ragtui_run_against_a_deepeval_run_shows_the_tools_metric_of_b_alone(capsys, tmp_path):
+    native = tmp_path / "baseline.jsonl"
+    lines = [json.dumps({"run": {"name": "baseline"}})]
+    lines += [json.dumps({"id": f"q{n:02d}", "question": f"Question {n} sur le reglement interieur ?", "answer": "Oui."}) for n in range(1, 11)]
+    native.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    data = report(capsys, str(native), DEEPEVAL[1])
+    assert data["status_from"] == "ragtui"  # A has no tool verdicts: ragtui's own status
+    relevancy = data["tool_metrics"]["deepeval:Answer Relevancy"]
+    # nothing to pair: B's own mean, no Δ, no verdict
+    assert (relevancy["A"], relevancy["B"], relevancy["delta"], relevancy["verdict"], relevancy["n"]) == (None, 0.765, None, None, 0)
+    assert relevancy["n_by_run"] == {"A": 0, "B": 10}

@@ -12,6 +12,7 @@ for `--batch-fallback` and for runs to compare with. Every GET of a job moves it
 Anthropic in_progress → ended. Scripted trouble:
 - `expire={n, …}`: the n-th job created (1-based) expires — the first half of its
   requests answered, the rest `batch_expired` / `expired`;
+- `invalid={n, …}`: the n-th OpenAI job fails validation (status `failed`, `errors`);
 - `[[batcherror]]` in a question: that request errors (HTTP 400 / `errored`);
 - `slow_create=S`: a job is created at once but its id comes back S seconds later (a
   client with a shorter timeout cannot tell whether it exists);
@@ -44,8 +45,9 @@ OPENAI_STEPS = ("validating", "in_progress", "completed")
 class FakeBatch:
     """The server; `with FakeBatch() as server:` or start()/stop()."""
 
-    def __init__(self, *, expire: set[int] | frozenset[int] = frozenset(), reject_prefill: bool = False, slow_create: float = 0.0, seed: int = 7):
+    def __init__(self, *, expire: set[int] | frozenset[int] = frozenset(), invalid: set[int] | frozenset[int] = frozenset(), reject_prefill: bool = False, slow_create: float = 0.0, seed: int = 7):
         self.expire = set(expire)
+        self.invalid = set(invalid)
         self.slow_create = slow_create  # seconds a job creation takes to be answered (after the job exists)
         self.reject_prefill = reject_prefill
         self.hold = False  # True: jobs stay in progress (to interrupt a run while it waits)
@@ -241,7 +243,7 @@ class _BatchHandler(BaseHTTPRequestHandler):
         fake = self.server_fake
         with fake.lock:
             fake.submissions += 1
-            job = {"id": f"{prefix}_{fake.submissions}", "kind": kind, "route": route, "items": items, "step": 0, "expires": fake.submissions in fake.expire, "created_at": 1_900_000_000 + fake.submissions}
+            job = {"id": f"{prefix}_{fake.submissions}", "kind": kind, "route": route, "items": items, "step": 0, "expires": fake.submissions in fake.expire, "invalid": fake.submissions in fake.invalid, "created_at": 1_900_000_000 + fake.submissions}
             fake.jobs[job["id"]] = job
         return job
 
@@ -250,7 +252,9 @@ class _BatchHandler(BaseHTTPRequestHandler):
         last = len(OPENAI_STEPS) - 1 if job["kind"] == "openai" else 1
         if job["step"] < last and not (fake.hold and job["step"] + 1 == last):
             job["step"] += 1
-            if job["step"] == last:
+            if job["step"] == last and job["invalid"]:
+                job["results"], job["unrun"] = [], []
+            elif job["step"] == last:
                 fake.run_job(job)
                 if job["kind"] == "openai":
                     self._write_openai_files(job)
@@ -278,9 +282,12 @@ class _BatchHandler(BaseHTTPRequestHandler):
             status = OPENAI_STEPS[job["step"]]
             if done and job["expires"]:
                 status = "expired"
+            if done and job["invalid"]:
+                status = "failed"
             counts = {"total": len(job["items"]), "completed": ok, "failed": len(job["items"]) - ok if done else 0}
             view = {"id": job["id"], "object": "batch", "endpoint": "/v1/chat/completions", "status": status, "created_at": job["created_at"],
-                    "metadata": job.get("metadata"), "request_counts": counts, "errors": None,
+                    "metadata": job.get("metadata"), "request_counts": counts,
+                    "errors": {"object": "list", "data": [{"code": "invalid_model", "message": "scripted: the model is not available for batch", "line": 1}]} if done and job["invalid"] else None,
                     "output_file_id": job.get("output_file_id"), "error_file_id": job.get("error_file_id")}  # fmt: skip
             return view
         counts = {"processing": 0 if done else len(job["items"]), "succeeded": ok, "errored": len(results) - ok, "canceled": 0, "expired": len(job.get("unrun") or [])}

@@ -185,3 +185,40 @@ async def test_the_progress_sink_sees_jobs_requests_and_the_estimated_batch_cost
     assert first.jobs == 1 and first.requests == 4 and first.done == 0 and first.statuses == {"in_progress": 1}
     assert last.done == 4 and last.failed == 0 and last.statuses == {"completed": 1}
     assert 0 < first.estimated_cost < 0.001 and seen[-1] == "closed"
+
+
+async def test_a_job_that_fails_validation_gives_each_request_the_providers_reason(tmp_path):
+    with FakeBatch(invalid={1}) as server:
+        outcome = await judge_run_batch(raw_run([record("q1"), record("q2")]), _settings(server, "openai", tmp_path), _options(tmp_path))
+    errors = [r["judge"]["error"] for r in outcome.result.records]
+    assert all(e and "scripted: the model is not available for batch" in e for e in errors)
+
+
+async def test_an_interrupted_anthropic_submission_matching_several_jobs_stops_instead_of_guessing(fake_batch, tmp_path):
+    from ragtui.core.judge.client import CallError
+
+    settings = _settings(fake_batch, "anthropic", tmp_path)
+    records = [record("q1"), record("q2")]
+    await judge_run_batch(raw_run(records), settings, _options(tmp_path, wait=False))
+    other = tmp_path / "other"
+    await judge_run_batch(raw_run([record("x1"), record("x2")]), _settings(fake_batch, "anthropic", other), _options(other, wait=False))
+    path = job_file_path(tmp_path / "judged.jsonl")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    saved["jobs"][0].update(id=None, state="submitting")
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    with pytest.raises(CallError, match="may have created any of the jobs msgbatch_2, msgbatch_1"):
+        await judge_run_batch(raw_run(records), settings, _options(tmp_path))
+    assert fake_batch.submissions == 2
+
+
+def test_the_anthropic_key_is_never_sent_to_a_results_url_on_another_host():
+    from ragtui.core.judge.batch.anthropic import AnthropicBatchAPI
+    from ragtui.core.judge.batch.api import JobStatus
+    from ragtui.core.judge.providers import make_provider
+
+    settings = settings_for("http://127.0.0.1:9", "anthropic")
+    api = AnthropicBatchAPI(settings, make_provider(settings), http=None)
+    ours = JobStatus("ended", True, result_refs={"results_url": "http://127.0.0.1:9/v1/messages/batches/b1/results?x=1"})
+    elsewhere = JobStatus("ended", True, result_refs={"results_url": "https://collector.example/steal"})
+    assert api._results_url("b1", ours) == "http://127.0.0.1:9/v1/messages/batches/b1/results?x=1"
+    assert api._results_url("b1", elsewhere) == "http://127.0.0.1:9/v1/messages/batches/b1/results"

@@ -114,5 +114,7 @@ def test_the_progress_line_names_jobs_requests_elapsed_time_and_batch_cost():
     from ragtui.core.judge.batch.poller import BatchSnapshot
 
     snapshot = BatchSnapshot(jobs=2, requests=3000, done=1200, failed=3, elapsed=760, estimated_cost=0.41, statuses={"in_progress": 2})
-    assert BatchProgressLine.line(snapshot) == "batch  2 jobs (in_progress 2)  1200/3000 done  3 failed  elapsed 0:12:40  ≈$0.4100 at batch prices"
-    assert "$?" in BatchProgressLine.line(BatchSnapshot(jobs=1, estimated_cost=None))
+    assert BatchProgressLine.line(snapshot) == "batch  1200/3000   40%  failed 3  jobs 2 in_progress  elapsed 0:12:40  ≈$0.4100"
+    assert len(BatchProgressLine.line(snapshot)) < 80
+    mixed = BatchSnapshot(jobs=3, requests=10, done=4, statuses={"in_progress": 2, "completed": 1}, estimated_cost=None)
+    assert "jobs 3 (1 completed, 2 in_progress)" in BatchProgressLine.line(mixed) and BatchProgressLine.line(mixed).endswith("$?")

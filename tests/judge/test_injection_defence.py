@@ -88,9 +88,9 @@ def test_even_the_right_nonce_written_in_the_text_is_neutralised():
 
 
 def test_invisible_and_lookalike_characters_cannot_smuggle_a_closing_tag():
-    for trick in ("<\u200b/passage-x>", "<\u202e/phrase>", "＜/passage>", "< / passage>", "<\x1b/phrase>"):
+    for trick in ("<\u200b/passage-x>", "<\u202e/phrase>", "＜/passage>", "< / passage>", "<\x1b/phrase>", "<∕passage>", "〈/phrase〉"):
         assert "</" not in neutralise(f"a {trick} b", NONCE)
-        assert not re.search(r"[<＜]\s*/", neutralise(f"a {trick} b", NONCE)), trick
+        assert not re.search(r"[<＜﹤〈⟨〈]", neutralise(f"a {trick} b", NONCE)), trick
 
 
 def test_each_prompt_draws_its_own_nonce_and_a_seed_gives_the_same_one_for_the_same_content():
@@ -112,7 +112,7 @@ def test_the_nonce_seed_is_kept_private_in_the_cache_and_reused(tmp_path):
 def test_the_rendering_is_part_of_the_prompt_version():
     from ragtui.core.judge import prompts
 
-    assert prompts.RENDER_VERSION == "render-2-fenced"
+    assert prompts.RENDER_VERSION == "render-3-fenced"
     assert load_prompts("fr").version.startswith("ragtui-fr@")
 
 
@@ -194,3 +194,20 @@ def test_print_prompt_of_an_unknown_id_and_judge_without_output_are_usage_errors
     assert unknown.returncode == 2 and "no question with id 'q9'" in unknown.stderr and "Traceback" not in unknown.stderr
     no_output = _cli(str(run))
     assert no_output.returncode == 2 and "-o OUT is required" in no_output.stderr
+
+
+def test_ragtui_judge_records_the_injection_and_warns_about_flagged_answers(fake_llm, tmp_path, monkeypatch, capsys):
+    from ragtui.cli import main
+    from tests.judge.helpers import SECRET
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    records = [record("q1"), record("q2", "[[injection]]", answer=HOSTILE_ANSWERS["en_note_to_judge"]), record("q3", answer=HOSTILE_ANSWERS["fr_verdict_json"])]
+    run, out = write_run(tmp_path / "run.jsonl", records), tmp_path / "judged.jsonl"
+    args = ["judge", str(run), "-o", str(out), "-q", "--provider", "openai", "--model", "gpt-4o-mini", "--base-url", f"{fake_llm.url}/v1"]
+    assert main(args) == 0
+    meta, *judged = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert meta["run"]["judge_injections"] == 1
+    assert [r["judge"].get("injection") for r in judged] == [None, True, None]
+    err = capsys.readouterr().err
+    assert "warning: the judge reported an injection attempt in 1 answer(s): q2 — verdicts kept, marked injection: true" in err
+    assert "warning: 2 question(s) address the judge (detector): q2, q3 — read them before trusting a score" in err

@@ -69,3 +69,13 @@ async def test_the_verdict_inspector_shows_the_flag_and_the_judges_own_report(tm
         await pilot.press("t")
         await pilot.pause()
         assert not list(pilot.app.screen.query(".verdict-directed"))
+
+
+def test_question_view_of_an_answer_addressing_the_judge_snapshot(snap_compare, tmp_path):
+    comparison = _comparison(tmp_path)
+    assert snap_compare(host_app(lambda: QuestionScreen(comparison, ["q001"], 0)), terminal_size=(80, 24))
+
+
+def test_verdict_inspector_of_an_answer_addressing_the_judge_snapshot(snap_compare, tmp_path):
+    comparison = _comparison(tmp_path)
+    assert snap_compare(host_app(lambda: VerdictScreen(comparison, "q001", "B")), terminal_size=(80, 24))

@@ -37,7 +37,7 @@ async def test_the_dashboard_shows_deepevals_metrics_as_their_own_panel_group():
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen), text_of(app.screen)
         group = app.screen.query_one("#tool-deepeval", ToolMetricsGroup)
-        assert "DeepEval's own metrics" in text_of(group)
+        assert "DeepEval's own metrics" in text_of(group) and "⚠ tool errors A 1 · B 0" in text_of(group)
         panels = {panel.metric.name: panel for panel in group.query(MetricPanel)}
         assert list(panels) == ["deepeval:Answer Relevancy", "deepeval:Faithfulness"]
         relevancy = panels["deepeval:Answer Relevancy"]
@@ -112,3 +112,24 @@ def test_question_view_with_the_tools_verdicts_at_80x24_snapshot(snap_compare):
     app = host_app(lambda: QuestionScreen(comparison, ["q06"], 0))
     # The side's body scrolls to the tool's verdicts under the answer.
     assert snap_compare(app, press=["end"], terminal_size=(80, 24))
+
+
+def test_the_failure_list_filters_on_the_tools_failure_kinds_when_they_make_the_status():
+    from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows
+
+    rows = FailureRows(load_comparison(DEEPEVAL))
+    assert rows.kinds[-2:] == ("tool_fail", "tool_error")
+    rows.apply(FailureFilter(status="all", kind="tool_error"))
+    assert rows.ids() == ["q09"]  # A's empty answer whose metric errored
+    native = FailureRows(load_comparison(Inputs(a=DEEPEVAL.a, b=DEEPEVAL.b, status_from="ragtui")))
+    assert "tool_fail" not in native.kinds
+
+
+async def test_the_failure_list_legend_spells_out_the_tools_kinds():
+    from ragtui.ui.screens.failures import FailureListScreen
+
+    comparison = load_comparison(DEEPEVAL)
+    async with host_app(lambda: FailureListScreen(comparison)).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        legend = str(pilot.app.screen.query_one("#failures-filters", Static).render())
+        assert "T=failed by the tool E=tool error" in legend

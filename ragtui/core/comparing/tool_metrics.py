@@ -121,6 +121,11 @@ def _tool_metric(
     paired = rows_a.filter(scored).join(right, on="id", how="inner", maintain_order="left")
     unpaired = rows_a.filter(scored).height + right.height - 2 * paired.height
     comparison = _paired_comparison(name, spec, paired, target, config)
+    if paired.height == 0:
+        # No question scored in both runs (a metric only one tool has, a ragtui run against
+        # a tool's file): each run's own mean, unpaired, and no Δ.
+        own = {label: _mean(rows.filter(scored).get_column("value")) for label, rows in (("A", rows_a), ("B", rows_b))}
+        comparison = replace(comparison, a=own["A"], b=own["B"])
     pass_rate = {"A": _rate(paired.get_column("passed")), "B": _rate(paired.get_column("passed_b"))}
     return ToolMetric(tool, comparison, threshold, errors, pass_rate, unpaired, _categories(paired))
 
@@ -200,6 +205,10 @@ def _higher_is_better(rows: pl.DataFrame) -> bool:
 def _single(column: pl.Series) -> float | None:
     distinct = column.drop_nulls().unique()
     return float(distinct.item()) if len(distinct) == 1 else None
+
+
+def _mean(values: pl.Series) -> MetricValue:
+    return MetricValue(float(values.mean()) if len(values) else None, len(values))  # type: ignore[arg-type]
 
 
 def _rate(passed: pl.Series) -> float | None:

@@ -27,7 +27,8 @@ prompts/*.txt, versioned), fencing (nonce-tagged blocks the text cannot close), 
 formats), client (HTTP, retries, concurrency), retry (the policy), cache (one file per
 call), parsing (tolerant extraction, strict validation), pricing (prices.yaml),
 lexical (the offline approximate judge), judging (one question), runner (a run),
-sentences (how an answer splits), redaction (keys never leak). The stderr progress
+sentences (how an answer splits), redaction (keys never leak), batch/ (the same judge
+through the providers' batch APIs, `ragtui judge --batch`). The stderr progress
 line is the CLI's (`ragtui.cli.judge_progress`). Importing this package is
 cheap: httpx loads only when a network judge starts.
 """

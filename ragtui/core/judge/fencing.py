@@ -5,8 +5,9 @@ corpus). Each prompt wraps them in tags whose names carry a nonce (`<passage-7f3
 id="…">`), and before any text is placed between those tags it is neutralised:
 - invisible format characters (zero-width, bidi controls) and control characters are
   removed, so they cannot hide a tag from the rules below;
-- every `<` that starts something tag-shaped (`</x`, `<x`, `< /x`, full-width `＜`)
-  becomes `‹`: the text can neither close its block nor open a fake one;
+- every `<`, and every look-alike (`＜`, `﹤`, `〈`, `⟨`), becomes `‹`: the text can
+  neither close its block nor open a fake one, whatever it puts after the bracket
+  (`</x`, `< /x`, `<∕x` with a division slash…); "a < b" reads "a ‹ b" to the judge;
 - every occurrence of the nonce becomes `[nonce]`.
 
 The nonce is the first 48 bits of HMAC-SHA256(seed, content) where the content is
@@ -35,8 +36,8 @@ SEED_FILE = "nonce-seed"
 NONCE_STAND_IN = "[nonce]"
 TAG_STAND_IN = "‹"
 
-# `<`, or a look-alike, that opens something tag-shaped: a letter, or a slash then a letter.
-_TAG_OPEN = re.compile(r"[<＜﹤〈⟨](?=\s*[/／]?\s*[^\W\d_])")
+# `<` and its look-alikes: no bracket in a text can start a tag, whatever follows it.
+_TAG_OPEN = re.compile(r"[<＜﹤〈⟨〈]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

@@ -29,7 +29,7 @@ from ragtui.core.judge.fencing import NonceSource, neutralise, neutralise_attrib
 
 PARTS = ("system", "user", "repair")
 # Bump when the rendering below changes (tags, labels, fencing): it changes what the judge reads.
-RENDER_VERSION = "render-2-fenced"
+RENDER_VERSION = "render-3-fenced"
 PASSAGE_TAG = "passage"
 
 _LABELS = {

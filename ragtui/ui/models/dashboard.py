@@ -47,6 +47,8 @@ class DashboardData:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
     tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
+    # Per run ("A", "B"): questions the tool could not judge (counted like judge errors).
+    tool_errors: dict[str, int] = field(default_factory=dict)
 
     @property
     def two_runs(self) -> bool:
@@ -98,7 +100,18 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
         tool_groups=tool_groups(comparison),
+        tool_errors=tool_errors(comparison),
     )
+
+
+def tool_errors(comparison: Comparison) -> dict[str, int]:
+    """Questions each run's tool could not judge, for the tool group's title."""
+    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
+    return {
+        side: evaluation.questions.filter(pl.col("present") & pl.col("tool_error").is_not_null()).height
+        for side, evaluation in sides.items()
+        if "tool_error" in evaluation.questions.columns
+    }
 
 
 def tool_groups(comparison: Comparison) -> tuple[tuple[str, tuple[MetricComparison, ...]], ...]:

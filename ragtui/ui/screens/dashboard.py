@@ -87,7 +87,7 @@ class DashboardScreen(Screen):
     def _tool_groups(self) -> ComposeResult:
         data, config = self.data, self.data.comparison.config
         for tool, metrics in data.tool_groups:
-            yield ToolMetricsGroup(tool, metrics, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
+            yield ToolMetricsGroup(tool, metrics, errors=data.tool_errors, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
 
     def _grid_title(self) -> Content:
         shown = {"A": "A (reference)", "B": "B (candidate), Δ vs A in points"}[self.side]

@@ -16,7 +16,15 @@ from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.loading.schema import category_display_name
-from ragtui.core.vocabulary import CAUSE_LABELS, KIND_LABELS, KIND_LEGEND, STATUS_SYMBOL, kind_words, status_label
+from ragtui.core.vocabulary import (
+    CAUSE_LABELS,
+    KIND_LABELS,
+    KIND_LEGEND,
+    STATUS_SYMBOL,
+    TOOL_KIND_LEGEND,
+    kind_words,
+    status_label,
+)
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import STATUS_FILTER_LABELS, FailureFilter, FailureRows
 from ragtui.ui.widgets.failure_table import FailureTable
@@ -135,7 +143,8 @@ class FailureListScreen(Screen):
         if f.search.strip():
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
         if self.app.size.width >= 120:
-            parts += ["\n", Content(KIND_LEGEND).stylize("dim")]
+            legend = KIND_LEGEND + (f" {TOOL_KIND_LEGEND}" if self.comparison.status_from != "ragtui" else "")
+            parts += ["\n", Content(legend).stylize("dim")]
         self.query_one("#failures-filters", Static).update(Content.assemble(*parts))
 
     def action_cycle_status(self) -> None:

@@ -18,6 +18,7 @@ import polars as pl
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.evaluate import FAILURE_KINDS
+from ragtui.core.measuring.tool_scores import TOOL_KINDS
 
 # Order of the status filter as `s` cycles it; "failing" = failed in A or in B.
 STATUS_FILTERS = ("failing", "regressed", "fixed", "still_failing", "all")
@@ -118,7 +119,8 @@ class FailureRows:
         self.two_runs = comparison.b is not None
         self.base = triage_frame(comparison)
         self.categories: list[str] = self.base.get_column("category").unique(maintain_order=True).to_list()
-        self.kinds: tuple[str, ...] = FAILURE_KINDS
+        # The tool's own failure kinds count only when its verdicts make the status.
+        self.kinds: tuple[str, ...] = FAILURE_KINDS + (TOOL_KINDS if comparison.status_from != "ragtui" else ())
         self.filter = FailureFilter()
         self.frame = self.base
         self.groups: list[Group] = []

@@ -36,18 +36,36 @@ class ToolMetricsGroup(Vertical):
     }
     """
 
-    def __init__(self, tool: str, metrics: tuple[MetricComparison, ...], *, k: int, two_runs: bool, confidence: float, max_drop: float) -> None:
+    def __init__(
+        self,
+        tool: str,
+        metrics: tuple[MetricComparison, ...],
+        *,
+        errors: dict[str, int],
+        k: int,
+        two_runs: bool,
+        confidence: float,
+        max_drop: float,
+    ) -> None:
         super().__init__(id=f"tool-{tool}")
         self.tool = tool
         self.metrics = metrics
+        self.errors = errors
         self.panel_options = {"k": k, "two_runs": two_runs, "confidence": confidence, "max_drop": max_drop}
 
     def compose(self) -> ComposeResult:
         title = TOOL_LABELS.get(self.tool, self.tool)
         yield Static(
-            Content.assemble((f"{title}'s own metrics", "bold"), (" · its scores, compared like ragtui's", "dim")),
+            Content.assemble((f"{title}'s own metrics", "bold"), (" · compared like ragtui's", "dim"), self._errors_text()),
             classes="tool-title",
         )
         with Grid(classes="metric-grid"):
             for metric in self.metrics:
                 yield MetricPanel(metric, **self.panel_options)  # type: ignore[arg-type]
+
+    def _errors_text(self) -> Content:
+        """` · ⚠ tool errors A 1 · B 0`: questions the tool could not judge, never averaged."""
+        if not any(self.errors.values()):
+            return Content("")
+        counts = " · ".join(f"{side} {count}" for side, count in self.errors.items())
+        return Content.styled(f" · ⚠ tool errors {counts}", "$warning")
