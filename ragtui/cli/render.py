@@ -186,6 +186,10 @@ def calibration_text(calibration: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def _category_names(report: dict[str, Any]) -> dict[str, str]:
+    return {category: cell.get("name", category) for category, cell in report.get("categories", {}).items()}
+
+
 def _calibration_lines(report: dict[str, Any]) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
@@ -195,7 +199,7 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     lines = ["", "Judge vs human labels (a good judge agrees on about 85 % of sentences):"]
     for label, c in found.items():
         lines += _wrapped(f"  {label}: ", calibration_text(c))
-        lines += [line for detail in calibration_detail_lines(c) for line in _wrapped("     ", detail)]
+        lines += [line for detail in calibration_detail_lines(c, _category_names(report)) for line in _wrapped("     ", detail)]
     corrected = corrected_lines(report)
     if corrected:
         lines += ["", "Corrected by the sampled labels (PPI++, 95 % interval):"]
@@ -278,7 +282,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
         for label, c in found.items():
             out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
-            out += [f"- {_md(line)}" for line in calibration_detail_lines(c)] + ["", "</details>"]
+            out += [f"- {_md(line)}" for line in calibration_detail_lines(c, _category_names(report))] + ["", "</details>"]
         corrected = corrected_lines(report)
         if corrected:
             out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.sanitize import neutralize
 
 CONFUSION_TEXT = {
@@ -75,8 +74,12 @@ def _bias_text(metric: str, bias: dict[str, Any] | None) -> str | None:
     return f"{metric} {_signed(metric, bias['value'])}{_interval(metric, bias['ci'], signed=True)} on {bias['labels']}"
 
 
-def calibration_detail_lines(c: dict[str, Any]) -> list[str]:
-    """The lines under a run's agreement line: labels, per category, confusion, bias."""
+def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] | None = None) -> list[str]:
+    """The lines under a run's agreement line: labels, per category, confusion, bias.
+
+    `category_names`: display names by category, as the report's `categories` give them.
+    """
+    names = category_names or {}
     lines = [f"{c['labels']} labels ({c['labels_sampled']} from the random queue) · {neutralize(c.get('labels_file') or 'in the run', keep_newlines=False)}"]
     if c["by_category"]:
         parts = []
@@ -84,7 +87,7 @@ def calibration_detail_lines(c: dict[str, Any]) -> list[str]:
             if a["agreement"] is None:
                 continue
             kappa = f" κ {a['kappa']:.2f}" if a["kappa"] is not None else ""
-            parts.append(f"{neutralize(category_display_name(category), keep_newlines=False)} {a['agreement']:.0%}{kappa} ({a['sentences']})")
+            parts.append(f"{neutralize(names.get(category, category), keep_newlines=False)} {a['agreement']:.0%}{kappa} ({a['sentences']})")
         if parts:
             lines.append("by category: " + " · ".join(parts))
     if c["sentences"]:

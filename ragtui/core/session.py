@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.comparing.tool_metrics import compare_tool_metrics
@@ -13,11 +14,11 @@ from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.runs import Run, load_run
-from ragtui.core.loading.schema import CATEGORY_NAMES, UNCATEGORIZED
+from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores
 
-__all__ = ["Inputs", "load_comparison", "resolve_k"]
+__all__ = ["Inputs", "load_comparison", "load_comparisons", "resolve_k"]
 
 
 def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
@@ -84,7 +85,7 @@ def load_comparison(inputs: Inputs) -> Comparison:
     config = attempt(load_config, inputs.config)
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
-    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold), problems)
+    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems)
     if problems:
         raise InputError(problems)
     assert run_a is not None  # no problem means run A loaded
@@ -100,11 +101,29 @@ def load_comparison(inputs: Inputs) -> Comparison:
     return replace(comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels))
 
 
-def _known_categories(gold: GoldSet | None) -> frozenset[str]:
-    """The categories a peer tool's tag may name: the gold set's, else ragtui's four."""
+def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]:
+    """Each candidate compared with run A, exactly as B is by `load_comparison` (one engine).
+
+    Every pair is tried before giving up, so one error lists the problems of every run
+    (A's and the gold set's once, not once per pair).
+    """
+    comparisons: list[Comparison] = []
+    problems: list = []
+    for candidate in candidates:
+        try:
+            comparisons.append(load_comparison(replace(inputs, b=candidate)))
+        except InputError as exc:
+            problems.extend(found for found in exc.problems if found not in problems)
+    if problems:
+        raise InputError(problems)
+    return comparisons
+
+
+def _known_categories(gold: GoldSet | None, config: Config) -> frozenset[str]:
+    """The categories a peer tool's tag may name: the gold set's, else the config's."""
     if gold is not None:
         return frozenset(gold.frame.get_column("category").drop_nulls().unique().to_list())
-    return frozenset(name for name in CATEGORY_NAMES if name != UNCATEGORIZED)
+    return frozenset(name for name in config.categories if name != UNCATEGORIZED)
 
 
 def distinct_titles(run_a: Run, run_b: Run, variants: tuple[int | None, int | None] = (None, None)) -> tuple[Run, Run]:

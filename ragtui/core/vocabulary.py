@@ -29,6 +29,11 @@ PASS, FAIL, NA = "✓", "✗", "–"  # a value against its target; NA: nothing 
 WORST = "◆"  # the worst category of a metric in the grid
 
 
+def run_label(position: int) -> str:
+    """A run's label among several: A is the reference (position 0), then B1, B2, … each compared with A."""
+    return "A" if position == 0 else f"B{position}"
+
+
 VERDICT_PASS, VERDICT_FAIL, VERDICT_UNKNOWN = "✓", "✗", "?"
 GOLD_MARK = "★"
 BEYOND_K_MARK = "┆"
@@ -158,7 +163,7 @@ def target_text(target: float | None, spec: MetricSpec) -> str:
 
 
 def target_symbol(meets: bool | None) -> str:
-    return {True: PASS, False: FAIL}.get(meets, "")
+    return "" if meets is None else (PASS if meets else FAIL)
 
 
 def count_text(n: int) -> str:

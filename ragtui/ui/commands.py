@@ -57,10 +57,9 @@ class RagtuiCommands(Provider):
             for status in statuses:
                 text = f"Open {STATUS_LABEL[status]} questions"
                 out.append(Command(text, _plain(text), partial(app.open_failures, status=status), f"Failure list filtered to {STATUS_LABEL[status]}"))
-            from ragtui.core.loading.schema import category_display_name
 
             for category in comparison.categories:
-                name = safe(category_display_name(category), one_line=True)
+                name = safe(comparison.config.category_name(category), one_line=True)
                 text = f"Open failures in {name.plain}"
                 out.append(Command(text, join("Open failures in ", name), partial(app.open_failures, category=category), "Failure list filtered to this category"))
             if two_runs:

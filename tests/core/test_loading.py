@@ -9,7 +9,8 @@ import pytest
 import yaml
 from polars.testing import assert_frame_equal
 
-from ragtui.core.loading.config import Config
+from ragtui.core.errors import InputError
+from ragtui.core.loading.config import Config, load_config
 from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.loading.fast_jsonl import read_fast
 from ragtui.core.loading.gold import load_gold
@@ -142,3 +143,34 @@ def test_a_file_parsed_in_slices_gives_the_same_frame_as_in_one_piece(tmp_path, 
     assert_frame_equal(sliced[1].select(COMPARED), whole.select(COMPARED))
     assert sliced[1].get_column("line").to_list() == list(range(2, 202))
     assert json.loads(sliced[1].get_column("extra")[150])["late_field"] == "only here"
+
+
+def test_the_config_names_the_categories_and_which_are_unanswerable(tmp_path):
+    """A team's own categories: display names and the unanswerable ones come from ragtui.yaml."""
+    config_path = tmp_path / "ragtui.yaml"
+    config_path.write_text(
+        "unanswerable_categories: [hors_corpus]\ncategories:\n  hors_corpus: Out of corpus\n  rh: Human resources\n",
+        encoding="utf-8",
+    )
+    config = load_config(config_path)
+    assert config.category_name("hors_corpus") == "Out of corpus"
+    assert config.category_name("procedurale") == "Procedural"  # the shipped names stay
+    assert config.category_name("something_else") == "something_else"
+    run = tmp_path / "run.jsonl"
+    records = [
+        {"id": "q1", "question": "?", "category": "hors_corpus", "gold_passages": ["p1"], "retrieved": ["p1"], "answer": "Je ne trouve pas cette information."},
+        {"id": "q2", "question": "?", "category": "sans_reponse", "gold_passages": ["p1"], "retrieved": ["p1"], "answer": "Oui."},
+    ]
+    run.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    questions = evaluate(load_run(run), None, config).questions
+    by_id = dict(zip(questions.get_column("id").to_list(), questions.get_column("unanswerable").to_list(), strict=True))
+    # sans_reponse is no longer unanswerable once the config names its own category
+    assert by_id == {"q1": True, "q2": False}
+
+
+def test_a_config_category_map_that_is_not_a_mapping_is_a_clear_problem(tmp_path):
+    config_path = tmp_path / "ragtui.yaml"
+    config_path.write_text("categories: [a, b]\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_config(config_path)
+    assert "categories" in str(caught.value) and "display name" in str(caught.value)

@@ -145,3 +145,14 @@ def test_a_repeated_id_counts_once_and_moves_the_ranks_after_it_up(tmp_path, wri
     assert (rows["r2"]["first_gold_rank"], rows["r2"]["hits_at_k"]) == (1, 1)
     assert rows["r2"]["context_precision_at_k"] == pytest.approx(1.0)
     assert rows["r3"]["first_gold_rank"] == 2
+
+
+def test_the_question_view_names_the_first_gold_at_the_rank_the_metrics_measured(tmp_path, write_jsonl):
+    from ragtui.core.comparing.question_diff import first_gold, gold_rank_text
+
+    records = [{"id": "r1", "gold_passages": ["g"], "retrieved": ["x", "x", "y", "g", "g"], "category": "procedurale"}]
+    run = load_run(write_jsonl(tmp_path / "r.jsonl", None, records))
+    row = next(evaluate(run, None, Config(k=2), k=2).questions.iter_rows(named=True))
+    # [x, x, y, g, g] counts x once: g is third, outside the top 2, in both places.
+    assert first_gold(row) == (row["first_gold_rank"], "g") == (3, "g")
+    assert gold_rank_text(row, 2) == "gold g at rank 3 — outside the top 2"

@@ -253,3 +253,13 @@ def test_a_ragtui_run_against_a_deepeval_run_shows_the_tools_metric_of_b_alone(c
     # nothing to pair: B's own mean, no Δ, no verdict
     assert (relevancy["A"], relevancy["B"], relevancy["delta"], relevancy["verdict"], relevancy["n"]) == (None, 0.765, None, None, 0)
     assert relevancy["n_by_run"] == {"A": 0, "B": 10}
+
+
+def test_converted_runs_keep_the_tools_metrics_and_verdicts(capsys, tmp_path):
+    for side, source in zip("ab", DEEPEVAL, strict=True):
+        assert main(["convert", source, "-o", str(tmp_path / f"{side}.jsonl")]) == 0
+    capsys.readouterr()
+    data = report(capsys, str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"))
+    assert data["status_from"] == "tool"
+    assert data["questions"] == {"regressed": ["q06"], "fixed": ["q03", "q04", "q09"], "still_failing": ["q07"]}
+    assert data["tool_metrics"]["deepeval:Answer Relevancy"]["delta"] == 0.135

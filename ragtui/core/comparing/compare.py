@@ -16,7 +16,7 @@ import polars as pl
 
 from ragtui.core.loading.config import Config
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import METRICS, MetricSpec, MetricValue, counts, summarize, summarize_by_category
+from ragtui.core.measuring.metrics import METRICS, Counts, MetricSpec, MetricValue, counts, summarize, summarize_by_category
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 
 REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
@@ -236,7 +236,7 @@ def _judge_warnings(evaluation: Evaluation, label: str | None = None) -> tuple[s
     return (f"{label or run.name} ({run.name}): {warning}" if label else warning,)
 
 
-def counts_for(comparison: Comparison) -> dict[str, object]:
+def counts_for(comparison: Comparison) -> dict[str, Counts]:
     """Counts of A and B for headers (questions, missing, judge errors, …)."""
     out = {"A": counts(comparison.a)}
     if comparison.b is not None:

@@ -32,12 +32,15 @@ def _dedup(ids: list[str] | None) -> list[str]:
 
 
 def first_gold(row: dict[str, Any]) -> tuple[int | None, str | None]:
-    """(1-based rank, id) of the first gold passage in the retrieved list, duplicates counted once."""
-    gold = set(row.get("gold_passages") or [])
-    for rank, passage in enumerate(_dedup(row.get("retrieved_ids")), start=1):
-        if passage in gold:
-            return rank, passage
-    return None, None
+    """(1-based rank, id) of the first gold passage of an evaluated row.
+
+    The rank is the one the retrieval stage measured (`first_gold_rank`, duplicates
+    counted once); only the id at that rank is looked up here, so the two never disagree.
+    """
+    rank = row.get("first_gold_rank")
+    if rank is None:
+        return None, None
+    return rank, _dedup(row.get("retrieved_ids"))[rank - 1]
 
 
 def gold_rank_text(row: dict[str, Any], k: int) -> str:
@@ -62,7 +65,7 @@ def _retrieval_changes(a: dict[str, Any], b: dict[str, Any], k: int) -> list[Cha
         return [Change("gold_fell_out", f"gold {gold_a} fell out of the top {k} (rank {rank_a} → {where_b})", True)]
     if in_b and not in_a:
         return [Change("gold_came_in", f"gold {gold_b} came into the top {k} ({where_a} → rank {rank_b})", False)]
-    if in_a and in_b and rank_a != rank_b:
+    if in_a and in_b and rank_a is not None and rank_b is not None and rank_a != rank_b:
         return [Change("gold_rank_moved", f"first gold moved from rank {rank_a} to rank {rank_b}", rank_b > rank_a)]
     return []
 

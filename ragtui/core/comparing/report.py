@@ -11,7 +11,6 @@ from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
 
@@ -76,7 +75,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
                 entry["B"] = _num(cell["B"].value) if cell["B"] else None
                 entry["delta"] = _num(cell["delta"])
             metrics[name] = entry
-        out[category] = {"name": category_display_name(category), "n": data["n"], "metrics": metrics}
+        out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
 
 

@@ -7,6 +7,7 @@ both) plus what only a tool metric has: `tool`, `threshold`, `scale`, `errors` p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -14,7 +15,6 @@ import polars as pl
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.report import _metric, _num
 from ragtui.core.comparing.tool_metrics import ToolMetric
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.tool_scores import tool_of
 
@@ -22,10 +22,11 @@ from ragtui.core.measuring.tool_scores import tool_of
 def tool_metrics_section(comparison: Comparison) -> dict[str, Any]:
     """`TOOL:METRIC` → the metric's fields, in the order the files name them."""
     two_runs = comparison.b is not None
-    return {name: _tool_metric(metric, two_runs) for name, metric in comparison.tool_metrics.items()}
+    names = comparison.config.category_name
+    return {name: _tool_metric(metric, two_runs, names) for name, metric in comparison.tool_metrics.items()}
 
 
-def _tool_metric(metric: ToolMetric, two_runs: bool) -> dict[str, Any]:
+def _tool_metric(metric: ToolMetric, two_runs: bool, category_name: Callable[[str], str]) -> dict[str, Any]:
     out = _metric(metric.comparison, two_runs)
     out["tool"] = metric.tool
     out["threshold"] = metric.threshold
@@ -36,7 +37,7 @@ def _tool_metric(metric: ToolMetric, two_runs: bool) -> dict[str, Any]:
         out["unpaired"] = metric.unpaired
     categories = {}
     for category, cell in metric.categories.items():
-        entry: dict[str, Any] = {"name": category_display_name(category), "A": _num(cell["A"].value), "n": cell["n"]}
+        entry: dict[str, Any] = {"name": category_name(category), "A": _num(cell["A"].value), "n": cell["n"]}
         if two_runs:
             entry["B"] = _num(cell["B"].value)
             entry["delta"] = _num(cell["delta"])

@@ -68,9 +68,9 @@ def score_value(value: Any) -> tuple[float | None, str | None]:
             return None, "empty in the file (a NaN written by pandas)"
         if stripped.lower() == "nan":
             return None, "NaN in the file: the tool could not compute this score"
-        number = parse_number(stripped)
-        if number is not None:
-            return number, None
+        parsed = parse_number(stripped)
+        if parsed is not None:
+            return parsed, None
         return None, f"not a number: {short(value)}"
     return None, f"not a number: {short(value)}"
 

@@ -92,8 +92,8 @@ def _record(
     ideal = _string_list(path, index, case, ("context",), problems)
     if retrieval is False or ideal is False:
         return None, False
-    metadata = next((case[key] for key in ("additionalMetadata", "metadata") if isinstance(case.get(key), dict)), {})
-    tags = case.get("tags") if isinstance(case.get("tags"), list) else []
+    metadata: dict[str, Any] = next((case[key] for key in ("additionalMetadata", "metadata") if isinstance(case.get(key), dict)), {})
+    tags: list[Any] = case["tags"] if isinstance(case.get("tags"), list) else []
     notes: list[str] = []
     name = string_or_none(case.get("name"))
     record: dict[str, Any] = {}
@@ -107,7 +107,7 @@ def _record(
     gold = id_list(metadata, GOLD_ID_KEYS)
     if gold is not None:
         record["gold_passages"] = gold
-    retrieved, positional = build_retrieved(id_list(metadata, RETRIEVED_ID_KEYS), retrieval, notes)
+    retrieved, positional = build_retrieved(id_list(metadata, RETRIEVED_ID_KEYS), retrieval if isinstance(retrieval, list) else None, notes)
     if retrieved is not None:
         record["retrieved"] = retrieved
     if "actualOutput" in case or "actual_output" in case:

@@ -140,7 +140,7 @@ def _choose_epoch(path: Path, samples: list[tuple[str, dict[str, Any]]], variant
 def _record(
     path: Path, index: int, where: str, sample: dict[str, Any], gold_questions: dict[str, str] | None, problems: list[Problem]
 ) -> tuple[dict[str, Any] | None, bool]:
-    metadata = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
+    metadata: dict[str, Any] = sample["metadata"] if isinstance(sample.get("metadata"), dict) else {}
     question = _message_text(sample.get("input"))
     if question is None:
         problems.append(problem(path, index, "input", f"in {where}: no user message to take the question from"))
@@ -181,7 +181,7 @@ def _record(
 
 
 def _answer(sample: dict[str, Any], record: dict[str, Any]) -> None:
-    output = sample.get("output") if isinstance(sample.get("output"), dict) else {}
+    output: dict[str, Any] = sample["output"] if isinstance(sample.get("output"), dict) else {}
     choices = output.get("choices")
     message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
     answer = _content_text(message.get("content")) if isinstance(message, dict) else None
@@ -192,7 +192,7 @@ def _answer(sample: dict[str, Any], record: dict[str, Any]) -> None:
         record["answer"] = answer
     if error is not None:
         record["generation_error"] = string_or_none(error.get("message") if isinstance(error, dict) else error) or short(error)
-    usage = output.get("usage") if isinstance(output.get("usage"), dict) else {}
+    usage: dict[str, Any] = output["usage"] if isinstance(output.get("usage"), dict) else {}
     for field, value in (("tokens_in", usage.get("input_tokens")), ("tokens_out", usage.get("output_tokens"))):
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             record[field] = value
@@ -268,8 +268,8 @@ def _string_list(metadata: dict[str, Any], names: tuple[str, ...]) -> list[str] 
 
 
 def _meta(path: Path, header: dict[str, Any]) -> dict[str, Any]:
-    spec = header.get("eval") if isinstance(header.get("eval"), dict) else {}
-    roles = spec.get("model_roles") if isinstance(spec.get("model_roles"), dict) else {}
+    spec: dict[str, Any] = header["eval"] if isinstance(header.get("eval"), dict) else {}
+    roles: dict[str, Any] = spec["model_roles"] if isinstance(spec.get("model_roles"), dict) else {}
     grader = roles.get("grader")
     if isinstance(grader, dict):
         grader = grader.get("model")

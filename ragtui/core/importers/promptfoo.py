@@ -31,7 +31,7 @@ from ragtui.core.importers.common import (
     string_or_none,
     unique_name,
 )
-from ragtui.core.loading.records import RawRun, read_bytes_utf8
+from ragtui.core.loading.records import RawRun, json_lines, read_bytes_utf8
 
 # Variable names teams give the RAG fields in their promptfoo tests, first match wins.
 QUESTION_VARS = ("question", "query", "input", "user_input")
@@ -62,7 +62,7 @@ def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, var
             lines.append(index)
             positional += is_positional
     meta = _meta(path, document, results, chosen)
-    imported = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 else None
+    imported = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 and chosen is not None else None
     return finish_run(path, "promptfoo", meta, records, lines, problems, positional=positional, imported=imported)
 
 
@@ -89,16 +89,10 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
 
 
 def _jsonl_results(path: Path, text: str) -> list[Any]:
-    results, problems = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                results.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                problems.append(problem(path, number, None, f"malformed JSON: {exc.msg} (column {exc.colno})"))
+    parsed, problems = json_lines(path, text)
     if problems:
         raise InputError(problems)
-    return results
+    return [obj for _, obj in parsed]
 
 
 def _variant_key(result: dict[str, Any]) -> tuple[str, str]:
@@ -139,7 +133,7 @@ def _choose_variant(path: Path, variants: list[tuple[str, str]], variant: int | 
 def _record(
     path: Path, index: int, result: dict[str, Any], gold_questions: dict[str, str] | None, problems: list[Problem]
 ) -> tuple[dict[str, Any] | None, bool]:
-    test_case = result.get("testCase") if isinstance(result.get("testCase"), dict) else {}
+    test_case: dict[str, Any] = result["testCase"] if isinstance(result.get("testCase"), dict) else {}
     variables = {**_dict(test_case.get("vars")), **_dict(result.get("vars"))}
     metadata = {**_dict(test_case.get("metadata")), **_dict(result.get("metadata"))}
     before = len(problems)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ragtui.core.judge.prompts import Passage, is_unanswerable_expected
 from ragtui.core.judge.sentences import split_sentences
+from ragtui.core.loading.config import DEFAULT_UNANSWERABLE_CATEGORIES
 
 # French aliases of the course material (FORMATS.md), read but never written.
 _ALIASES = {
@@ -25,7 +26,6 @@ _ALIASES = {
     "category": ("category", "categorie"),
     "question": ("question",),
 }
-UNANSWERABLE_CATEGORY = "sans_reponse"
 
 
 @dataclass(frozen=True)
@@ -54,14 +54,19 @@ def field_value(record: Mapping[str, Any] | None, name: str) -> Any:
     return None
 
 
-def build_inputs(record: Mapping[str, Any], k: int, gold: Mapping[str, Any] | None = None) -> JudgeInputs:
+def build_inputs(
+    record: Mapping[str, Any],
+    k: int,
+    gold: Mapping[str, Any] | None = None,
+    unanswerable_categories: tuple[str, ...] = DEFAULT_UNANSWERABLE_CATEGORIES,
+) -> JudgeInputs:
     """Gather the judge's inputs for `record`, with `gold` (its gold-set record) on top."""
     record_id = str(record.get("id", "?"))
     question = field_value(gold, "question") or field_value(record, "question")
     expected = field_value(gold, "expected_answer") or field_value(record, "expected_answer")
     category = field_value(gold, "category") or field_value(record, "category")
     gold_passages = field_value(gold, "gold_passages") if gold else field_value(record, "gold_passages")
-    unanswerable = category == UNANSWERABLE_CATEGORY or gold_passages == [] or is_unanswerable_expected(expected)
+    unanswerable = category in unanswerable_categories or gold_passages == [] or is_unanswerable_expected(expected)
     answer = record.get("answer")
     abstained = record.get("abstained") if isinstance(record.get("abstained"), bool) else None
 

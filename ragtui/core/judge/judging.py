@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragtui.core.judge import lexical
 from ragtui.core.judge.cache import CallCache
@@ -38,6 +38,9 @@ from ragtui.core.judge.prompts import PromptSet, load_prompts
 from ragtui.core.judge.redaction import redact
 from ragtui.core.judge.settings import JudgeSettings
 from ragtui.core.judge_directed import QuestionFlags, question_flags
+
+if TYPE_CHECKING:  # httpx loads only when a network judge starts
+    from ragtui.core.judge.client import JudgeClient
 
 log = logging.getLogger("ragtui.judge")
 RAW_LIMIT = 20_000  # characters of a failed reply kept in judge.raw
@@ -89,13 +92,13 @@ class JudgeSession:
         self.settings = settings.validated()
         self.lexical = settings.provider == "lexical"
         self.prompts: PromptSet | None = None if self.lexical else load_prompts(settings.lang, settings.prompts_dir)
-        self.prompt_version = lexical.PROMPT_VERSION if self.lexical else self.prompts.version
+        self.prompt_version = lexical.PROMPT_VERSION if self.prompts is None else self.prompts.version
         self.model_label = lexical.MODEL_LABEL if self.lexical else settings.model
         self.prices = PriceTable(settings.prices)
         self.cache = CallCache(None if self.lexical else settings.cache_dir)
         # Kept with the cache: a resumed run renders the same prompts, so the cache answers.
         self.nonces = NonceSource.for_cache(None if self.lexical else settings.cache_dir)
-        self.client = None
+        self.client: JudgeClient | None = None  # opened by __aenter__ for a network judge
 
     async def __aenter__(self) -> JudgeSession:
         if not self.lexical:
@@ -118,7 +121,7 @@ class JudgeSession:
 
     async def judge(self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False) -> Outcome:
         """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure."""
-        inputs = build_inputs(record, self.settings.k, gold)
+        inputs = build_inputs(record, self.settings.k, gold, self.settings.unanswerable_categories)
         usage = Usage()
         if inputs.problem:
             return Outcome(self._result(usage, error=inputs.problem), usage)
@@ -142,6 +145,7 @@ class JudgeSession:
         return Outcome(judge, usage, flags)
 
     async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
+        assert self.client is not None, "a network judge is used inside `async with`"
         result = await self.client.complete(messages, max_tokens, schema)
         c = result.completion
         cost = self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider, batch=result.batch)

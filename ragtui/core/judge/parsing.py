@@ -301,7 +301,8 @@ def _score(value: Any) -> int:
     if isinstance(value, (int, float)):
         number = float(value)
     elif isinstance(value, str) and re.fullmatch(r"\s*\d+(?:[.,]0+)?\s*(?:/\s*5)?\s*", value):
-        number = float(re.match(r"\s*(\d+)", value).group(1))
+        leading = re.match(r"\s*(\d+)", value)
+        number = float(leading.group(1)) if leading else None
     if number is None or number != number or not number.is_integer() or not 1 <= number <= 5:
         shown = json.dumps(value, ensure_ascii=False)[:40] if value is not None else "nothing"
         raise ParseError(f"utility score must be an integer from 1 to 5, found {shown}")

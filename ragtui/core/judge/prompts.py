@@ -120,7 +120,7 @@ def _is_abstention_word(expected: str) -> bool:
 
 def is_unanswerable_expected(expected: str | None) -> bool:
     """Whether an expected answer is the course's marker for "no answer in the corpus"."""
-    return bool(expected) and _is_abstention_word(expected)
+    return expected is not None and bool(expected) and _is_abstention_word(expected)
 
 
 def load_prompts(lang: str = "fr", prompts_dir: str | Path | None = None) -> PromptSet:

@@ -141,8 +141,9 @@ async def judge_run(
                 task.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
         for task in done:
-            if not task.cancelled() and task.exception() is not None:
-                raise task.exception()
+            error = None if task.cancelled() else task.exception()
+            if error is not None:
+                raise error
     finally:
         if own_session:
             await session.__aexit__(None, None, None)

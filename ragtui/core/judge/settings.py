@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import InputError, problem
+from ragtui.core.loading.config import DEFAULT_FALLBACK_PHRASES, DEFAULT_UNANSWERABLE_CATEGORIES
 
 PROVIDERS = ("openai", "anthropic", "ollama", "lexical")
 LANGS = ("fr", "en")
-DEFAULT_FALLBACK_PHRASES = ("Je ne trouve pas cette information",)
 
 # The official endpoints; any other base URL (vLLM, llama.cpp, a proxy) may run keyless.
 DEFAULT_BASE_URLS = {
@@ -74,6 +74,7 @@ class JudgeSettings:
     cache_dir: Path | None = None
     k: int = 5
     fallback_phrases: tuple[str, ...] = DEFAULT_FALLBACK_PHRASES
+    unanswerable_categories: tuple[str, ...] = DEFAULT_UNANSWERABLE_CATEGORIES
     prices: Mapping[str, Any] = field(default_factory=dict)
     lexical_threshold: float = 0.6
 
@@ -165,6 +166,8 @@ class JudgeSettings:
             values["k"] = int(data["k"])
         if isinstance(data.get("fallback_phrases"), list):
             values["fallback_phrases"] = tuple(str(p) for p in data["fallback_phrases"])
+        if isinstance(data.get("unanswerable_categories"), list):
+            values["unanswerable_categories"] = tuple(str(c) for c in data["unanswerable_categories"])
         prices = section.get("prices")
         if prices is not None and not isinstance(prices, Mapping):
             raise InputError(problem(source, None, "judge.prices", "expected a mapping model -> {input, output}"))

@@ -9,9 +9,21 @@ from typing import Any
 import yaml
 
 from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.loading.schema import UNCATEGORIZED
 
 DEFAULT_FALLBACK_PHRASES = ("Je ne trouve pas cette information",)
 DEFAULT_TARGETS = {"recall@5": 0.80, "faithfulness": 0.85, "abstention": 0.90, "utility": 4.0}
+# The course's four categories, shown by these names unless ragtui.yaml's `categories:` says
+# otherwise; a question of an `unanswerable_categories` category (or with no gold passage)
+# is one the corpus cannot answer, where the system must abstain.
+DEFAULT_CATEGORY_NAMES = {
+    "factuelle_courte": "Short factual",
+    "procedurale": "Procedural",
+    "sans_reponse": "No answer in corpus",
+    "contradiction_connue": "Known contradiction",
+    UNCATEGORIZED: "Uncategorized",
+}
+DEFAULT_UNANSWERABLE_CATEGORIES = ("sans_reponse",)
 CONFIG_FILE_NAME = "ragtui.yaml"
 
 
@@ -36,6 +48,8 @@ class Config:
     max_drop: float = 0.03
     confidence: float = 0.95
     fallback_phrases: tuple[str, ...] = DEFAULT_FALLBACK_PHRASES
+    categories: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_CATEGORY_NAMES))
+    unanswerable_categories: tuple[str, ...] = DEFAULT_UNANSWERABLE_CATEGORIES
     path: Path | None = None
     # `TOOL:METRIC` → threshold and target of a peer tool's metric.
     tool_targets: dict[str, ToolTarget] = field(default_factory=dict)
@@ -55,6 +69,10 @@ class Config:
             if "@" in name and name.split("@", 1)[0] == base:
                 return value
         return None
+
+    def category_name(self, category: str) -> str:
+        """The display name of a category; one the config does not name is shown as written."""
+        return self.categories.get(category, category)
 
     @property
     def utility_target(self) -> float:
@@ -117,8 +135,9 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
     if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
         problems.append(problem(path, lines.get("fallback_phrases"), "fallback_phrases", "expected a list of non-empty strings"))
         phrases = list(DEFAULT_FALLBACK_PHRASES)
+    categories, unanswerable = _categories(path, lines, data, problems)
     tool_targets = _tool_targets(path, lines.get("tool_targets"), data.get("tool_targets"), problems)
-    known = {"k", "targets", "regression", "fallback_phrases", "tool_targets"}
+    known = {"k", "targets", "regression", "fallback_phrases", "categories", "unanswerable_categories", "tool_targets"}
     config = replace(
         config,
         k=k,
@@ -126,10 +145,27 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         max_drop=max_drop,
         confidence=confidence,
         fallback_phrases=tuple(phrases),
+        categories=categories,
+        unanswerable_categories=unanswerable,
         tool_targets=tool_targets,
         extra={key: value for key, value in data.items() if key not in known},
     )
     return config, problems
+
+
+def _categories(path: Path, lines: dict[str, int], data: dict, problems: list[Problem]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """`categories:` (display names, over the shipped ones) and `unanswerable_categories:`."""
+    names = dict(DEFAULT_CATEGORY_NAMES)
+    raw_names = data.get("categories", {}) or {}
+    if not isinstance(raw_names, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in raw_names.items()):
+        problems.append(problem(path, lines.get("categories"), "categories", "expected a mapping of category: display name"))
+    else:
+        names.update(raw_names)
+    unanswerable = data.get("unanswerable_categories", list(DEFAULT_UNANSWERABLE_CATEGORIES))
+    if not isinstance(unanswerable, list) or not all(isinstance(c, str) and c for c in unanswerable):
+        problems.append(problem(path, lines.get("unanswerable_categories"), "unanswerable_categories", "expected a list of category names"))
+        unanswerable = list(DEFAULT_UNANSWERABLE_CATEGORIES)
+    return names, tuple(unanswerable)
 
 
 def _tool_targets(path: Path, line: int | None, raw: Any, problems: list[Problem]) -> dict[str, ToolTarget]:

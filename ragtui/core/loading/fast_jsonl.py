@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 import polars as pl
+from polars.datatypes import DataTypeClass
 
 from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE, without_detail
 
@@ -23,17 +24,21 @@ _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "text
 _NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
 
 
+# polars names a type by its class (pl.String) or an instance (pl.List(pl.String)).
+DType = pl.DataType | DataTypeClass
+
+
 class _NotSure(Exception):
     """The file needs the exact path."""
 
 
-def _fields(dtype: pl.DataType) -> dict[str, pl.DataType]:
+def _fields(dtype: DType) -> dict[str, DType]:
     if not isinstance(dtype, pl.Struct):
         raise _NotSure
     return {f.name: f.dtype for f in dtype.fields}
 
 
-def _require(dtype: pl.DataType, *allowed: type) -> None:
+def _require(dtype: DType, *allowed: type) -> None:
     if not any(dtype == a or isinstance(dtype, a) for a in allowed):
         raise _NotSure
 
@@ -49,7 +54,7 @@ def _string_list(frame: pl.DataFrame, name: str) -> pl.Expr:
     return pl.col(name).cast(pl.List(pl.String))
 
 
-def _plain(frame: pl.DataFrame, name: str, target: pl.DataType) -> pl.Expr:
+def _plain(frame: pl.DataFrame, name: str, target: DType) -> pl.Expr:
     if name not in frame.columns or frame.schema[name] == pl.Null:
         return pl.lit(None, dtype=target)
     dtype = frame.schema[name]
@@ -135,7 +140,7 @@ def _verdicts(frame: pl.DataFrame, prefix: str) -> list[pl.Expr]:
     return out
 
 
-def _struct_field(obj: Any, fields: dict[str, pl.DataType], name: str, target: pl.DataType) -> pl.Expr:
+def _struct_field(obj: Any, fields: dict[str, DType], name: str, target: DType) -> pl.Expr:
     dtype = fields.get(name, pl.Null)
     if dtype == pl.Null:
         return pl.lit(None, dtype=target)
@@ -149,7 +154,7 @@ def _struct_field(obj: Any, fields: dict[str, pl.DataType], name: str, target: p
 def _has_alias(schema: pl.Schema) -> bool:
     """French alias keys anywhere in the inferred schema (the schema covers every row)."""
 
-    def walk(dtype: pl.DataType) -> bool:
+    def walk(dtype: DType) -> bool:
         if isinstance(dtype, pl.Struct):
             return any(f.name in _ALIASES or walk(f.dtype) for f in dtype.fields)
         if isinstance(dtype, pl.List):

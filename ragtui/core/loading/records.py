@@ -60,24 +60,37 @@ def _json_line_error(exc: json.JSONDecodeError) -> str:
     return f"malformed JSON: {exc.msg} (column {exc.colno})"
 
 
+def json_lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """Every non-blank line of a JSONL text parsed, with its 1-based line number.
+
+    The one JSONL reader of ragtui's own files and the peer tools' (promptfoo's `-o
+    out.jsonl`): a byte-order mark is accepted, and every malformed line is reported, not
+    just the first.
+    """
+    parsed: list[tuple[int, Any]] = []
+    problems: list[Problem] = []
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            parsed.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            problems.append(problem(path, number, None, _json_line_error(exc)))
+    return parsed, problems
+
+
 def read_jsonl(path: Path, text: str | None = None) -> RawRun:
-    """Parse a JSONL run; every malformed line is reported, not just the first."""
+    """Parse a JSONL run: an optional first `{"run": {...}}` line, then one record a line."""
     text = read_bytes_utf8(path) if text is None else text
     meta: dict[str, Any] = {}
     meta_line = None
     records: list[dict[str, Any]] = []
     lines: list[int] = []
-    problems: list[Problem] = []
-    first = True
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(problem(path, number, None, _json_line_error(exc)))
-            first = False
-            continue
+    parsed, problems = json_lines(path, text)
+    # The metadata line must come first among the lines, malformed ones included.
+    first_number = min([number for number, _ in parsed] + [p.line for p in problems if p.line is not None], default=None)
+    for number, obj in parsed:
+        first = number == first_number
         if not isinstance(obj, dict):
             shown = json.dumps(obj, ensure_ascii=False)
             shown = shown if len(shown) <= 40 else shown[:39] + "…"
@@ -92,7 +105,7 @@ def read_jsonl(path: Path, text: str | None = None) -> RawRun:
         else:
             records.append(obj)
             lines.append(number)
-        first = False
+    problems.sort(key=lambda p: p.line or 0)
     return RawRun(path, meta, records, lines, meta_line, problems)
 
 

@@ -50,7 +50,7 @@ class Run:
         if self.meta.judge_model:
             return self.meta.judge_model
         models = self.frame.get_column("judge_model").drop_nulls()
-        return models.mode().sort().first() if len(models) else None
+        return str(models.mode().sort().first()) if len(models) else None
 
 
 def parse_meta(path: Path, meta: dict[str, Any], line: int | None, problems: list[Problem]) -> RunMeta:
@@ -203,7 +203,7 @@ def _load_fast(path: Path, detail: bool) -> Run | None:
         if result is None:
             return None
         meta_dict, frame = result
-    problems: list[Problem] = []
+    problems = []
     meta = parse_meta(path, meta_dict, 1, problems)
     if any(p.is_error for p in problems):
         return None

@@ -65,20 +65,7 @@ KNOWN_RECORD_FIELDS = {
     "cited", "judge", "human", "latency_ms", "cost_usd", "tokens_in", "tokens_out",
 }
 
-UNCATEGORIZED = "uncategorized"
-UNANSWERABLE_CATEGORY = "sans_reponse"
-CATEGORY_NAMES = {
-    "factuelle_courte": "Short factual",
-    "procedurale": "Procedural",
-    "sans_reponse": "No answer in corpus",
-    "contradiction_connue": "Known contradiction",
-    UNCATEGORIZED: "Uncategorized",
-}
-
-
-def category_display_name(category: str) -> str:
-    """The display name of a known category; others are shown as written."""
-    return CATEGORY_NAMES.get(category, category)
+UNCATEGORIZED = "uncategorized"  # a question without a category (names: loading.config)
 
 
 def _verdicts_only(column: str) -> pl.Expr:

@@ -19,7 +19,7 @@ from ragtui.core.errors import InputError, problem
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.loading.runs import Run
-from ragtui.core.loading.schema import GOLD_FIELDS, UNANSWERABLE_CATEGORY, UNCATEGORIZED
+from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,7 +112,7 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
         frame = frame.with_columns(
             pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
         )
-    frame = frame.with_columns(_outcomes(phrases, unavailable))
+    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories))
     frame = frame.with_columns(_failure_kinds(config.utility_target))
     frame = frame.with_columns(
         failures=pl.concat_list([pl.when(pl.col(f"fail_{kind}")).then(pl.lit(kind)) for kind in FAILURE_KINDS]).list.drop_nulls(),
@@ -149,7 +149,7 @@ def unavailable_parts(run: Run) -> set[str]:
     return parts
 
 
-def _outcomes(phrases: tuple[str, ...], unavailable: set[str]) -> list[pl.Expr]:
+def _outcomes(phrases: tuple[str, ...], unavailable: set[str], unanswerable_categories: tuple[str, ...]) -> list[pl.Expr]:
     present = pl.col("present")
     answer_known = pl.lit("answer" not in unavailable)
     answer = pl.col("answer")
@@ -166,7 +166,7 @@ def _outcomes(phrases: tuple[str, ...], unavailable: set[str]) -> list[pl.Expr]:
         judge_failed = pl.lit(False)
     category = pl.col("category")
     gold = pl.col("gold_passages")
-    unanswerable = (category == UNANSWERABLE_CATEGORY) | (gold.list.len() == 0).fill_null(False)
+    unanswerable = category.is_in(list(unanswerable_categories)).fill_null(False) | (gold.list.len() == 0).fill_null(False)
     return [
         unanswerable.alias("unanswerable"),
         (~unanswerable).alias("answerable"),

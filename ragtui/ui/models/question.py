@@ -8,13 +8,14 @@ only look things up: which retrieved passage an evidence id is, at which rank.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import polars as pl
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.question_diff import Change, describe_changes
+from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.judge_directed import QuestionFlags, question_flags
 
 SIDES = ("A", "B")
@@ -30,6 +31,7 @@ class QuestionData:
     names: dict[str, str]  # "A" / "B" → run name
     status: dict[str, Any] | None = None  # the row of Comparison.status
     changes: list[Change] = field(default_factory=list)
+    category_name: str = ""
     flags: dict[str, QuestionFlags] = field(default_factory=dict)  # side → what addresses the judge
 
     @property
@@ -55,7 +57,10 @@ def load_question(comparison: Comparison, question_id: str) -> QuestionData:
         changes = describe_changes(row_a, row_b, comparison.k)
     hits = comparison.status.filter(pl.col("id") == question_id)
     status = hits.row(0, named=True) if hits.height else None
-    return QuestionData(question_id, comparison.k, rows, names, status, changes, {side: side_flags(row) for side, row in rows.items()})
+    flags = {side: side_flags(row) for side, row in rows.items()}
+    data = QuestionData(question_id, comparison.k, rows, names, status, changes, flags=flags)
+    category = data.any_row.get("category") or UNCATEGORIZED
+    return replace(data, category_name=comparison.config.category_name(category))
 
 
 def side_flags(row: dict[str, Any] | None) -> QuestionFlags:

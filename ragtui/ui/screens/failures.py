@@ -15,7 +15,6 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.vocabulary import (
     CAUSE_LABELS,
     KIND_LABELS,
@@ -131,7 +130,7 @@ class FailureListScreen(Screen):
 
     def _show_filters(self) -> None:
         f = self.rows.filter
-        category = safe(category_display_name(f.category), one_line=True, limit=30) if f.category else "all"
+        category = safe(self.comparison.config.category_name(f.category), one_line=True, limit=30) if f.category else "all"
         status_text = "failing" if f.status == "failing" and not self.rows.two_runs else STATUS_FILTER_LABELS.get(f.status, f.status)
         parts: list[Content | str] = [
             Content(f"{self.rows.row_count:,}").stylize("bold"),

@@ -14,7 +14,6 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.vocabulary import MINUS, NA, WORST, short_label
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories
@@ -69,7 +68,7 @@ class CategoryGrid(DataTable):
         worst = worst_categories(self.comparison, self.side)
         show_delta = self.side == "B" and self.comparison.b is not None
         for category, data in self.comparison.categories.items():
-            cells: list[Text] = [rich_text(category_display_name(category), limit=24), Text(str(data["n"]), justify="right")]
+            cells: list[Text] = [rich_text(self.comparison.config.category_name(category), limit=24), Text(str(data["n"]), justify="right")]
             for metric in self._metrics:
                 cell = data["metrics"].get(metric.name)
                 value = cell[self.side] if cell is not None else None

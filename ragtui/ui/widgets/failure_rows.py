@@ -117,6 +117,7 @@ class FailureRows:
 
     def __init__(self, comparison: Comparison, filter: FailureFilter | None = None) -> None:
         self.two_runs = comparison.b is not None
+        self.category_name = comparison.config.category_name
         self.base = triage_frame(comparison)
         self.categories: list[str] = self.base.get_column("category").unique(maintain_order=True).to_list()
         # The tool's own failure kinds count only when its verdicts make the status.

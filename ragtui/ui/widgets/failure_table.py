@@ -21,7 +21,6 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, kind_codes, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
@@ -264,7 +263,7 @@ class FailureTable(ScrollView, can_focus=True):
         return Content("".join(parts)).truncate(width)
 
     def _group_content(self, group: Group, width: int) -> Content:
-        name = safe(category_display_name(group.category), one_line=True, limit=40)
+        name = safe(self.rows.category_name(group.category), one_line=True, limit=40)
         parts: list[Content | str] = [" ", name, f"  {group.count}"]
         for status in ("regressed", "still_failing", "fixed", "passing"):
             n = group.by_status.get(status)
@@ -288,7 +287,7 @@ class FailureTable(ScrollView, can_focus=True):
             " ",
         ]
         if cols.category:
-            category = safe(category_display_name(row["category"]), one_line=True)
+            category = safe(self.rows.category_name(row["category"]), one_line=True)
             parts += [category.truncate(cols.category, ellipsis=True, pad=True), " "]
         kinds = kind_codes(row["kinds_a"])
         if self.rows.two_runs:

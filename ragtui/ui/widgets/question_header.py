@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ragtui.core.loading.schema import category_display_name
 from ragtui.core.vocabulary import CAUSE_LABELS, GOLD_MARK, JUDGE_DIRECTED_LABEL, JUDGE_DIRECTED_MARK, STATUS_SYMBOL, status_label
 from ragtui.ui.models.question import QuestionData
 from ragtui.ui.safe_text import safe
@@ -32,7 +31,7 @@ def header_content(data: QuestionData, position: int, total: int, colour: Colour
     first: list[Content | str] = [
         safe(data.id, one_line=True, limit=40).stylize("bold"),
         " · ",
-        safe(category_display_name(row.get("category") or "uncategorized"), one_line=True, limit=40),
+        safe(data.category_name, one_line=True, limit=40),
     ]
     status = (data.status or {}).get("status")
     if status:

@@ -1,0 +1,88 @@
+"""Text and markdown views of a report on more than two runs (never re-computes a number).
+
+A summary first — every run's headline metrics, each candidate's Δ against A with its
+verdict symbol — then each comparison exactly as the two-run report renders it, so a
+reader who knows `ragtui report A B` reads every section without learning anything new.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragtui.cli.render import (
+    WIDTH,
+    _headline_names,
+    _mark,
+    _md,
+    _safe,
+    _table,
+    _wrapped,
+    delta_text,
+    render_markdown,
+    render_text,
+    target_text,
+    value_text,
+)
+from ragtui.core.vocabulary import VERDICT_LABEL, VERDICT_SYMBOL
+
+LEGEND = "Δ against A, in points (utility's in score units): " + " · ".join(
+    f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in ("improved", "regressed", "no_clear_change")
+)
+
+
+def _cell(name: str, metric: dict[str, Any], side: str) -> str:
+    """`0.867 ✓ ▲+7.8`: the run's value, its target mark and (for a candidate) Δ with its verdict."""
+    if metric[side] is None:
+        return value_text(name, None)
+    text = f"{value_text(name, metric[side])} {_mark(metric['meets_target'][side])}".rstrip()
+    if side == "B" and metric.get("delta") is not None:
+        symbol = VERDICT_SYMBOL.get(metric.get("verdict"), " ")
+        text += f" {symbol}{delta_text(name, metric['delta'], None, unit=False)}"
+    return text
+
+
+def _summary_rows(report: dict[str, Any], names: list[str], *, safe=_safe) -> list[list[str]]:
+    first = report["comparisons"][0]
+    rows = [["", "target", *[target_text(n, first["metrics"][n]) for n in names]]]
+    rows.append(["A", safe(report["runs"][0]["name"]), *[_cell(n, first["metrics"][n], "A") for n in names]])
+    for run, pair in zip(report["runs"][1:], report["comparisons"], strict=True):
+        rows.append([run["label"], safe(run["name"]), *[_cell(n, pair["metrics"][n], "B") for n in names]])
+    return rows
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render_multi_text(report: dict[str, Any]) -> str:
+    """Every run's headline against A, then each comparison as `render_text` shows a pair."""
+    runs = report["runs"]
+    lines = [f"ragtui report: {len(runs)} runs, each compared with A (k = {report['k']})"]
+    label_width = max(len(run["label"]) for run in runs) + 2
+    for run in runs:
+        lines += _wrapped(f"{run['label']}: ".ljust(label_width), f"{_safe(run['name'])}  ({_safe(run['path'])})")
+    names = _headline_names(report["comparisons"][0])
+    rows = _summary_rows(report, names)
+    for row in rows:  # the table fits 80 columns: long run names are cut here, shown whole above
+        row[1] = _shorten(row[1], 14)
+    lines += ["", *_table(rows, ["run", "name", *names], gap=" "), *_wrapped("", LEGEND)]
+    for position, (run, pair) in enumerate(zip(runs[1:], report["comparisons"], strict=True), start=1):
+        title = f" Comparison {position} of {len(runs) - 1}: A → {run['label']} "
+        lines += ["", "", "═" * 3 + title + "═" * max(3, WIDTH - 3 - len(title))]
+        lines += render_text(pair).rstrip("\n").split("\n")
+    return "\n".join(lines) + "\n"
+
+
+def render_multi_markdown(report: dict[str, Any]) -> str:
+    """A summary table for a PR comment, then each comparison as `render_markdown` shows a pair."""
+    runs = report["runs"]
+    names = _headline_names(report["comparisons"][0])
+    out = [f"### ragtui report: {len(runs)} runs against `{_md(runs[0]['name'])}` (k = {report['k']})", ""]
+    out += ["| run | name | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
+    for row in _summary_rows(report, names, safe=lambda text: f"`{_md(text)}`"):
+        out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
+    out += ["", f"_{LEGEND}_"]
+    for position, (run, pair) in enumerate(zip(runs[1:], report["comparisons"], strict=True), start=1):
+        out += ["", "---", "", f"#### Comparison {position} of {len(runs) - 1}: A → {run['label']}", ""]
+        out += render_markdown(pair).rstrip("\n").split("\n")
+    return "\n".join(out) + "\n"
