@@ -25,9 +25,12 @@ install-test: $(VENV)/.installed-test
 run: install
 	$(BIN)/ragtui $(ARGS)
 
-# The rules that keep the tree readable: the layer contracts of pyproject.toml.
+# The rules that keep the tree readable (pyproject.toml): the layer contracts, the lint
+# rules and the core's types. tests/test_code_rules.py runs the same three in the suite.
 lint: install-test
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/ruff check ragtui tests bench tools
+	$(BIN)/mypy
 
 # Both cores: the suite is mostly Pilot tests, each waiting on its own app.
 test: lint
@@ -36,6 +39,7 @@ test: lint
 bench: install-test
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_judge.py
+	$(BIN)/python bench/bench_power.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_runs import write  # noqa: E402
 
 from ragtui.core.loading.config import Config  # noqa: E402
+from ragtui.core.loading.runs import load_run  # noqa: E402
 from ragtui.core.measuring.evaluate import evaluate  # noqa: E402
 from ragtui.core.measuring.metrics import summarize  # noqa: E402
 from ragtui.core.measuring.retrieval import ranked_relevance, retrieval_outcomes  # noqa: E402
-from ragtui.core.loading.runs import load_run  # noqa: E402
 
 MEASURES = {"success.5,10", "recall.5,10", "P.5,10", "ndcg_cut.5,10", "recip_rank"}
 
@@ -106,12 +106,13 @@ def timed_process(argv: list[str]) -> tuple[float, float]:
 def end_to_end(p: dict[str, Path], n: int) -> None:
     """`ragtui report` beside polars alone, each in a fresh process (peak RSS is its own)."""
     python = sys.executable
+    paths = [str(p["a_jsonl"]), str(p["b_jsonl"])]
     read_both = (
         "import io, polars as pl\n"
-        "for path in [%r, %r]:\n"
+        f"for path in {paths!r}:\n"
         "    data = open(path, 'rb').read()\n"
         "    pl.read_ndjson(io.BytesIO(data[data.index(b'\\n') + 1:]))\n"
-    ) % (str(p["a_jsonl"]), str(p["b_jsonl"]))
+    )
     polars_time, polars_mem = min(timed_process([python, "-c", read_both]) for _ in range(2))
     print(f"At {n:,} questions (two runs, 20 passages each), best of 2:")
     print(f"  polars alone reading both JSONL files:      {polars_time:6.2f} s, peak {polars_mem:6.0f} MB")
@@ -148,7 +149,7 @@ def main() -> None:
         theirs_text = f"{theirs:.3f}s" if theirs else "missing"
         print(f"{n:>10} {ours:>8.3f}s {theirs_text:>12} {loop:>11.3f}s {ratio:>17} {full:>18.3f}s")
     print("(pytrec_eval: its evaluate() only, after its input dicts were built; all ragtui metrics: every")
-    print(" per-question outcome of METRICS.md at k = 5 — answers, abstention, failure kinds — and their means)")
+    print(" per-question outcome of docs/metrics.md at k = 5 — answers, abstention, failure kinds — and their means)")
 
 
 if __name__ == "__main__":

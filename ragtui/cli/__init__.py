@@ -3,7 +3,7 @@
 Each command lives in its own module exposing `add_arguments(parser)` and
 `run(args) -> int`; that module is imported only when its command runs, so
 `ragtui report` never loads textual and `ragtui validate` never loads httpx.
-Exit codes (CLI.md): 0 ok, 1 a check failed, 2 usage or unreadable input.
+Exit codes (docs/cli.md): 0 ok, 1 a check failed, 2 usage or unreadable input.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from ragtui import __version__
+from ragtui.cli.messages import say
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -89,8 +90,8 @@ def _dispatch(args_list: list[str]) -> int:
         return code
     except InputError as exc:
         for item in exc.problems:
-            print(f"ragtui: {item}", file=sys.stderr)
+            say(f"ragtui: {item}")
         return 2
     except KeyboardInterrupt:
-        print("ragtui: interrupted", file=sys.stderr)
+        say("ragtui: interrupted")
         return 130

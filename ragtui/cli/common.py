@@ -1,9 +1,20 @@
-"""Options shared by the commands that read runs (CLI.md): --gold, --config, -k, --from,
+"""Options shared by the commands that read runs (docs/cli.md): --gold, --config, -k, --from,
 --variant, --status-from."""
 
 from __future__ import annotations
 
 import argparse
+
+
+def positive_k(text: str) -> int:
+    """-k as argparse reads it: a whole number ≥ 1, else a usage error (exit 2), never a fallback."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, found {value}")
+    return value
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -12,7 +23,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", metavar="ragtui.yaml", help="targets and settings (else ./ragtui.yaml if present, else the shipped defaults)"
     )
-    parser.add_argument("-k", type=int, metavar="N", help="passages sent to the generator (overrides the config's k)")
+    parser.add_argument(
+        "-k", type=positive_k, metavar="N", help="passages sent to the generator (wins over the config's k, then the run's, then 5)"
+    )
     parser.add_argument(
         "--from",
         dest="from_format",

@@ -8,9 +8,10 @@ imported at module level: the parser is built for every command.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
+
+from ragtui.cli.messages import say
 
 RUN_SUFFIXES = (".jsonl", ".ndjson")
 GOLD_SUFFIXES = (".yaml", ".yml")
@@ -51,8 +52,10 @@ def run(args: argparse.Namespace) -> int:
         if not to_stdout and target.suffix.lower() not in GOLD_SUFFIXES:
             raise InputError(problem(target, None, None, "TREC qrels are a gold set: write them to a .yaml file"))
         records, _ = importers.import_gold(source, "trec")
+        # A gold set YAML has no relevance grades: the private key carrying them stays behind.
+        records = [{key: value for key, value in record.items() if not key.startswith("_")} for record in records]
         _write_gold(args.output, source, records)
-        print(f"wrote {len(records)} gold questions to {_where(args.output)} (qrels hold no question text: question is null)", file=sys.stderr)
+        say(f"wrote {len(records)} gold questions to {_where(args.output)} (qrels hold no question text: question is null)")
         return 0
     if not to_stdout and target.suffix.lower() not in RUN_SUFFIXES:
         raise InputError(problem(target, None, None, "a ragtui run is written as JSONL: give an output ending in .jsonl"))
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     with output_stream(args.output) as handle:
         write_run_lines(handle, raw.meta, raw.records)
     fmt = raw.meta["imported_from"]["format"]
-    print(f"wrote {len(raw.records)} questions from {fmt} to {_where(args.output)}", file=sys.stderr)
+    say(f"wrote {len(raw.records)} questions from {fmt} to {_where(args.output)}")
     return 0
 
 

@@ -13,7 +13,9 @@ import logging
 import sys
 from pathlib import Path
 
+from ragtui.cli.common import positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
+from ragtui.cli.messages import say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
@@ -29,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     parser.add_argument("-o", "--output", metavar="OUT", help="the judged run to write (.jsonl, written atomically; - for stdout, with --cache DIR or --no-cache); required unless --print-prompt")
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set: questions and expected answers (else the fields in the run)")
     parser.add_argument("--config", metavar="ragtui.yaml", help="settings, incl. a judge: section (else ./ragtui.yaml if present)")
-    parser.add_argument("-k", type=int, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
+    parser.add_argument("-k", type=positive_k, metavar="N", help="passages judged when a record has no `cited` list (else the run's k, else 5)")
     parser.add_argument("--print-prompt", metavar="ID", help="print the prompt question ID would be judged with, and stop (no call, nothing written)")
     judge = parser.add_argument_group("judge model")
     judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
@@ -70,7 +72,7 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
         "backoff_base": args.backoff_base,
         "lexical_threshold": args.lexical_threshold,
         "cache": args.cache,
-        "k": args.k or meta_k,
+        "k": args.k if args.k is not None else meta_k,
     }
     if isinstance(run_meta.get("fallback_phrases"), list):
         overrides["fallback_phrases"] = tuple(str(p) for p in run_meta["fallback_phrases"])
@@ -123,19 +125,15 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
-    print(
+    say(
         f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
-        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors",
-        file=sys.stderr,
-    )
+        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
     if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
-        print(calls_line, file=sys.stderr)
+        say(calls_line)
     elif settings.provider != "lexical":
-        print(
+        say(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
-            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}",
-            file=sys.stderr,
-        )
+            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}")
     flagged = (
         ("the judge reported an injection attempt in {n} answer(s)", "verdicts kept, marked injection: true", totals.injection_ids),
         ("{n} question(s) address the judge (detector)", "read them before trusting a score", totals.directed_ids),
@@ -143,12 +141,12 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
     for what, advice, ids in flagged:
         if ids:
             shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            print(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}", file=sys.stderr)
+            say(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}")
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
-        print(f"ragtui: judge error on {neutralize(record.get('id'), keep_newlines=False)}: {neutralize(record['judge']['error'])}", file=sys.stderr)
+        say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
     if totals.errors > 5:
-        print(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})", file=sys.stderr)
-    print(f"ragtui: wrote {out}", file=sys.stderr)
+        say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
+    say(f"ragtui: wrote {out}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -170,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(raw.problems)
         return print_prompt(args, raw, _load_gold(args.gold) if args.gold else {})
     if not args.output:
-        print("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID", file=sys.stderr)
+        say("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID")
         return 2
     check_batch_flags(args)
     out = Path(args.output)
@@ -185,9 +183,9 @@ def run(args: argparse.Namespace) -> int:
 
     warning = family_warning(raw.meta.get("generator_model"), settings)
     if warning:
-        print(f"ragtui: warning: {warning}", file=sys.stderr)
+        say(f"ragtui: warning: {warning}")
     if settings.provider == "lexical":
-        print("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests", file=sys.stderr)
+        say("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests")
     if args.batch:
         from ragtui.cli.judge_batch import run_batch
 
@@ -210,13 +208,13 @@ def run(args: argparse.Namespace) -> int:
             result = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
         where = f" (calls made so far are cached in {settings.cache_dir})" if settings.cache_dir else ""
-        print(f"ragtui: interrupted{where}; {out} not written — rerun the same command to resume", file=sys.stderr)
+        say(f"ragtui: interrupted{where}; {out} not written — rerun the same command to resume")
         return 130
     except CallError as exc:
-        print(f"ragtui: judge stopped: {exc}; {out} not written", file=sys.stderr)
+        say(f"ragtui: judge stopped: {exc}; {out} not written")
         return 2
     for message in result.warnings:
-        print(f"ragtui: warning: {message}", file=sys.stderr)
+        say(f"ragtui: warning: {message}")
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out)

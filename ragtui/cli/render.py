@@ -10,12 +10,27 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_markdown_lines, tool_text_lines
+from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, FAIL, JUDGE_DIRECTED_MARK, PASS, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import (
+    CAUSE_EXPLAINED,
+    DISAGREE_MARK,
+    JUDGE_DIRECTED_MARK,
+    TARGET_LEGEND,
+    VERDICT_LABEL,
+    VERDICT_SYMBOL,
+    target_symbol,
+)
 
 WIDTH = 80  # the text report reads in an 80-column terminal
+LEGEND_TEXT = (
+    f"(utility's Δ is in score units; ! a drop larger than max_drop; {DISAGREE_MARK} A and B judged by different "
+    "models or prompts; n/a: not measured)"
+)
+# Regressions that are not the system getting worse, counted apart in the summary.
+REGRESSED_APART = {"missing": "missing from B", "judge_error": "judge errors"}
 
 
 def _safe(text: Any) -> str:
@@ -60,13 +75,17 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     return f"{op}{target:.2f}"
 
 
-def _mark(meets: bool | None) -> str:
-    return {True: PASS, False: FAIL, None: " "}[meets]
+def mark(verdict: str | None) -> str:
+    """The run's verdict against its target as one symbol (✓ meets, ✗ misses, ? inconclusive)."""
+    return target_symbol(verdict) or " "
 
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: gap.join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip()
+
+    def fmt(row: list[str]) -> str:
+        return gap.join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()
+
     return [fmt(header), fmt(["─" * w for w in widths]), *[fmt(r) for r in rows]]
 
 
@@ -104,7 +123,7 @@ def directed_text(run: dict[str, Any]) -> str:
     )
 
 
-def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
+def drop_note(name: str, metric: dict[str, Any]) -> str | None:
     if not metric.get("drop_flagged") or metric.get("verdict") == "regressed":
         return None
     return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
@@ -113,13 +132,15 @@ def _drop_note(name: str, metric: dict[str, Any]) -> str | None:
 def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
     for name, m in report["metrics"].items():
-        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}"]
+        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}"]
         if two:
             verdict = m.get("verdict")
-            flag = " !" if m.get("drop_flagged") else ""
+            flag = "!" if m.get("drop_flagged") else ""
+            # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
+            row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
-                f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}",
-                delta_text(name, m["delta"], m["ci"], unit=False) + flag.strip(),
+                f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}",
+                delta_text(name, m["delta"], m["ci"], unit=False) + flag,
                 f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]
         else:
@@ -137,12 +158,16 @@ def render_text(report: dict[str, Any]) -> str:
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
     if two:
-        lines.append("(utility's Δ is in score units; ! a drop larger than max_drop)")
-    notes = [n for n in (_drop_note(name, m) for name, m in report["metrics"].items()) if n]
+        lines += _wrapped("", LEGEND_TEXT)
+    notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
+    for certainty in (target_table(report), power_table(report)):
+        if certainty is not None:
+            title, header, rows = certainty
+            lines += ["", *_wrapped("", title), *_table(rows, header, gap=" ")]
     lines += tool_text_lines(report, _table)
-    lines += ["", "By category (A → B):" if two else "By category:"]
-    lines += _table(_category_rows(report, two), ["category", "n", *_headline_names(report)], gap=" ")
+    lines += ["", f"By category (A → B; B vs target: {TARGET_LEGEND}):" if two else f"By category (vs target: {TARGET_LEGEND}):"]
+    lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
     if two:
@@ -152,20 +177,23 @@ def render_text(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _headline_names(report: dict[str, Any]) -> list[str]:
+def headline_names(report: dict[str, Any]) -> list[str]:
     return [name for name in report["metrics"] if name.split("@")[0] in HEADLINE]
 
 
 def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
-    for category, data in report["categories"].items():
+    for data in report["categories"].values():
         cells = []
-        for name in _headline_names(report):
+        for name in headline_names(report):
             cell = data["metrics"][name]
+            # The latest run's verdict against the target, attached so the table fits 80 columns.
+            latest = "B" if two else "A"
+            symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
             text = value_text(name, cell["A"])
             if two:
                 text += f" → {value_text(name, cell['B'])}"
-            cells.append(text)
+            cells.append(text + symbol)
         rows.append([_safe(data["name"]), str(data["n"]), *cells])
     return rows
 
@@ -214,15 +242,28 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
     return ["Failure kinds (questions):", *_table(rows, header)]
 
 
+def status_summary(report: dict[str, Any]) -> str:
+    """`26 regressed (of which 4 missing from B, 3 judge errors) · 16 fixed · 26 still failing`."""
+    counts = {status: len(ids) for status, ids in report["questions"].items()}
+    by_cause = report.get("regressed_by_cause", {})
+    apart = [f"{by_cause[cause]} {label}" for cause, label in REGRESSED_APART.items() if by_cause.get(cause)]
+    text = f"{counts.get('regressed', 0)} regressed" + (f" (of which {', '.join(apart)})" if apart else "")
+    text += f" · {counts.get('fixed', 0)} fixed · {counts.get('still_failing', 0)} still failing"
+    if counts.get("not_measured"):
+        text += f" · {counts['not_measured']} not measured"
+    return text
+
+
 def _regression_lines(report: dict[str, Any]) -> list[str]:
     regressions = report.get("regressions", [])
-    counts = {status: len(ids) for status, ids in report["questions"].items()}
-    head = f"Questions: {counts.get('regressed', 0)} regressed · {counts.get('fixed', 0)} fixed · {counts.get('still_failing', 0)} still failing"
+    head_lines = _wrapped("Questions: ", status_summary(report))
     if not regressions:
-        return [head]
+        return head_lines
+    display = {category: data["name"] for category, data in report["categories"].items()}
+    regressions = [r | {"category": display.get(r["category"], r["category"])} for r in regressions]
     id_width = max(len(_safe(r["id"])) for r in regressions)
     category_width = max(len(_safe(r["category"])) for r in regressions)
-    lines = [head, "", "Regressed questions (cause; new failure kinds below):"]
+    lines = [*head_lines, "", "Regressed questions (cause; new failure kinds below):"]
     for r in regressions:
         lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')}")
         if r["kinds_added"]:
@@ -230,65 +271,17 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _md(text: Any) -> str:
-    return _safe(text).replace("|", "\\|")
-
-
 def render_markdown(report: dict[str, Any]) -> str:
-    """The report as GitHub-flavoured markdown, for a PR comment."""
-    two = "B" in report["runs"]
-    runs = report["runs"]
-    title = f"`{_md(runs['A']['name'])}` → `{_md(runs['B']['name'])}`" if two else f"`{_md(runs['A']['name'])}`"
-    out = [f"### ragtui report: {title} (k = {report['k']})", ""]
-    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
-    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for name, m in report["metrics"].items():
-        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {_mark(m['meets_target']['A'])}".strip()]
-        if two:
-            verdict = m.get("verdict")
-            flag = " ⚠" if m.get("drop_flagged") else ""
-            row += [
-                f"{value_text(name, m['B'])} {_mark(m['meets_target']['B'])}".strip(),
-                delta_text(name, m["delta"], m["ci"]),
-                f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}{flag}",
-            ]
-        else:
-            row.append(str(m["n"]))
-        out.append("| " + " | ".join(row) + " |")
-    out += tool_markdown_lines(report)
-    names = _headline_names(report)
-    out += ["", "| category | n | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
-    out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in _category_rows(report, two)]
-    if two:
-        regressions = report.get("regressions", [])
-        counts = {status: len(ids) for status, ids in report["questions"].items()}
-        out += ["", f"**{counts['regressed']} regressed** · {counts['fixed']} fixed · {counts['still_failing']} still failing"]
-        status_line = status_from_line(report)
-        out += [f"_{status_line}_"] if status_line else []
-        if regressions:
-            out += ["", "<details><summary>Regressed questions</summary>", "", "| id | category | cause | new failure kinds |", "|---|---|---|---|"]
-            out += [
-                f"| `{_md(r['id'])}` | {_md(r['category'])} | {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')} | {', '.join(r['kinds_added'])} |"
-                for r in regressions
-            ]
-            out += ["", "</details>"]
-    found = {label: c for label, c in report.get("calibration", {}).items() if c}
-    if found:
-        from ragtui.cli.render_calibration import (
-            calibration_detail_lines,
-            corrected_lines,
-        )
+    """The markdown view (`ragtui.cli.render_markdown`), importable from here as before."""
+    from ragtui.cli.render_markdown import render_markdown as render
 
-        out += ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
-        for label, c in found.items():
-            out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
-            out += [f"- {_md(line)}" for line in calibration_detail_lines(c, _category_names(report))] + ["", "</details>"]
-        corrected = corrected_lines(report)
-        if corrected:
-            out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
-            out += [f"- {_md(prefix.strip())} {_md(text)}" for prefix, text in corrected]
-    if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
-        out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
-    if report["warnings"]:
-        out += ["", *[f"> ⚠ {_md(w)}" for w in report["warnings"]]]
-    return "\n".join(out) + "\n"
+    return render(report)
+
+
+# Names the several-runs view (`render_multi`) imports from here.
+_headline_names, _mark = headline_names, mark
+
+
+def _md(text: Any) -> str:
+    """Text for inside a one-backtick code span: a backtick would end the span, so it becomes ′."""
+    return _safe(text).replace("|", "\\|").replace("`", "′")

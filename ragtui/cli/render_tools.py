@@ -11,7 +11,7 @@ import textwrap
 from typing import Any
 
 from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import FAIL, MINUS, PASS, TOOL_LABELS, VERDICT_LABEL, VERDICT_SYMBOL, status_source_text
+from ragtui.core.vocabulary import MINUS, TOOL_LABELS, VERDICT_LABEL, VERDICT_SYMBOL, status_source_text, target_symbol
 
 NAME_WIDTH = 18  # the text table fits 80 columns with a metric name this long
 
@@ -51,8 +51,9 @@ def _delta(metric: dict[str, Any], *, unit: bool) -> str:
     return text
 
 
-def _mark(meets: Any) -> str:
-    return {True: PASS, False: FAIL}.get(meets, " ")
+def _mark(verdict: str | None) -> str:
+    """The run's verdict against the target (✓ meets, ✗ misses, ? inconclusive), as for ragtui's metrics."""
+    return target_symbol(verdict) or " "
 
 
 def _threshold(metric: dict[str, Any]) -> str:

@@ -7,10 +7,10 @@ With more than one candidate, each is compared with A exactly as B is in a two-r
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ragtui.cli.common import add_labels_option, add_run_options
+from ragtui.cli.messages import say
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -20,16 +20,31 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_labels_option(parser)
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
-    parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
-    parser.add_argument("--fail-below-target", action="store_true", help="exit 1 when a metric of the latest run is below its target")
+    gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
+    gates.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
+    gates.add_argument(
+        "--fail-below-target", action="store_true",
+        help="exit 1 when a metric of the latest run misses its target (its whole interval on the bad side)",
+    )
+    gates.add_argument(
+        "--strict-targets", action="store_true",
+        help="with --fail-below-target, also exit 1 when a metric is inconclusive against its target (too few questions to tell)",
+    )
+    gates.add_argument("--fail-on-drop", action="store_true", help="exit 1 when a drop larger than max_drop is flagged, significant or not")
+    gates.add_argument(
+        "--allow-unavailable", action="store_true",
+        help="let a gate pass when a metric with a target is not available (by default it fails: nothing was measured)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     import json
 
     from ragtui.cli.output import check_output_path, write_output
-    from ragtui.cli.render import render_markdown, render_text
-    from ragtui.core.comparing.report import build_report, failed_checks
+    from ragtui.cli.render import render_text
+    from ragtui.cli.render_markdown import render_markdown
+    from ragtui.core.comparing.gates import run_gates
+    from ragtui.core.comparing.report import build_report
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.session import load_comparison
 
@@ -45,9 +60,6 @@ def run(args: argparse.Namespace) -> int:
         detail=False,  # the report shows no passage or sentence text
         labels=Path(args.labels) if args.labels else None,
     )
-    if args.k is not None and args.k < 1:
-        print("ragtui: -k must be at least 1", file=sys.stderr)
-        return 2
     check_output_path(args.output)
     if len(args.b) > 1:
         return _run_several(args, inputs)
@@ -59,10 +71,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = render_text(report)
     write_output(args.output, text)
-    reasons = failed_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
-    for reason in reasons:
-        print(f"ragtui: check failed: {reason}", file=sys.stderr)
-    return 1 if reasons else 0
+    results = run_gates(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
+        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
+    )
+    for result in results:
+        say(f"ragtui: {result.line()}")
+    return 0 if all(result.passed for result in results) else 1
 
 
 def _run_several(args: argparse.Namespace, inputs) -> int:
@@ -84,7 +99,9 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
         text = render_multi_text(report)
     write_output(args.output, text)
     names = {run["label"]: neutralize(run["name"], keep_newlines=False) for run in report["runs"]}
-    reasons = failed_multi_checks(report, on_regression=args.fail_on_regression, below_target=args.fail_below_target)
+    reasons = failed_multi_checks(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, strict_targets=args.strict_targets
+    )
     for label, reason in reasons:
-        print(f"ragtui: check failed: A → {label} ({names[label]}): {reason}", file=sys.stderr)
+        say(f"ragtui: check failed: A → {label} ({names[label]}): {reason}")
     return 1 if reasons else 0

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ragtui.cli.common import add_labels_option, add_run_options
+from ragtui.cli.messages import say
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -14,7 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("a", metavar="RUN", help="the run to open")
     else:
         parser.add_argument("a", metavar="A", nargs="?", help="the reference run (default: the bundled sample)")
-        parser.add_argument("b", metavar="B", nargs="?", help="the candidate run")
+        # nargs="*" so that more than two runs get a message naming what works today, not argparse's.
+        parser.add_argument("b", metavar="B", nargs="*", help="the candidate run")
     add_run_options(parser)
     add_labels_option(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
@@ -38,12 +39,21 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.cli.terminal import terminal_problem
     from ragtui.core.loading.inputs import Inputs
 
+    candidates = getattr(args, "b", None) or []
+    if isinstance(candidates, list) and len(candidates) > 1:
+        say(
+            "ragtui: the app compares two runs; for more, `ragtui report A B1 B2 …` compares each with A "
+            "(the trade-off view of several runs is not built yet)"
+        )
+        return 2
+    if isinstance(candidates, list):
+        args.b = candidates[0] if candidates else None
     problem = terminal_problem()
     if problem:
-        print(problem, file=sys.stderr)
+        say(problem)
         return 2
     if getattr(args, "b", None) and not args.a:
-        print("ragtui: give run A before run B", file=sys.stderr)
+        say("ragtui: give run A before run B")
         return 2
     labels = Path(args.labels) if args.labels else None
     if args.a is None:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ragtui.cli.messages import say
+
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="gold sets, run files or ragtui.yaml configs")
@@ -24,19 +26,19 @@ def run(args: argparse.Namespace) -> int:
 
     missing = [name for name in args.files if not Path(name).is_file()]
     for name in missing:
-        print(f"ragtui: {name}: no such file", file=sys.stderr)
+        say(f"ragtui: {name}: no such file")
     if missing:
         return 2  # a usage error, not a problem found in a file
     errors = warnings = 0
     for name in args.files:
         kind, problems = validate_file(Path(name), args.kind, args.from_format)
         for item in problems:
-            print(item)
+            say(item, sys.stdout)
         file_errors = sum(1 for p in problems if p.is_error)
         errors += file_errors
         warnings += len(problems) - file_errors
         if not file_errors:
-            print(f"{name}: ok ({kind})", file=sys.stderr)
+            say(f"{name}: ok ({kind})")
     summary = f"{len(args.files)} file(s): {errors} error(s), {warnings} warning(s)"
-    print(summary, file=sys.stderr)
+    say(summary)
     return 1 if errors else 0

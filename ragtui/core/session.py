@@ -9,7 +9,7 @@ from pathlib import Path
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.comparing.tool_metrics import compare_tool_metrics
 from ragtui.core.errors import InputError
-from ragtui.core.loading.config import Config, load_config
+from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
@@ -25,9 +25,9 @@ def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
     """-k wins, then the config file's k, then the run's own k, then 5."""
     if cli_k is not None:
         return cli_k
-    if config.path is not None:
+    if config.k is not None:
         return config.k
-    return run.meta.k or config.k
+    return run.meta.k or DEFAULT_K
 
 
 def _load_runs(

@@ -22,10 +22,21 @@ VERDICT_LABEL = {"improved": "improved", "regressed": "regressed", "no_clear_cha
 VERDICT_STYLE = {"improved": "$improvement", "regressed": "$regression", "no_clear_change": "$no-change"}
 
 # A question's status in a comparison of A and B; the same symbol on every screen and report.
-STATUS_SYMBOL = {"regressed": "▼", "fixed": "▲", "still_failing": "✗", "passing": "✓"}
-STATUS_LABEL = {"regressed": "regressed", "fixed": "fixed", "still_failing": "still failing", "passing": "passing"}
+STATUS_SYMBOL = {"regressed": "▼", "fixed": "▲", "still_failing": "✗", "passing": "✓", "not_measured": "○"}
+STATUS_LABEL = {
+    "regressed": "regressed", "fixed": "fixed", "still_failing": "still failing", "passing": "passing", "not_measured": "not measured",
+}
+# A panel or cell whose population is empty: nothing was measured, which is not 0.
+NOT_MEASURED = "not measured"
 
-PASS, FAIL, NA = "✓", "✗", "–"  # a value against its target; NA: nothing to measure
+PASS, FAIL, NA = "✓", "✗", "–"  # a question passes / fails; NA: nothing to measure
+INCONCLUSIVE_MARK = "?"
+# A run's value against its target, decided by the run's own interval (comparing/targets.py):
+# `meets` (whole interval on the good side), `misses` (wholly on the bad side), `inconclusive`.
+TARGET_SYMBOL = {"meets": PASS, "misses": FAIL, "inconclusive": INCONCLUSIVE_MARK}
+TARGET_LABEL = {"meets": "meets target", "misses": "misses target", "inconclusive": "inconclusive"}
+TARGET_STYLE = {"meets": "$verdict-pass", "misses": "$verdict-fail", "inconclusive": "$no-change"}
+TARGET_LEGEND = " ".join(f"{TARGET_SYMBOL[v]} {v}" for v in TARGET_SYMBOL)  # "✓ meets ✗ misses ? inconclusive"
 WORST = "◆"  # the worst category of a metric in the grid
 
 
@@ -90,6 +101,7 @@ CAUSE_LABELS = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation",
     "missing": "missing from B",
+    "judge_error": "judge error in B",
 }
 # The cause spelled out, for the reports' regressed list.
 CAUSE_EXPLAINED = {
@@ -97,8 +109,12 @@ CAUSE_EXPLAINED = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation (retrieval not worse)",
     "missing": "missing from B",
+    "judge_error": "judge error in B (not the system)",
 }
-CAUSE_SHORT = {"retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing"}
+CAUSE_SHORT = {
+    "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "judge_error": "judge err",
+}
+JUDGE_CHANGED_NOTE = "⚠ judge changed: Δ mixes judges"
 
 # Column headings short enough for a category grid at 80 columns.
 SHORT_LABELS = {
@@ -162,8 +178,39 @@ def target_text(target: float | None, spec: MetricSpec) -> str:
     return f"{sign} {value_text(target, spec, digits=0 if spec.scale == 'rate' else 1)}"
 
 
-def target_symbol(meets: bool | None) -> str:
-    return "" if meets is None else (PASS if meets else FAIL)
+def target_symbol(verdict: str | None) -> str:
+    """✓ meets, ✗ misses, ? inconclusive; "" without a target or a value."""
+    return TARGET_SYMBOL.get(verdict or "", "")
+
+
+def interval_text(ci: tuple[float, float] | None, spec: MetricSpec) -> str:
+    """A run's own interval in the unit of `value_text`: `78.1…92.2%`, `3.67…4.13`."""
+    if ci is None:
+        return "n/a"
+    low, high = ci
+    if spec.scale == "score":
+        return f"{low:.2f}…{high:.2f}"
+    return f"{low * 100:.1f}…{high * 100:.1f}%"
+
+
+def drop_text(drop: float | None, spec: MetricSpec) -> str:
+    """The size of a drop, unsigned: `3 pts`, `9.1 pts`, `0.12` (utility's score units)."""
+    if drop is None:
+        return "n/a"
+    if spec.scale == "score":
+        return f"{drop:.2f}"
+    return f"{drop * 100:.1f}".removesuffix(".0") + " pts"
+
+
+def power_text(mde: float | None, n_needed: int | None, drop: float, spec: MetricSpec) -> str:
+    """`mde 11.9 pts · n 1 452 for 3 pts` (80 % power): what this comparison can see, and what it would take.
+
+    Short enough for a metric panel at 80 columns (two panels side by side).
+    """
+    if mde is None and n_needed is None:
+        return "mde n/a: A and B never differ here"
+    seen = f"mde {drop_text(mde, spec)}" if mde is not None else "mde none"  # none: too few questions
+    return f"{seen} · n {count_text(n_needed or 0)} for {drop_text(drop, spec)}"
 
 
 def count_text(n: int) -> str:

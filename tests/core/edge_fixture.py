@@ -1,4 +1,4 @@
-"""A hand-computed fixture covering the edge cases of METRICS.md (k = 3).
+"""A hand-computed fixture covering the edge cases of docs/metrics.md (k = 3).
 
 Every expected number in test_metrics_edge_cases.py was worked out by hand from
 this data; the comments give the working.

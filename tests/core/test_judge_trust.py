@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from ragtui.core.measuring.calibration import calibrate, cohen_kappa
 from ragtui.core.families import model_family, same_family_warning
+from ragtui.core.measuring.calibration import calibrate, cohen_kappa
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ from polars.testing import assert_frame_equal
 
 from ragtui.core.errors import InputError
 from ragtui.core.loading.config import Config, load_config
-from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.loading.fast_jsonl import read_fast
 from ragtui.core.loading.gold import load_gold
 from ragtui.core.loading.records import read_raw_run
 from ragtui.core.loading.runs import check_run, load_run
+from ragtui.core.measuring.evaluate import evaluate
 
 RECORDS = [
     {

@@ -8,10 +8,10 @@ import pytest
 import yaml
 
 from ragtui.core.loading.config import Config
-from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.loading.gold import load_gold
-from ragtui.core.measuring.metrics import counts, recall_curve, summarize, summarize_by_category
 from ragtui.core.loading.runs import load_run
+from ragtui.core.measuring.evaluate import evaluate
+from ragtui.core.measuring.metrics import counts, recall_curve, summarize, summarize_by_category
 from tests.core import edge_fixture
 
 
@@ -72,7 +72,8 @@ def test_answer_metrics_leave_out_abstentions_and_judge_errors_but_count_them(ed
     assert got["faithfulness_macro"] == pytest.approx((0.5 + 1.0) / 2)
     assert got["utility"] == pytest.approx((3 + 5 + 4) / 3)
     assert got["abstention"] == pytest.approx(1.0)
-    assert got["false_abstention"] == pytest.approx(0.0)
+    # e5 is missing: a missing answerable question counts as a false abstention (1 of 4).
+    assert got["false_abstention"] == pytest.approx(1 / 4)
     c = counts(edge)
     assert (c.questions, c.present, c.missing, c.judge_errors, c.abstained_excluded) == (5, 4, 1, 1, 1)
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from ragtui.core.comparing.compare import compare
 from ragtui.core.loading.config import Config
+from ragtui.core.loading.runs import load_run
 from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.measuring.metrics import summarize
-from ragtui.core.loading.runs import load_run
 
 PASSAGES = [f"p{i}" for i in range(12)]
 CATEGORIES = ["factuelle_courte", "procedurale", "sans_reponse", "contradiction_connue"]

@@ -7,9 +7,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from ragtui.core.loading.config import Config
-from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.loading.gold import load_gold
 from ragtui.core.loading.runs import load_run
+from ragtui.core.measuring.evaluate import evaluate
 
 
 def rank_like_trec_eval(rows: list[tuple[str, float]]) -> list[str]:

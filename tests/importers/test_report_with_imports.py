@@ -43,7 +43,7 @@ def test_a_trec_run_is_scored_against_its_qrels(capsys):
     result = report(capsys, str(FIXTURES / "trec_run.txt"), "--gold", str(FIXTURES / "trec_qrels.txt"))
     # q1: d2 (relevant) at rank 3 -> hit; q2 has no relevant document (unanswerable);
     # q3 is judged in the qrels but absent from the run: ragtui counts a missing question
-    # as a miss (FORMATS.md §4), where trec_eval without -c would skip it.
+    # as a miss (docs/formats.md), where trec_eval without -c would skip it.
     assert result["metrics"]["recall@5"]["A"] == 0.5
     assert result["runs"]["A"]["missing"] == 1
     assert any("1 question(s) missing" in w for w in result["warnings"])

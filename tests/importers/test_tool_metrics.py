@@ -48,7 +48,10 @@ def test_deepeval_metrics_are_compared_with_delta_interval_p_value_and_verdict(c
     # pass → fail: q06; fail → pass: q03, q09 → exact McNemar 2·P(X ≤ 1 | 3, ½) = 1
     assert relevancy["p_value"] == 1.0
     assert relevancy["ci"][0] < 0 < relevancy["ci"][1] and relevancy["verdict"] == "no_clear_change"
-    assert relevancy["meets_target"] == {"A": True, "B": True}
+    # Against the 0.5 target, each run's bootstrap interval over its 10 questions decides:
+    # A's (0.42…0.82) straddles 0.5, B's (0.615…0.89) lies above it.
+    assert relevancy["meets_target"] == {"A": "inconclusive", "B": "meets"}
+    assert relevancy["ci_by_run"]["A"][0] < 0.5 < relevancy["ci_by_run"]["A"][1] and relevancy["ci_by_run"]["B"][0] >= 0.5
     assert relevancy["pass_rate"] == {"A": 0.7, "B": 0.8}
 
 
@@ -193,7 +196,7 @@ def test_a_lower_is_better_tool_target_reverses_the_verdict_direction(capsys, tm
     config = tmp_path / "ragtui.yaml"
     config.write_text('tool_targets:\n  "ragas:answer_relevancy": {max: 0.5}\n', encoding="utf-8")
     relevancy = report(capsys, *RAGAS, "--config", str(config))["tool_metrics"]["ragas:answer_relevancy"]
-    assert relevancy["higher_is_better"] is False and relevancy["meets_target"] == {"A": False, "B": False}
+    assert relevancy["higher_is_better"] is False and relevancy["meets_target"] == {"A": "misses", "B": "misses"}
     assert relevancy["verdict"] == "regressed"  # every question rose: bad for a lower-is-better metric
 
 
@@ -221,7 +224,7 @@ def test_the_text_report_lists_the_tool_errors_and_the_verdicts(capsys):
     assert main(["report", *DEEPEVAL]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("Answer Relevancy"))
-    assert "0.630 ✓" in row and "0.765 ✓" in row and "+13.5 (" in row and "~ no clear change" in row
+    assert "0.630 ?" in row and "0.765 ✓" in row and "+13.5 (" in row and "~ no clear change" in row
     assert "Tool errors" in out and "Faithfulness 1/0" in out
     assert "DeepEval: 9 verdicts · 3 failing · 1 tool error" in out
     assert "Questions: 1 regressed · 3 fixed · 1 still failing" in out
@@ -231,7 +234,7 @@ def test_the_markdown_report_has_a_table_per_tool(capsys):
     assert main(["report", *DEEPEVAL, "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert "**DeepEval's own metrics**" in out
-    assert "| `deepeval:Answer Relevancy` | ≥0.5 | 0.630 ✓ | 0.765 ✓ | +13.5 pts (" in out
+    assert "| `deepeval:Answer Relevancy` | ≥0.5 | 0.630 ? | 0.765 ✓ | +13.5 pts (" in out
     assert "_Question status from: DeepEval's own verdicts (--status-from tool)_" in out
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from ragtui.core.errors import InputError
 from ragtui.core.importers import import_gold, import_run
-from ragtui.core.importers.trec import trec_order
+from ragtui.core.importers.trec import GRADES_KEY, trec_order
 
 from .builders import FIXTURES
 
@@ -40,6 +40,8 @@ def test_a_run_has_no_answers_so_every_answer_field_is_not_available():
 
 def test_qrels_become_a_gold_set_of_the_relevant_documents_with_no_invented_question():
     records, lines = import_gold(QRELS, "trec")
+    # The grades ride along under a private key (graded nDCG); the gold set keeps them apart.
+    assert [r.pop(GRADES_KEY) for r in records] == [{"d2": 1, "d10": 2}, {}, {"z": 1}]
     assert records == [
         {"id": "q1", "question": None, "gold_passages": ["d2", "d10"]},
         {"id": "q2", "question": None, "gold_passages": []},

@@ -1,4 +1,4 @@
-"""The bundled sample tells its story, checked from METRICS.md's definitions.
+"""The bundled sample tells its story, checked from docs/metrics.md's definitions.
 
 Every number here is recomputed by hand from the files, independently of the generator
 (tools/) and of ragtui's own metrics: if either drifts, these claims say what broke.
@@ -37,7 +37,7 @@ RUNS = {"A": _load_run("baseline.jsonl"), "B": _load_run("candidate.jsonl")}
 
 
 def _fold(text: str) -> str:
-    """FORMATS.md: case-, accent- and punctuation-insensitive."""
+    """docs/formats.md: case-, accent- and punctuation-insensitive."""
     text = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
     return " ".join(re.sub(r"[^\w\s]", " ", text).split())
 

@@ -7,9 +7,9 @@ from textual.content import Content
 
 from ragtui.core.measuring.metrics import recall_curve
 from ragtui.core.session import load_comparison
+from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.models.dashboard import DASHBOARD_METRICS, worst_categories
-from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.category_grid import CategoryGrid, cell_text
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -25,7 +25,10 @@ def pct(value: float) -> str:
 
 
 def pts(value: float) -> str:
-    return f"{value * 100:+.1f}".replace("-", MINUS) + " pts"
+    text = f"{value * 100:+.1f}"
+    if float(text) == 0:  # nothing moved at this precision: "0.0", neither "+0.0" nor "−0.0"
+        text = "0.0"
+    return text.replace("-", MINUS) + " pts"
 
 
 @pytest.fixture
@@ -66,10 +69,15 @@ async def test_verdicts_read_from_symbols_not_only_colour(two_runs, comparison):
             assert text.splitlines()[0].startswith(expected[verdict]), name
             seen.add(verdict)
         assert seen == set(expected)  # the fixture exercises all three
-        # Pass/fail against the target: ✓ or ✗ after each value that has a target.
+        # Against the target: ✓ meets, ✗ misses, ? inconclusive after each value that has a target,
+        # then the run's own interval that decided it.
         recall = comparison.metrics["recall@5"]
-        assert recall.meets_target(recall.a) and not recall.meets_target(recall.b)
-        assert f"A {pct(recall.a.value)} ✓" in panels["recall@5"] and f"B {pct(recall.b.value)} ✗" in panels["recall@5"]
+        marks = {"meets": "✓", "misses": "✗", "inconclusive": "?"}
+        for run, value in (("A", recall.a), ("B", recall.b)):
+            reading = recall.target_reading(run)
+            low, high = reading.ci
+            assert f"{run} {pct(value.value)} {marks[reading.verdict]}" in panels["recall@5"], run
+            assert f"{run} {low * 100:.1f}…{high * 100:.1f}%" in panels["recall@5"], run
         # The target sits in the panel's border title.
         panel = app.screen.query_one("#metric-recall", MetricPanel)
         assert Content.from_markup(panel.border_title).plain == "Recall@5 · target ≥ 80%"

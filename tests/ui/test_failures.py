@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.widgets.failure_table import CACHE_LINES, FailureTable

@@ -139,3 +139,14 @@ async def test_re_judging_a_hostile_question_keeps_its_toasts_and_verdicts_liter
         assert any("Re-judged by" in line for line in screen_lines(app))
         _assert_inert(app)
         await _click_every_payload(pilot)
+
+
+async def test_the_verdict_inspector_never_prints_a_raw_question_id(hostile_triage):
+    # An id no run holds takes the "not in run" branch, which once printed the id raw.
+    hostile_id = "q\x1b]52;c;AAAA\x07"
+    app = host_app(lambda: VerdictScreen(hostile_triage, hostile_id, "B"))
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        assert "q␛]52;c;AAAA␇ is not in run B" in text
+        assert "\x1b" not in text and "\x07" not in text

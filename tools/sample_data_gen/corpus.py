@@ -46,7 +46,7 @@ class Question:
 
     @property
     def answerable(self) -> bool:
-        """METRICS.md: gold passages and a category other than `sans_reponse`."""
+        """docs/metrics.md: gold passages and a category other than `sans_reponse`."""
         return bool(self.gold) and self.category != "sans_reponse"
 
 

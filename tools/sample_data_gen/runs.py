@@ -10,8 +10,9 @@ file (questions missing from the run).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .corpus import Passage, Question
 from .judging import HUMAN, JudgeProfile, failed, verdict
@@ -62,7 +63,7 @@ class RunSpec:
         return f"{self.name}.jsonl"
 
     def meta(self) -> dict[str, Any]:
-        """The `{"run": …}` object, in FORMATS.md's field order."""
+        """The `{"run": …}` object, in docs/formats.md's field order."""
         return {
             "name": self.name,
             "created_at": self.created_at,

@@ -1,7 +1,7 @@
 """Writing the sample's files, byte for byte the same on every run.
 
 The YAML files are written by hand rather than by a YAML emitter, so their layout is
-the one of FORMATS.md's examples and does not change with the PyYAML version: every
+the one of docs/formats.md's examples and does not change with the PyYAML version: every
 string goes through `json.dumps(..., ensure_ascii=False)`, which is also a valid YAML
 double-quoted scalar. JSON lines use compact separators and keep the key order given.
 """
@@ -48,7 +48,7 @@ def run_jsonl(meta: dict[str, Any], records: list[dict[str, Any]]) -> str:
 
 
 CONFIG_YAML = """\
-# The targets of the team that owns the sample (FORMATS.md §3): the dashboard's
+# The targets of the team that owns the sample (docs/formats.md): the dashboard's
 # reference column. These are also ragtui's shipped defaults.
 k: 5
 targets:

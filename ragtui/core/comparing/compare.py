@@ -1,26 +1,31 @@
 """Compare two evaluations: Δ with its interval, verdicts, per-question status and causes.
 
-Δ = metric(B) − metric(A) on the questions both runs hold. Each metric gets a paired
-bootstrap interval (and an exact McNemar p-value for 0/1 outcomes) and a verdict:
-`regressed` when the interval lies wholly on the bad side of 0, `improved` on the good
-side, else `no_clear_change`; a drop larger than `max_drop` is flagged either way.
+One pairing rule holds everywhere: A, B and Δ = B − A are all computed over the questions
+both runs hold (with a gold set, every gold question: a missing one counts as a failure),
+overall and per category; questions in one run only are counted and named, never mixed
+in. Each metric gets a paired bootstrap interval (and an exact McNemar p-value for 0/1
+outcomes) and a verdict: `regressed` when the interval lies wholly on the bad side of 0
+(and, for 0/1 outcomes, McNemar's p is below 1 − confidence), `improved` on the good side,
+else `no_clear_change`; a drop larger than `max_drop` is flagged either way.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from ragtui.core.comparing.power import Power, metric_power
+from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
+from ragtui.core.comparing.targets import NO_READING, TargetReading, read_targets
 from ragtui.core.loading.config import Config
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import METRICS, Counts, MetricSpec, MetricValue, counts, summarize, summarize_by_category
-from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 
 REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
-STATUSES = ("regressed", "fixed", "still_failing", "passing")
+STATUSES = ("regressed", "fixed", "still_failing", "passing", "not_measured")
 # Utility is on a 1–5 scale: a drop is flagged at the same share of its range as a rate.
 UTILITY_RANGE = 4.0
 
@@ -40,11 +45,14 @@ class MetricComparison:
     n: int = 0
     target: float | None = None
     drop_flagged: bool = False
+    judge_changed: bool = False  # A and B judged by different models or prompts (judged metrics only)
+    # Each run's interval and its verdict against the target, by run label ("A", "B").
+    targets: dict[str, TargetReading] = field(default_factory=dict)
+    power: Power | None = None  # what this comparison could detect (two runs only)
 
-    def meets_target(self, value: MetricValue | None) -> bool | None:
-        if self.target is None or value is None or value.value is None:
-            return None
-        return value.value >= self.target if self.spec.higher_is_better else value.value <= self.target
+    def target_reading(self, run: str) -> TargetReading:
+        """Run `run`'s verdict against the target (`meets`/`misses`/`inconclusive`) and interval."""
+        return self.targets.get(run, NO_READING)
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,7 @@ class Comparison:
     categories: dict[str, dict]
     status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    unpaired: dict[str, list[str]] = field(default_factory=dict)  # "A"/"B" → ids in that run only
     # A peer tool's own metrics (`TOOL:METRIC` → tool_metrics.ToolMetric) and whose
     # verdicts made each question pass or fail ("ragtui", "tool", "both"): see session.
     tool_metrics: dict[str, Any] = field(default_factory=dict)
@@ -73,8 +82,13 @@ class Comparison:
         return self.status.filter(pl.col("status") == status).get_column("id").to_list()
 
 
-def _verdict(spec: MetricSpec, ci: tuple[float, float] | None) -> str:
+def _verdict(spec: MetricSpec, ci: tuple[float, float] | None, p_value: float | None, confidence: float) -> str:
+    """Improved or regressed only when the interval excludes 0 and, for a 0/1 metric, the
+    exact McNemar test agrees: with 4 questions all flipping one way the bootstrap interval
+    is [−1, −1] but p = 0.125, which is not evidence."""
     if ci is None:
+        return NO_CLEAR_CHANGE
+    if spec.binary and (p_value is None or p_value >= 1 - confidence):
         return NO_CLEAR_CHANGE
     low, high = ci
     if low > 0:
@@ -84,29 +98,57 @@ def _verdict(spec: MetricSpec, ci: tuple[float, float] | None) -> str:
     return NO_CLEAR_CHANGE
 
 
-def _paired(a: Evaluation, b: Evaluation) -> pl.DataFrame:
-    """A and B side by side on the questions both hold (all gold questions with a gold set)."""
-    # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
-    keep = ["id", "category", "present", "failed", "failures", "hit_at_k", "first_gold_rank", "retrieved_ids"]
+def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
+    """Per question: each metric's (num, den) and whether anything was measured at all."""
     specs = []
     for spec in METRICS:
         num, den = spec.num_den()
         specs += [num.alias(f"{spec.key}:num"), den.alias(f"{spec.key}:den")]
-    left = a.questions.with_columns(specs).select(keep + [c.meta.output_name() for c in specs])
-    right = b.questions.with_columns(specs).select(keep + [c.meta.output_name() for c in specs])
+    frame = evaluation.questions.with_columns(specs)
+    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS]
+    if "tool_pass" in frame.columns:  # a peer tool's own pass/fail verdict measures the question too
+        measures.append(pl.col("tool_pass").is_not_null())
+    measured = pl.any_horizontal(measures)
+    return frame.with_columns(measured.alias("measured"))
+
+
+def _paired(a: Evaluation, b: Evaluation) -> pl.DataFrame:
+    """A and B side by side on the questions both hold (all gold questions with a gold set)."""
+    # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
+    keep = ["id", "category", "present", "failed", "failures", "measured", "hit_at_k", "first_gold_rank", "retrieved_ids"]
+    keep += [f"{spec.key}:{part}" for spec in METRICS for part in ("num", "den")]
+    left = _measure_columns(a).select(keep)
+    right = _measure_columns(b).select(keep)
     return left.join(right.drop("category"), on="id", how="inner", suffix="_b", maintain_order="left")
 
 
-def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, b: Evaluation, config: Config) -> dict[str, MetricComparison]:
-    values_a, values_b = summarize(a), summarize(b)
+def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue], dict[str, MetricValue]]:
+    """Each metric of A and of B over the same (paired) questions, with each run's n."""
+    sums = frame.select(
+        pl.col(f"^{spec.key}:(num|den)(_b)?$").sum() for spec in METRICS
+    ).row(0, named=True) if frame.height else {}
+    counts = frame.select(
+        [(pl.col(f"{spec.key}:den{side}") > 0).sum().alias(f"{spec.key}:n{side}") for spec in METRICS for side in ("", "_b")]
+    ).row(0, named=True) if frame.height else {}
+    out_a: dict[str, MetricValue] = {}
+    out_b: dict[str, MetricValue] = {}
+    for spec in METRICS:
+        for side, out in (("", out_a), ("_b", out_b)):
+            den = sums.get(f"{spec.key}:den{side}", 0.0)
+            value = sums[f"{spec.key}:num{side}"] / den if den else None
+            out[spec.name(k)] = MetricValue(value, int(counts.get(f"{spec.key}:n{side}", 0)))
+    return out_a, out_b
+
+
+def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, config: Config, judge_changed: bool) -> dict[str, MetricComparison]:
+    values_a, values_b = _paired_values(paired, a.k)
     out = {}
     for spec in METRICS:
         name = spec.name(a.k)
         cols = paired.select(f"{spec.key}:num", f"{spec.key}:den", f"{spec.key}:num_b", f"{spec.key}:den_b").to_numpy()
         num_a, den_a, num_b, den_b = cols.T if len(cols) else (np.array([]),) * 4
         common = int(((den_a > 0) | (den_b > 0)).sum()) if len(cols) else 0
-        point_a = float(num_a.sum() / den_a.sum()) if len(cols) and den_a.sum() > 0 else None
-        point_b = float(num_b.sum() / den_b.sum()) if len(cols) and den_b.sum() > 0 else None
+        point_a, point_b = values_a[name].value, values_b[name].value
         delta = point_b - point_a if point_a is not None and point_b is not None else None
         ci = paired_bootstrap_ci(num_a, den_a, num_b, den_b, confidence=config.confidence) if delta is not None else None
         p_value = None
@@ -125,10 +167,16 @@ def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, b: Evaluation, conf
             delta=delta,
             ci=ci,
             p_value=p_value,
-            verdict=_verdict(spec, ci) if delta is not None else None,
+            verdict=_verdict(spec, ci, p_value, config.confidence) if delta is not None else None,
             n=common,
             target=config.target(name),
             drop_flagged=bool(bad_move is not None and bad_move > config.max_drop * scale + 1e-12),
+            judge_changed=judge_changed and spec.judged,
+            power=metric_power(
+                spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence
+            )
+            if delta is not None
+            else None,  # nothing measured in a run: nothing to size
         )
     return out
 
@@ -137,8 +185,10 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
     failed_a, failed_b = pl.col("failed"), pl.col("failed_b")
     status = (
         pl.when(~failed_a & failed_b).then(pl.lit("regressed"))
-        .when(failed_a & ~failed_b).then(pl.lit("fixed"))
+        .when(failed_a & ~failed_b & pl.col("measured_b")).then(pl.lit("fixed"))
         .when(failed_a & failed_b).then(pl.lit("still_failing"))
+        # Passing is a measured claim: a question nothing measured in B is not passing.
+        .when(~pl.col("measured_b")).then(pl.lit("not_measured"))
         .otherwise(pl.lit("passing"))
     )
     top_a = pl.col("retrieved_ids").fill_null([]).list.unique(maintain_order=True).list.head(k).list.sort()
@@ -146,8 +196,12 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
     gold_fell_out = (pl.col("hit_at_k") == 1) & (pl.col("hit_at_k_b") == 0)
     gold_came_in = (pl.col("hit_at_k") == 0) & (pl.col("hit_at_k_b") == 1)
     same_passages = top_a == top_b
+    kinds_added = pl.col("failures_b").list.set_difference(pl.col("failures"))
+    # The judge failing on B is not the system getting worse: told apart from generation.
+    only_judge_error = (kinds_added.list.len() == 1) & kinds_added.list.contains("judge_error")
     cause = (
         pl.when(~pl.col("present_b")).then(pl.lit("missing"))
+        .when(only_judge_error.fill_null(False)).then(pl.lit("judge_error"))
         .when(gold_fell_out.fill_null(False)).then(pl.lit("retrieval"))
         .when(same_passages.fill_null(False)).then(pl.lit("generation_same_passages"))
         .otherwise(pl.lit("generation"))
@@ -157,7 +211,7 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
         "category",
         status.alias("status"),
         pl.when(status == "regressed").then(cause).alias("cause"),
-        pl.col("failures_b").list.set_difference(pl.col("failures")).alias("kinds_added"),
+        kinds_added.alias("kinds_added"),
         pl.col("failures").list.set_difference(pl.col("failures_b")).alias("kinds_removed"),
         gold_fell_out.fill_null(False).alias("gold_fell_out"),
         gold_came_in.fill_null(False).alias("gold_came_in"),
@@ -167,21 +221,91 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
     )
 
 
-def _categories(a: Evaluation, b: Evaluation | None) -> dict[str, dict]:
-    by_a = summarize_by_category(a)
-    by_b = summarize_by_category(b) if b is not None else {}
+def _single_status(a: Evaluation) -> pl.DataFrame:
+    measured = _measure_columns(a).get_column("measured")
+    return a.questions.with_columns(measured=measured).select(
+        "id",
+        "category",
+        pl.when(pl.col("failed")).then(pl.lit("still_failing"))
+        .when(~pl.col("measured")).then(pl.lit("not_measured"))
+        .otherwise(pl.lit("passing")).alias("status"),
+    )
+
+
+def _category_cells(values_a: dict[str, MetricValue], values_b: dict[str, MetricValue] | None) -> dict[str, dict]:
+    cells = {}
+    for name, va in values_a.items():
+        vb = values_b[name] if values_b is not None else None
+        delta = vb.value - va.value if vb is not None and vb.value is not None and va.value is not None else None
+        cells[name] = {"A": va, "B": vb, "delta": delta}
+    return cells
+
+
+def _categories(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, dict]:
+    """Per category: A, B and Δ under the same pairing rule as the overall metrics."""
+    if paired is None:
+        return {
+            category: {"n": n, "metrics": _category_cells(values, None)}
+            for category, (n, values) in summarize_by_category(a).items()
+        }
     out: dict[str, dict] = {}
-    for category in list(by_a) + [c for c in by_b if c not in by_a]:
-        n_a, metrics_a = by_a.get(category, (0, {}))
-        n_b, metrics_b = by_b.get(category, (0, {}))
-        metrics = {}
-        for name in metrics_a or metrics_b:
-            va = metrics_a.get(name, MetricValue(None, 0))
-            vb = metrics_b.get(name) if b is not None else None
-            delta = vb.value - va.value if vb is not None and vb.value is not None and va.value is not None else None
-            metrics[name] = {"A": va, "B": vb, "delta": delta}
-        out[category] = {"n": max(n_a, n_b), "metrics": metrics}
+    for (category,), group in paired.group_by("category", maintain_order=True):
+        values_a, values_b = _paired_values(group, a.k)
+        out[str(category)] = {"n": group.height, "metrics": _category_cells(values_a, values_b)}
     return out
+
+
+def _unpaired(a: Evaluation, b: Evaluation) -> dict[str, list[str]]:
+    """Ids held by one run only (never with a gold set: both then hold every gold question)."""
+    ids_a, ids_b = a.questions.select("id"), b.questions.select("id")
+    return {
+        "A": ids_a.join(ids_b, on="id", how="anti").get_column("id").to_list(),
+        "B": ids_b.join(ids_a, on="id", how="anti").get_column("id").to_list(),
+    }
+
+
+def _unpaired_warning(unpaired: dict[str, list[str]]) -> str | None:
+    parts = []
+    for label, ids in unpaired.items():
+        if ids:
+            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            parts.append(f"{len(ids)} only in {label} ({shown})")
+    if not parts:
+        return None
+    return "questions in only one run are left out of A, B and Δ alike: " + "; ".join(parts)
+
+
+def judge_change_warning(a: Evaluation, b: Evaluation) -> str | None:
+    """When A and B were judged by different models or prompts, Δ of a judged metric mixes the
+    system's change with the judge's: said in every view."""
+    model_a, model_b = a.run.judge_model(), b.run.judge_model()
+    prompt_a = a.run.meta.extra.get("judge_prompt_version")
+    prompt_b = b.run.meta.extra.get("judge_prompt_version")
+    differences = []
+    if model_a and model_b and model_a != model_b:
+        differences.append(f"A by {model_a}, B by {model_b}")
+    if prompt_a and prompt_b and prompt_a != prompt_b:
+        differences.append(f"prompt {prompt_a} for A, {prompt_b} for B")
+    if not differences:
+        return None
+    return (
+        "the runs were judged differently (" + "; ".join(differences) + "): Δ of faithfulness and utility mixes the "
+        "system's change with the judge's; run `ragtui judge` on both runs with one judge"
+    )
+
+
+def _with_targets(
+    metrics: dict[str, MetricComparison], categories: dict[str, dict], runs: dict[str, Evaluation], config: Config
+) -> dict[str, MetricComparison]:
+    """Each run's verdicts against the targets, on the metrics and (as "targets") in each category cell."""
+    readings = {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
+    for category, data in categories.items():
+        for name, cell in data["metrics"].items():
+            cell["targets"] = {label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()}
+    return {
+        name: replace(m, targets={label: overall.get(name, NO_READING) for label, (overall, _) in readings.items()})
+        for name, m in metrics.items()
+    }
 
 
 def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
@@ -193,10 +317,9 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
             name: MetricComparison(name=name, spec=next(s for s in METRICS if s.name(a.k) == name), a=value, n=value.n, target=config.target(name))
             for name, value in values.items()
         }
-        status = a.questions.select(
-            "id", "category", pl.when(pl.col("failed")).then(pl.lit("still_failing")).otherwise(pl.lit("passing")).alias("status")
-        )
-        return Comparison(a, None, config, metrics, _categories(a, None), status, tuple(warnings) + _judge_warnings(a))
+        categories = _categories(a, None)
+        metrics = _with_targets(metrics, categories, {"A": a}, config)
+        return Comparison(a, None, config, metrics, categories, _single_status(a), tuple(warnings) + _judge_warnings(a))
     warnings += list(b.warnings)
     if a.k != b.k:
         warnings.append(f"the runs were evaluated at different k ({a.k} and {b.k})")
@@ -205,13 +328,19 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
         from ragtui.core.errors import InputError, problem
 
         raise InputError(problem(b.run.path, None, "id", f"no question in common with {a.run.path}"))
-    only = a.questions.height + b.questions.height - 2 * paired.height
-    if only:
-        warnings.append(f"{only} question(s) are in only one run and are left out of Δ")
-    metrics = _metric_comparisons(paired, a, b, config)
+    unpaired = _unpaired(a, b)
+    judge_change = judge_change_warning(a, b)
+    warnings += [w for w in (_unpaired_warning(unpaired), judge_change) if w]
+    metrics = _metric_comparisons(paired, a, config, judge_change is not None)
+    categories = _categories(a, paired)
+    # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
+    ids = paired.select("id")
+    runs = {label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if unpaired[label] else run for label, run in (("A", a), ("B", b))}
+    metrics = _with_targets(metrics, categories, runs, config)
     return Comparison(
-        a, b, config, metrics, _categories(a, b), _status(paired, a.k),
+        a, b, config, metrics, categories, _status(paired, a.k),
         tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B") + _judge_directed_warning(a, b),
+        unpaired=unpaired,
     )
 
 

@@ -15,7 +15,7 @@ from ragtui.core.vocabulary import run_label
 
 
 def build_multi_report(comparisons: list[Comparison]) -> dict[str, Any]:
-    """The report document of CLI.md for more than two runs: `runs`, `k`, `comparisons`.
+    """The report document of docs/cli.md for more than two runs: `runs`, `k`, `comparisons`.
 
     Args:
         comparisons: each candidate against the same reference run A, in the order given.
@@ -29,10 +29,12 @@ def build_multi_report(comparisons: list[Comparison]) -> dict[str, Any]:
     }
 
 
-def failed_multi_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool) -> list[tuple[str, str]]:
+def failed_multi_checks(
+    report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False
+) -> list[tuple[str, str]]:
     """Every gate applied to every comparison: (the candidate's label, why it failed)."""
     return [
         (run_label(position), reason)
         for position, pair in enumerate(report["comparisons"], start=1)
-        for reason in failed_checks(pair, on_regression=on_regression, below_target=below_target)
+        for reason in failed_checks(pair, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
     ]

@@ -1,4 +1,4 @@
-"""The report as data: the JSON shape of CLI.md, which the text and markdown views render.
+"""The report as data: the JSON shape of docs/cli.md, which the text and markdown views render.
 
 `build_report` turns a Comparison into plain dicts, lists, numbers and None (never NaN),
 so `json.dumps` gives the document other tools read and the renderers never re-compute.
@@ -10,9 +10,11 @@ import math
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison
+from ragtui.core.comparing.power import POWER, Power
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.comparing.targets import NO_READING, TargetReading
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve
+from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve, unavailable_metrics
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
@@ -43,7 +45,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
+def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"A": _num(m.a.value)}
     if two_runs and m.b is not None:
         out["B"] = _num(m.b.value)
@@ -52,17 +54,34 @@ def _metric(m: MetricComparison, two_runs: bool) -> dict[str, Any]:
         # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
         out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
     out["target"] = m.target
-    meets = {"A": m.meets_target(m.a)}
-    if two_runs:
-        meets["B"] = m.meets_target(m.b)
-    out["meets_target"] = meets
+    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
     if two_runs:
         out["verdict"] = m.verdict
         out["drop_flagged"] = m.drop_flagged
+        out["judge_changed"] = m.judge_changed
+        out.update(power_fields(m.power))
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
+    # Runs where the metric measured nothing although it had questions to measure.
+    out["not_available"] = [side for side, names in (unavailable or {}).items() if m.name in names]
     return out
+
+
+def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...]) -> dict[str, Any]:
+    """`meets_target` (meets / misses / inconclusive, or null) and `ci_by_run`, each run's own interval."""
+    chosen = {run: readings.get(run, NO_READING) for run in runs}
+    return {
+        "meets_target": {run: r.verdict for run, r in chosen.items()},
+        "ci_by_run": {run: [_num(r.ci[0]), _num(r.ci[1])] if r.ci else None for run, r in chosen.items()},
+    }
+
+
+def power_fields(power: Power | None) -> dict[str, Any]:
+    """`mde` (in the metric's units, like `delta`) and `n_needed` (questions for a drop of max_drop)."""
+    if power is None:
+        return {"mde": None, "n_needed": None}
+    return {"mde": _num(power.mde), "n_needed": power.n_needed}
 
 
 def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
@@ -74,21 +93,27 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
             if two_runs:
                 entry["B"] = _num(cell["B"].value) if cell["B"] else None
                 entry["delta"] = _num(cell["delta"])
+                entry["n_by_run"] = {"A": cell["A"].n, "B": cell["B"].n if cell["B"] else 0}
+            if comparison.metrics[name].target is not None:
+                entry.update(target_fields(cell.get("targets", {}), ("A", "B") if two_runs else ("A",)))
             metrics[name] = entry
         out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
     return out
 
 
 def build_report(comparison: Comparison) -> dict[str, Any]:
-    """The report document (CLI.md): runs, k, metrics, categories, questions, warnings."""
+    """The report document (docs/cli.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
     runs = {"A": _run_header(comparison.a)}
     if comparison.b is not None:
         runs["B"] = _run_header(comparison.b)
+    unavailable = {"A": unavailable_metrics(comparison.a)}
+    if comparison.b is not None:
+        unavailable["B"] = unavailable_metrics(comparison.b)
     report: dict[str, Any] = {
         "runs": runs,
         "k": comparison.k,
-        "metrics": {name: _metric(m, two_runs) for name, m in comparison.metrics.items()},
+        "metrics": {name: _metric(m, two_runs, unavailable) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
     for name, corrected in corrected_sections(comparison).items():
@@ -102,29 +127,37 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
         }
         regressed = comparison.status.filter(comparison.status.get_column("status") == "regressed")
+        causes = regressed.get_column("cause").value_counts(sort=True)
+        report["regressed_by_cause"] = {row["cause"]: row["count"] for row in causes.iter_rows(named=True)}
+        report["unpaired"] = comparison.unpaired
         report["regressions"] = [
             {"id": row["id"], "category": row["category"], "cause": row["cause"], "kinds_added": row["kinds_added"]}
             for row in regressed.iter_rows(named=True)
         ]
     else:
         report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
+    not_measured = comparison.question_ids("not_measured")
+    if not_measured:  # present only when some question was not measured: never "passing"
+        report["questions"]["not_measured"] = not_measured
     curve = {"k": list(range(1, CURVE_MAX_K + 1)), "A": [_num(v) for v in recall_curve(comparison.a)]}
     if comparison.b is not None:
         curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
+    if two_runs:
+        config = comparison.config
+        report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
 
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool) -> list[str]:
-    """Why `--fail-on-regression` / `--fail-below-target` should fail, one line each."""
-    reasons = []
-    latest = "B" if "B" in report["runs"] else "A"
-    # A peer tool's metrics gate like ragtui's own.
-    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
-        if on_regression and metric.get("verdict") == "regressed":
-            reasons.append(f"{name} regressed (Δ {metric['delta']:+.4f}, CI {metric['ci'][0]:+.4f}…{metric['ci'][1]:+.4f})")
-        if below_target and metric["meets_target"].get(latest) is False:
-            reasons.append(f"{name} of {latest} is {metric[latest]:.4f}, below its target {metric['target']}")
-    return reasons
+def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
+    """Why the gates asked for fail, one reason each (the several-runs report reads this).
+
+    The gates themselves live in `ragtui.core.comparing.gates`; a metric with a target that
+    is not available fails them here too.
+    """
+    from ragtui.core.comparing.gates import run_gates
+
+    results = run_gates(report, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
+    return [result.reason for result in results if not result.passed]

@@ -1,5 +1,5 @@
 """The calibration parts of the report document: per-run agreement and bias, and the
-`corrected` object under faithfulness and utility (CLI.md), from the comparison's labels."""
+`corrected` object under faithfulness and utility (docs/cli.md), from the comparison's labels."""
 
 from __future__ import annotations
 

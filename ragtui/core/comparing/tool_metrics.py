@@ -25,7 +25,9 @@ import numpy as np
 import polars as pl
 
 from ragtui.core.comparing.compare import MetricComparison, _verdict
+from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
+from ragtui.core.comparing.targets import readings_of_values
 from ragtui.core.loading.config import Config
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import MetricSpec, MetricValue
@@ -110,7 +112,10 @@ def _tool_metric(
         kept = rows_a.filter(scored)
         values = kept.get_column("value")
         value = MetricValue(float(values.mean()) if len(values) else None, len(values))  # type: ignore[arg-type]
-        comparison = MetricComparison(name=name, spec=spec, a=value, n=value.n, target=target)
+        comparison = MetricComparison(
+            name=name, spec=spec, a=value, n=value.n, target=target,
+            targets=readings_of_values(spec, {"A": values.to_numpy().astype(np.float64)}, target, config.confidence),
+        )
         categories = {
             row["category"]: {"A": MetricValue(row["A"], row["n"]), "B": None, "delta": None, "n": row["n"]}
             for row in kept.group_by("category", maintain_order=True).agg(pl.col("value").mean().alias("A"), pl.len().alias("n")).iter_rows(named=True)
@@ -149,10 +154,15 @@ def _paired_comparison(name: str, spec: MetricSpec, paired: pl.DataFrame, target
         delta=delta,
         ci=ci,
         p_value=p_value,
-        verdict=_verdict(spec, ci) if delta is not None else None,
+        verdict=_verdict(spec, ci, p_value, config.confidence) if delta is not None else None,
         n=n,
         target=target,
         drop_flagged=bool(spec.scale == "rate" and bad_move is not None and bad_move > config.max_drop + 1e-12),
+        targets=readings_of_values(spec, {"A": value_a, "B": value_b}, target, config.confidence),
+        # A drop of max_drop means something on a 0–1 rate only (a tool's own scale may be anything).
+        power=metric_power(spec.binary, value_a, ones, value_b, ones, drop=config.max_drop, span=1.0, confidence=config.confidence)
+        if spec.scale == "rate" and delta is not None
+        else None,
     )
 
 

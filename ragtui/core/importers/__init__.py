@@ -1,7 +1,7 @@
 """Bridges: open the result files of the evaluation tools teams already use.
 
 RAGAS, promptfoo, inspect_ai, DeepEval and TREC files become ragtui's native run records
-(FORMATS.md §2), so runs produced by different tools can be triaged and compared. A
+(docs/formats.md), so runs produced by different tools can be triaged and compared. A
 format is recognised by content (`detect`) or named (`fmt`, the CLI's `--from`). What a
 format lacks stays absent and is listed in `run.imported_from.not_available`; nothing
 is invented (docs/importers.md has the field-by-field mapping).

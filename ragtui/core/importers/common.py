@@ -1,6 +1,6 @@
 """What every importer shares: ids, scores, retrieved lists, and finishing a run.
 
-An importer turns a peer tool's rows into ragtui's native run records (FORMATS.md §2).
+An importer turns a peer tool's rows into ragtui's native run records (docs/formats.md).
 The rule they all follow: what the tool's file lacks stays absent ("not available"),
 never invented. A missing category is left absent too: the loader's documented default
 `uncategorized` applies, and a gold set's categories win without a conflict. Scores the

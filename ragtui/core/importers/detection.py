@@ -66,7 +66,7 @@ def detect_gold(path: Path) -> str | None:
 def _head(path: Path) -> bytes | None:
     try:
         with path.open("rb") as handle:
-            return handle.read(HEAD_BYTES)
+            return handle.read(HEAD_BYTES).removeprefix("\ufeff".encode())  # a byte-order mark is not content
     except OSError:
         return None  # the reader reports a missing or unreadable file in its own words
 

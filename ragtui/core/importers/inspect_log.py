@@ -94,7 +94,7 @@ def _from_archive(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str,
 def _json_entry(archive: zipfile.ZipFile, name: str, path: Path) -> dict[str, Any]:
     data = read_entry(archive, archive.getinfo(name), path)
     try:
-        value = json.loads(data.decode("utf-8"))
+        value = json.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError:
         raise InputError(problem(path, None, name, "not UTF-8 text")) from None
     except json.JSONDecodeError as exc:

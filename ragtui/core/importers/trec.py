@@ -60,6 +60,10 @@ def trec_order(pairs: list[tuple[float, str]]) -> list[tuple[float, str]]:
     return sorted(pairs, reverse=True)
 
 
+# The private key under which a qrels gold record carries its relevance grades.
+GRADES_KEY = "_relevance_grades"
+
+
 def read_qrels(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
     """Gold records from a qrels file, with the line of each topic's first judgment."""
     rows = _rows(path)
@@ -67,6 +71,7 @@ def read_qrels(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
         raise InputError(problem(path, None, None, "this is a TREC run (6 columns), not qrels: give it as a run"))
     problems: list[Problem] = []
     relevant: dict[str, list[str]] = {}
+    grades: dict[str, dict[str, int]] = {}
     first_line: dict[str, int] = {}
     judged: dict[tuple[str, str], int] = {}
     for line, fields in rows:
@@ -86,12 +91,15 @@ def read_qrels(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
         docs = relevant.setdefault(qid, [])
         if rel > 0:
             docs.append(docno)
+            grades.setdefault(qid, {})[docno] = rel
     if not rows:
         problems.append(problem(path, None, None, "no judgments in the file"))
     if problems:
         raise InputError(problems)
+    # Relevance grades (rel 2, 3, …) ride along for nDCG's graded gains; the normaliser
+    # ignores the private key and the gold set collects it.
     records = [
-        {"id": qid, "question": None, "gold_passages": docs} for qid, docs in relevant.items()
+        {"id": qid, "question": None, "gold_passages": docs, GRADES_KEY: grades.get(qid, {})} for qid, docs in relevant.items()
     ]
     return records, [first_line[qid] for qid in relevant]
 

@@ -34,7 +34,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-
 FORMAT = "ragtui-judge-cache/1"
 log = logging.getLogger("ragtui.judge")
 

@@ -117,11 +117,9 @@ class JudgeClient:
 
     async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> CallResult:
         """One call, from the cache when possible. Raises CallError."""
-        key = call_key(self.settings.provider, self.settings.model, self.prompt_version, messages, max_tokens)
-        entry = self.cache.get(key)
-        if entry is not None:
-            self.stats.cached_calls += 1
-            return CallResult(Completion.from_json(entry["response"]), True, key, batch=bool(entry.get("batch")))
+        key, cached = cached_call(self.cache, self.settings, self.prompt_version, messages, max_tokens, self.stats)
+        if cached is not None:
+            return cached
         shared = self._inflight.get(key)
         if shared is not None:
             return CallResult(await asyncio.shield(shared), True, key)
@@ -220,3 +218,19 @@ class JudgeClient:
             attempt += 1
             slept_until = time.monotonic() + delay
             await asyncio.sleep(delay)
+
+
+def cached_call(
+    cache: CallCache, settings: JudgeSettings, prompt_version: str, messages: list[dict[str, str]], max_tokens: int, stats: ClientStats
+) -> tuple[str, CallResult | None]:
+    """A call's cache key, and its answer when the cache already holds it (counted as cached).
+
+    The interactive client and the batch call source both start every call here, so the
+    two key and replay a call the same way.
+    """
+    key = call_key(settings.provider, settings.model, prompt_version, messages, max_tokens)
+    entry = cache.get(key)
+    if entry is None:
+        return key, None
+    stats.cached_calls += 1
+    return key, CallResult(Completion.from_json(entry["response"]), True, key, batch=bool(entry.get("batch")))

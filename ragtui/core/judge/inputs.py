@@ -1,7 +1,7 @@
 """What the judge sees for one question: the answer's sentences, the cited passages, the
 question and the expected answer — gathered from the run record and the gold set.
 
-Rules (FORMATS.md): the gold set wins over the record for the question and the expected
+Rules (docs/formats.md): the gold set wins over the record for the question and the expected
 answer; the cited passages are the record's `cited` ids resolved to texts through its
 `retrieved` list, or the top-k retrieved when `cited` is absent (an explicit `[]` means
 the answer cites nothing). Anything that makes a fair verdict impossible — no answer,
@@ -19,7 +19,7 @@ from ragtui.core.judge.prompts import Passage, is_unanswerable_expected
 from ragtui.core.judge.sentences import split_sentences
 from ragtui.core.loading.config import DEFAULT_UNANSWERABLE_CATEGORIES
 
-# French aliases of the course material (FORMATS.md), read but never written.
+# French aliases of the course material (docs/formats.md), read but never written.
 _ALIASES = {
     "expected_answer": ("expected_answer", "reponse_attendue"),
     "gold_passages": ("gold_passages", "passages_verite"),

@@ -24,6 +24,7 @@ from ragtui.core.judge.judging import JudgeSession, Usage
 from ragtui.core.judge.settings import JudgeSettings
 from ragtui.core.loading.records import RawRun
 
+
 class ProgressSink(Protocol):
     """What the runner reports to as questions finish (the CLI draws it on stderr)."""
 

@@ -1,4 +1,4 @@
-"""Targets and settings (FORMATS.md §3): `ragtui.yaml`, or the shipped defaults."""
+"""Targets and settings (docs/formats.md): `ragtui.yaml`, or the shipped defaults."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ DEFAULT_CATEGORY_NAMES = {
 }
 DEFAULT_UNANSWERABLE_CATEGORIES = ("sans_reponse",)
 CONFIG_FILE_NAME = "ragtui.yaml"
+DEFAULT_K = 5  # when neither -k, nor the config, nor the run says
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class ToolTarget:
 class Config:
     """Everything a comparison depends on besides the files themselves."""
 
-    k: int = 5
+    k: int | None = None  # None: the config does not set k (the run's own k then applies)
     targets: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TARGETS))
     max_drop: float = 0.03
     confidence: float = 0.95
@@ -107,10 +108,10 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         return None, [problem(path, None, None, "expected a mapping of settings (k, targets, regression, fallback_phrases)")]
     problems: list[Problem] = []
     config = Config(path=path)
-    k = data.get("k", 5)
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
+    k = data.get("k")
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000):
         problems.append(problem(path, lines.get("k"), "k", f"expected a whole number from 1 to 1000, found {k!r}"))
-        k = 5
+        k = None
     targets = dict(DEFAULT_TARGETS)
     raw_targets = data.get("targets", {}) or {}
     if not isinstance(raw_targets, dict):
@@ -128,9 +129,12 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         problems.append(problem(path, lines.get("regression"), "regression", "expected a mapping with max_drop and confidence"))
     else:
         if "max_drop" in regression:
-            max_drop = _number(path, lines.get("regression"), "regression.max_drop", regression["max_drop"], problems, low=0.0, high=1.0) or max_drop
+            # `is None`, not `or`: max_drop 0 (flag any drop) is a setting, not a missing one.
+            number = _number(path, lines.get("regression"), "regression.max_drop", regression["max_drop"], problems, low=0.0, high=1.0)
+            max_drop = max_drop if number is None else number
         if "confidence" in regression:
-            confidence = _number(path, lines.get("regression"), "regression.confidence", regression["confidence"], problems, low=0.5, high=0.999) or confidence
+            number = _number(path, lines.get("regression"), "regression.confidence", regression["confidence"], problems, low=0.5, high=0.999)
+            confidence = confidence if number is None else number
     phrases = data.get("fallback_phrases", list(DEFAULT_FALLBACK_PHRASES))
     if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
         problems.append(problem(path, lines.get("fallback_phrases"), "fallback_phrases", "expected a list of non-empty strings"))

@@ -228,7 +228,7 @@ def read_fast_stream(handle: IO[bytes], *, detail: bool = True) -> tuple[dict[st
     With `detail=False`, each slice drops what only the question view shows
     (`schema.without_detail`) before the next is parsed.
     """
-    head = handle.readline()
+    head = handle.readline().removeprefix("\ufeff".encode())  # a byte-order mark is not content
     meta = _meta_line(head.rstrip(b"\r\n"))
     if meta is None:
         return None

@@ -10,7 +10,7 @@ import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_record
-from ragtui.core.loading.records import load_yaml_records, read_jsonl, read_json_or_yaml_run
+from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
 from ragtui.core.loading.schema import GOLD_SCHEMA
 from ragtui.core.measuring.textnorm import normalize_question
 
@@ -23,6 +23,9 @@ class GoldSet:
 
     frame: pl.DataFrame
     path: Path
+    # Graded relevance (TREC qrels with rel 2, 3, …): question id → passage id → grade.
+    # None when every gold passage is simply relevant (grade 1), as in YAML gold sets.
+    grades: dict[str, dict[str, int]] | None = None
 
     def question_index(self) -> dict[str, str]:
         """Normalised question text → id, for importers whose rows have no id (RAGAS)."""
@@ -64,19 +67,23 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
     except InputError as exc:
         return None, exc.problems
     rows = []
-    for item, line in zip(items, lines):
+    grades: dict[str, dict[str, int]] = {}
+    for item, line in zip(items, lines, strict=True):
         if not isinstance(item, dict):
             problems.append(problem(path, line, None, f"expected a question record, found {json.dumps(item, default=str)[:40]}"))
             continue
         row = normalize_gold_record(path, line, item, problems, require_question=has_questions)
         if row is not None:
             rows.append(row)
+            graded = item.get("_relevance_grades") or {}  # importers.trec.GRADES_KEY (qrels grades)
+            if any(grade != 1 for grade in graded.values()):
+                grades[row["id"]] = graded
     problems += duplicate_id_problems(path, rows)
     if not rows and not problems:
         problems.append(problem(path, None, None, "no questions in the gold set"))
     if any(p.is_error for p in problems):
         return None, problems
-    return GoldSet(pl.DataFrame(rows, schema=GOLD_SCHEMA), path), problems
+    return GoldSet(pl.DataFrame(rows, schema=GOLD_SCHEMA), path, grades or None), problems
 
 
 def load_gold(path: str | Path) -> GoldSet:

@@ -1,6 +1,6 @@
 """People's labels of a run: the sidecar JSONL the app appends to, and its replay.
 
-One line per label event (FORMATS.md §5): a sentence label
+One line per label event (docs/formats.md): a sentence label
 `{"id", "run", "sentence": 2, "human": true, "sampled", "at"}` or a utility label
 `{"id", "run", "utility": 4, "sampled", "at"}`; `"human": null` / `"utility": null`
 clears. Reloading replays the events, the last one for a key winning. Each event is

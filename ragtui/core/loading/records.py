@@ -35,6 +35,9 @@ class RawRun:
     problems: list[Problem] = field(default_factory=list)
 
 
+BOM = "\ufeff"
+
+
 def read_bytes_utf8(path: Path) -> str:
     """Read a whole file as UTF-8, or raise an InputError naming the bad byte's line."""
     try:
@@ -48,7 +51,8 @@ def read_bytes_utf8(path: Path) -> str:
     if not data.strip():
         raise InputError(problem(path, None, None, "the file is empty"))
     try:
-        return data.decode("utf-8")
+        # A byte-order mark (Windows editors write one) is not content: every reader skips it.
+        return data.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(

@@ -18,7 +18,7 @@ _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model"
 
 @dataclass(frozen=True)
 class RunMeta:
-    """The `run` object of a run file (FORMATS.md §2), with defaults filled in."""
+    """The `run` object of a run file (docs/formats.md), with defaults filled in."""
 
     name: str
     created_at: str | None = None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragtui.core.loading.config import config_problems_and_value
 from ragtui.core.errors import InputError, Problem
+from ragtui.core.loading.config import config_problems_and_value
 from ragtui.core.loading.gold import check_gold
 from ragtui.core.loading.runs import check_run
 

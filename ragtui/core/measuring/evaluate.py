@@ -2,7 +2,7 @@
 
 The result, `Evaluation.questions`, has one row per gold question (missing ones
 included and flagged) with the retrieval outcomes at k, abstention, the judge's counts,
-and the failure kinds of METRICS.md. Aggregates (`metrics`) and the comparison of two
+and the failure kinds of docs/metrics.md. Aggregates (`metrics`) and the comparison of two
 runs (`compare`) are computed from these columns only.
 """
 
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from ragtui.core.loading.config import Config
 from ragtui.core.errors import InputError, problem
+from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
-from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
+from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,7 +98,7 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
 
 def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None) -> Evaluation:
     """Measure `run` against `gold` (else the gold fields in the run) at cut-off k."""
-    k = k or config.k
+    k = k if k is not None else (config.k or DEFAULT_K)
     frame, extra, warnings = _join_gold(run, gold)
     if gold is None and frame.get_column("gold_passages").null_count() == frame.height:
         warnings.append(f"{run.name}: no gold passages (give --gold): retrieval metrics are not available")
@@ -106,13 +106,33 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
     unavailable = unavailable_parts(run)
     for part in sorted(unavailable):
         warnings.append(f"{run.name}: {UNAVAILABLE_TEXT[part]}")
-    frame = frame.with_columns(pl.col("category").fill_null(UNCATEGORIZED))
-    frame = retrieval_outcomes(frame, k)
+    # Which questions are unanswerable is known from the gold set, or from a run's own
+    # category or gold passages; without either, abstention cannot be told right from wrong.
+    frame = frame.with_columns(
+        answerability_known=pl.col("gold_passages").is_not_null() | pl.col("category").is_not_null(),
+        category=pl.col("category").fill_null(UNCATEGORIZED),
+    )
+    unknown = frame.filter(~pl.col("answerability_known")).height
+    if unknown:
+        what = "are not available" if unknown == frame.height else f"leave out the {unknown} question(s) with neither"
+        warnings.append(
+            f"{run.name}: no gold set, category or gold passages tells which questions are unanswerable: "
+            f"abstention and false abstention {what} (give --gold)"
+        )
+    repeated = frame.filter(pl.col("retrieved_ids").list.n_unique() < pl.col("retrieved_ids").list.len()).get_column("id").to_list()
+    if repeated:
+        shown = ", ".join(repeated[:5]) + (f" and {len(repeated) - 5} more" if len(repeated) > 5 else "")
+        warnings.append(
+            f"{run.name}: {len(repeated)} question(s) list a passage twice in `retrieved` ({shown}): each counts once, "
+            "at its first rank (trec_eval refuses such runs)"
+        )
+    frame = retrieval_outcomes(frame, k, grades=gold.grades if gold is not None else None)
     if "retrieval" in unavailable:
         frame = frame.with_columns(
             pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
         )
-    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories))
+    utility_in_run = frame.get_column("judge_utility").is_not_null().any()
+    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories, utility_in_run))
     frame = frame.with_columns(_failure_kinds(config.utility_target))
     frame = frame.with_columns(
         failures=pl.concat_list([pl.when(pl.col(f"fail_{kind}")).then(pl.lit(kind)) for kind in FAILURE_KINDS]).list.drop_nulls(),
@@ -149,7 +169,9 @@ def unavailable_parts(run: Run) -> set[str]:
     return parts
 
 
-def _outcomes(phrases: tuple[str, ...], unavailable: set[str], unanswerable_categories: tuple[str, ...]) -> list[pl.Expr]:
+def _outcomes(
+    phrases: tuple[str, ...], unavailable: set[str], unanswerable_categories: tuple[str, ...], utility_in_run: bool
+) -> list[pl.Expr]:
     present = pl.col("present")
     answer_known = pl.lit("answer" not in unavailable)
     answer = pl.col("answer")
@@ -161,7 +183,10 @@ def _outcomes(phrases: tuple[str, ...], unavailable: set[str], unanswerable_cate
     judge_ok = present & pl.col("judge_present") & pl.col("judge_error").is_null()
     needs_verdict = present & answer.is_not_null() & ~abstained
     judged = needs_verdict & judge_ok & (n_sentences > 0)
-    judge_failed = present & (pl.col("judge_error").is_not_null() | (needs_verdict & ~judged))
+    # A verdict without a utility score, in a run whose verdicts score utility, is an error
+    # too: counted, never dropped silently from the mean.
+    no_utility = judge_ok & pl.col("judge_utility").is_null() & pl.lit(utility_in_run)
+    judge_failed = present & (pl.col("judge_error").is_not_null() | (needs_verdict & ~judged) | no_utility)
     if "judge" in unavailable:
         judge_failed = pl.lit(False)
     category = pl.col("category")
@@ -170,16 +195,20 @@ def _outcomes(phrases: tuple[str, ...], unavailable: set[str], unanswerable_cate
     return [
         unanswerable.alias("unanswerable"),
         (~unanswerable).alias("answerable"),
-        (gold.is_not_null() & pl.lit("retrieval" not in unavailable)).alias("gold_known"),
         answer_known.alias("answer_known"),
+        (gold.is_not_null() & pl.lit("retrieval" not in unavailable)).alias("gold_known"),
         pl.when(answer_known).then(abstained).alias("abstained"),
         judged.alias("judged"),
         judge_failed.alias("judge_failed"),
         pl.when(judged).then(n_sentences).alias("n_sentences"),
         pl.when(judged).then(n_attested).alias("n_attested"),
         pl.when(judged).then(n_attested / n_sentences).alias("faithfulness_q"),
-        pl.when(judge_ok).then(pl.col("judge_utility")).alias("utility_q"),
+        # A judge error never enters a mean: its utility score (if any) is left out too.
+        pl.when(judge_ok & ~judge_failed).then(pl.col("judge_utility")).alias("utility_q"),
         (present & abstained & answer_known).alias("abstained_excluded"),
+        # A missing question fails every measure that counts it: for false abstention, that
+        # is counting it as abstained (it gave the user no answer).
+        pl.when(answer_known).then(abstained | ~present).alias("abstained_or_missing"),
     ]
 
 
@@ -189,8 +218,9 @@ def _failure_kinds(utility_target: float) -> list[pl.Expr]:
         (pl.col("answerable") & pl.col("gold_known") & (pl.col("hit_at_k") == 0).fill_null(False)).alias("fail_retrieval_miss"),
         (pl.col("judged") & (pl.col("n_attested") < pl.col("n_sentences"))).fill_null(False).alias("fail_unfaithful"),
         (present & pl.col("unanswerable") & ~pl.col("abstained")).fill_null(False).alias("fail_answered_unanswerable"),
-        (present & pl.col("answerable") & pl.col("abstained")).fill_null(False).alias("fail_false_abstention"),
+        (present & pl.col("answerable") & pl.col("answerability_known") & pl.col("abstained")).fill_null(False).alias("fail_false_abstention"),
         (pl.col("utility_q") < utility_target).fill_null(False).alias("fail_low_utility"),
         pl.col("judge_failed").alias("fail_judge_error"),
         (~present).alias("fail_missing"),
     ]
+

@@ -1,4 +1,4 @@
-"""Aggregate metrics of METRICS.md, overall and per category, with their n.
+"""Aggregate metrics of docs/metrics.md, overall and per category, with their n.
 
 Every metric is a ratio Σ num / Σ den over per-question columns: a mean over its
 population (den = 1 for members, 0 otherwise) or a pooled ratio (faithfulness:
@@ -31,6 +31,11 @@ class MetricSpec:
     scale: str = "rate"  # "rate" (0–1, Δ in points) or "score" (1–5)
     failure_kind: str | None = None
     at_k: bool = False
+    judged: bool = False  # computed from the judge's verdicts (a change of judge moves it)
+    # The questions the metric is about, measured or not: an empty population with a
+    # non-empty scope is "not available" (verdicts missing or errored, no gold passages…);
+    # an empty scope is "does not apply" (no unanswerable question in the gold set).
+    scope: pl.Expr | None = None
 
     def name(self, k: int) -> str:
         return f"{self.key}@{k}" if self.at_k else self.key
@@ -45,25 +50,37 @@ class MetricSpec:
 
 
 _RETRIEVAL_MEMBER = pl.col("answerable") & pl.col("gold_known")
+_ANSWERED = pl.col("present") & pl.col("answer").is_not_null()
+_NEEDS_VERDICT = _ANSWERED & ~pl.col("abstained").fill_null(False)
+_MAYBE_UNANSWERABLE = pl.col("unanswerable") | ~pl.col("answerability_known")
 
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("recall", "Recall", _RETRIEVAL_MEMBER, pl.col("hit_at_k"), binary=True, failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"), failure_kind="unfaithful"),
     MetricSpec(
-        "abstention", "Abstention", pl.col("unanswerable") & pl.col("answer_known"), pl.col("abstained"),
-        binary=True, failure_kind="answered_unanswerable",
+        "faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"),
+        failure_kind="unfaithful", judged=True, scope=_NEEDS_VERDICT,
     ),
-    MetricSpec("utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility"),
+    MetricSpec(
+        "abstention", "Abstention", pl.col("unanswerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained"),
+        binary=True, failure_kind="answered_unanswerable", scope=_MAYBE_UNANSWERABLE,
+    ),
+    MetricSpec(
+        "utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility",
+        judged=True, scope=_ANSWERED,
+    ),
     MetricSpec("context_precision", "Context precision", _RETRIEVAL_MEMBER, pl.col("context_precision_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("mrr", "MRR", _RETRIEVAL_MEMBER, pl.col("rr_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec(
-        "false_abstention", "False abstention", pl.col("answerable") & pl.col("answer_known"), pl.col("abstained"),
-        higher_is_better=False, binary=True, failure_kind="false_abstention",
+        "false_abstention", "False abstention", pl.col("answerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained_or_missing"),
+        higher_is_better=False, binary=True, failure_kind="false_abstention", scope=pl.col("answerable"),
     ),
     MetricSpec("context_recall", "Context recall", _RETRIEVAL_MEMBER, pl.col("context_recall_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("precision", "Precision", _RETRIEVAL_MEMBER, pl.col("precision_at_k"), failure_kind="retrieval_miss", at_k=True),
     MetricSpec("ndcg", "nDCG", _RETRIEVAL_MEMBER, pl.col("ndcg_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("faithfulness_macro", "Faithfulness (macro)", pl.col("judged"), pl.col("faithfulness_q"), failure_kind="unfaithful"),
+    MetricSpec(
+        "faithfulness_macro", "Faithfulness (macro)", pl.col("judged"), pl.col("faithfulness_q"), failure_kind="unfaithful",
+        judged=True, scope=_NEEDS_VERDICT,
+    ),
 )
 HEADLINE = ("recall", "faithfulness", "abstention", "utility")
 
@@ -100,6 +117,16 @@ def _to_values(row: dict, k: int) -> dict[str, MetricValue]:
         value = row[f"{spec.key}:num"] / den if den else None
         out[spec.name(k)] = MetricValue(value, int(row[f"{spec.key}:n"]))
     return out
+
+
+def unavailable_metrics(evaluation: Evaluation) -> set[str]:
+    """Metrics that measure nothing although there are questions for them to measure."""
+    exprs = []
+    for spec in METRICS:
+        scope = spec.scope if spec.scope is not None else (pl.col("answerable") if spec.at_k else spec.member)
+        exprs += [spec.member.fill_null(False).sum().alias(f"{spec.key}:n"), scope.fill_null(False).sum().alias(f"{spec.key}:scope")]
+    row = evaluation.questions.select(exprs).row(0, named=True)
+    return {spec.name(evaluation.k) for spec in METRICS if row[f"{spec.key}:n"] == 0 and row[f"{spec.key}:scope"] > 0}
 
 
 def summarize(evaluation: Evaluation) -> dict[str, MetricValue]:

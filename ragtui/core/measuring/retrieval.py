@@ -1,4 +1,4 @@
-"""Per-question retrieval outcomes at k, computed over whole columns (METRICS.md, "Retrieval").
+"""Per-question retrieval outcomes at k, computed over whole columns (docs/metrics.md, "Retrieval").
 
 Duplicated ids in a retrieved list count once, at their first rank. Every retrieved id
 is checked against its own question's gold list in one polars pass (an explode of the
@@ -89,12 +89,38 @@ def _per_question(ranked: RankedRelevance, selected: np.ndarray, weights: np.nda
     return np.bincount(ranked.question[selected], weights=None if weights is None else weights[selected], minlength=ranked.n_questions)
 
 
-def retrieval_outcomes(frame: pl.DataFrame, k: int, ranked: RankedRelevance | None = None) -> pl.DataFrame:
+def _graded_dcg(frame: pl.DataFrame, ranked: RankedRelevance, k: int, grades: dict[str, dict[str, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(DCG at k, ideal DCG at k) per question with graded gains, as trec_eval's ndcg_cut.
+
+    The gain of a relevant passage is its qrels grade (1 where none is given); the ideal
+    ranking puts the highest grades first. Only graded gold sets (TREC qrels with rel 2, 3,
+    …) come here, so a loop over the gold hits is cheap enough.
+    """
+    ids = frame.get_column("id").to_list()
+    retrieved = frame.get_column("retrieved_ids").fill_null(pl.lit([], dtype=pl.List(pl.String))).list.unique(maintain_order=True).to_list()
+    in_k = ranked.rank <= k
+    gains = np.array(
+        [grades.get(ids[q], {}).get(retrieved[q][r - 1], 1) for q, r in zip(ranked.question[in_k], ranked.rank[in_k], strict=True)],
+        dtype=np.float64,
+    )
+    dcg = np.bincount(ranked.question[in_k], weights=gains / np.log2(ranked.rank[in_k] + 1.0), minlength=ranked.n_questions)
+    discounts = 1.0 / np.log2(np.arange(2, k + 2))
+    ideal = np.zeros(ranked.n_questions)
+    for row, (qid, n_gold) in enumerate(zip(ids, ranked.n_gold, strict=True)):
+        best = sorted(grades.get(qid, {}).values(), reverse=True)[:k] if qid in grades else [1] * min(int(n_gold), k)
+        ideal[row] = float(np.dot(best, discounts[: len(best)]))
+    return dcg, ideal
+
+
+def retrieval_outcomes(
+    frame: pl.DataFrame, k: int, ranked: RankedRelevance | None = None, grades: dict[str, dict[str, int]] | None = None
+) -> pl.DataFrame:
     """Add the per-question retrieval columns for cut-off k to `frame`.
 
     `frame` needs `gold_passages` (list, null = unknown) and `retrieved_ids` (list).
     Rows whose gold list is null or empty get null retrieval values. Pass `ranked`
-    (from `ranked_relevance(frame)`) to compute several k without locating the hits again.
+    (from `ranked_relevance(frame)`) to compute several k without locating the hits again,
+    and `grades` (a graded gold set's) for nDCG with graded gains.
     """
     ranked = ranked or ranked_relevance(frame)
     in_k = ranked.rank <= k
@@ -105,6 +131,10 @@ def retrieval_outcomes(frame: pl.DataFrame, k: int, ranked: RankedRelevance | No
     first = ranked.first_rank
     ideal = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(2, k + 2)))])
     known = n_gold > 0
+    ideal_dcg = np.where(known, ideal[np.minimum(n_gold, k)], 1.0)
+    if grades:
+        dcg, graded_ideal = _graded_dcg(frame, ranked, k, grades)
+        ideal_dcg = np.where(known, graded_ideal, 1.0)
     unknown = np.where(known, 0.0, np.nan)  # adding it turns a value into null where gold is unknown
     with np.errstate(divide="ignore", invalid="ignore"):
         values = {
@@ -115,7 +145,7 @@ def retrieval_outcomes(frame: pl.DataFrame, k: int, ranked: RankedRelevance | No
             "precision_at_k": hits / k + unknown,
             "context_precision_at_k": np.where(hits > 0, precision_sum / np.maximum(hits, 1), 0.0) + unknown,
             "rr_at_k": np.where((first > 0) & (first <= k), 1.0 / np.maximum(first, 1), 0.0) + unknown,
-            "ndcg_at_k": dcg / np.where(known, ideal[np.minimum(n_gold, k)], 1.0) + unknown,
+            "ndcg_at_k": dcg / ideal_dcg + unknown,
         }
     columns = [pl.Series(name, value, nan_to_null=True) for name, value in values.items()]
     columns = [c.cast(pl.Int64) if c.name in ("first_gold_rank", "hits_at_k") else c for c in columns]

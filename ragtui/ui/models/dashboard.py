@@ -17,7 +17,7 @@ from ragtui.core.measuring.metrics import Counts, recall_curve
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
 DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")
-STATUS_ORDER = ("regressed", "fixed", "still_failing", "passing")
+STATUS_ORDER = ("regressed", "fixed", "still_failing", "passing", "not_measured")
 
 
 @dataclass(frozen=True)

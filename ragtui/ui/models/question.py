@@ -15,8 +15,8 @@ import polars as pl
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.question_diff import Change, describe_changes
-from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.judge_directed import QuestionFlags, question_flags
+from ragtui.core.loading.schema import UNCATEGORIZED
 
 SIDES = ("A", "B")
 

@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ragtui.core.vocabulary import WORST
+from ragtui.core.vocabulary import TARGET_LEGEND, WORST
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid
@@ -95,7 +95,7 @@ class DashboardScreen(Screen):
 
     def _grid_legend(self) -> Content:
         worst = "biggest drop" if self.side == "B" and self.data.two_runs else "weakest value"
-        return Content.styled(f"{WORST} {worst} per metric · arrows + Enter: that category's failures", "dim")
+        return Content.styled(f"{WORST} {worst} per metric · vs target: {TARGET_LEGEND} · arrows + Enter: that category's failures", "dim")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _TWO_RUN_ACTIONS and not self.data.two_runs:

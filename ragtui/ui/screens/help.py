@@ -33,7 +33,7 @@ SCREENS = (
 )
 
 SYMBOLS = (
-    ("✓ / ✗", "meets / misses its target (or passes / fails, per question)"),
+    ("✓ / ✗ / ?", "meets / misses its target / inconclusive: the run's own interval decides (per question: passes / fails)"),
     ("▲ / ▼ / ~", "improved / regressed / no clear change (95 % interval of Δ)"),
     ("!", "a drop beyond the configured max_drop, even when it could be noise"),
     ("◆", "the worst category for that metric in the category grid"),
@@ -42,7 +42,7 @@ SYMBOLS = (
     ("★", "a gold passage (it holds the answer)"),
     ("┆", "a passage ranked beyond k: retrieved, but not sent to the model"),
     ("›", "the cursor row, or the focused sentence of an answer"),
-    ("?", "a sentence the judge did not judge"),
+    ("? (sentence)", "a sentence the judge did not judge"),
     ("⊘", "the system abstained"),
     ("≠", "the judge and the human label disagree"),
     ("·", "a question that passes in both runs"),

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
 from ragtui.ui.models.question import judge_reported_injection, side_flags
-from ragtui.ui.safe_text import safe
+from ragtui.ui.safe_text import join, safe
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.question_header import directed_content
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
@@ -89,7 +89,8 @@ class VerdictScreen(Screen):
         body = self.query_one("#verdict-body", VerticalScroll)
         await body.remove_children()
         if row is None or not row.get("present", True):
-            await body.mount(Static(Content(f"{self.question_id} is not in run {self.side}: nothing was judged").stylize("italic")))
+            message = join(safe(self.question_id, one_line=True, limit=40), f" is not in run {self.side}: nothing was judged")
+            await body.mount(Static(message.stylize("italic")))
             return
         k = self.comparison.k
         widgets = [Static(summary_content(row, self.side, evaluation.run.name, self._colour), classes="verdict-summary")]

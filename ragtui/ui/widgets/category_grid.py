@@ -3,7 +3,9 @@
 Arrows move a cell cursor; Enter on a cell posts `OpenFailures` for that category and
 the metric's failure kind (`MetricSpec.failure_kind`), so "procedural recall fell"
 leads straight to the procedural questions whose retrieval missed. The worst cell of
-each column is bold and carries ◆, which reads in any theme and in monochrome.
+each column is bold and carries ◆, which reads in any theme and in monochrome. A cell
+with a target carries its verdict against it (✓ meets, ✗ misses, ? inconclusive, from
+the category's own interval): a category of 14 questions is usually `?`, not "83%".
 Cells are Rich `Text` (DataTable measures Rich renderables); category names come from
 the gold set and go through `rich_text`, which never parses markup.
 """
@@ -14,7 +16,8 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.vocabulary import MINUS, NA, WORST, short_label
+from ragtui.core.comparing.targets import NO_READING
+from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories
 from ragtui.ui.safe_text import rich_text
@@ -74,6 +77,9 @@ class CategoryGrid(DataTable):
                 value = cell[self.side] if cell is not None else None
                 number = value.value if value is not None and value.n else None
                 text = cell_text(number, cell["delta"] if show_delta and cell else None, metric.spec.scale)
+                verdict = cell.get("targets", {}).get(self.side, NO_READING).verdict if cell is not None else None
+                if number is not None and verdict is not None:
+                    text += f" {target_symbol(verdict)}"  # ? where the category is too small to tell
                 worst_here = worst.get(metric.name) == category
                 cells.append(Text(f"{text} {WORST}" if worst_here else text, style="bold" if worst_here else ""))
             self.add_row(*cells, key=category)

@@ -31,7 +31,7 @@ STATUS_FILTER_LABELS = {
     "all": "all questions",
 }
 # Within a category the worst news comes first.
-_STATUS_ORDER = {"regressed": 0, "still_failing": 1, "fixed": 2, "passing": 3}
+_STATUS_ORDER = {"regressed": 0, "still_failing": 1, "fixed": 2, "passing": 3, "not_measured": 4}
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class FailureFilter:
         """This filter as one boolean polars expression over the triage frame."""
         keep = pl.lit(True)
         if self.status == "failing":
-            keep = keep & (pl.col("status") != "passing")
+            keep = keep & ~pl.col("status").is_in(["passing", "not_measured"])
         elif self.status != "all":
             keep = keep & (pl.col("status") == self.status)
         if self.kind is not None:

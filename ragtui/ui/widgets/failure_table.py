@@ -265,7 +265,7 @@ class FailureTable(ScrollView, can_focus=True):
     def _group_content(self, group: Group, width: int) -> Content:
         name = safe(self.rows.category_name(group.category), one_line=True, limit=40)
         parts: list[Content | str] = [" ", name, f"  {group.count}"]
-        for status in ("regressed", "still_failing", "fixed", "passing"):
+        for status in ("regressed", "still_failing", "fixed", "passing", "not_measured"):
             n = group.by_status.get(status)
             if n:
                 label = f" {status_label(status, self.rows.two_runs)}" if width >= WIDE else ""

@@ -1,8 +1,9 @@
-"""One metric's panel: verdict, target, A and B, Δ with its interval, n.
+"""One metric's panel: verdict, target, A and B, Δ with its interval, n, power.
 
 Everything shown is a field of the core's `MetricComparison`; this widget only
-formats. The verdict and the pass/fail against the target each carry a symbol
-(▲ ▼ ~, ✓ ✗) next to their colour.
+formats. The verdict and each run's verdict against the target carry a symbol
+(▲ ▼ ~; ✓ meets, ✗ misses, ? inconclusive) next to their colour, and each run's
+value is followed by its own interval, the one that decided that verdict.
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ from textual.widgets import Static
 
 from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
 from ragtui.core.vocabulary import (
-    FAIL,
-    PASS,
+    JUDGE_CHANGED_NOTE,
+    NOT_MEASURED,
+    TARGET_LABEL,
+    TARGET_STYLE,
     VERDICT_LABEL,
     VERDICT_STYLE,
     VERDICT_SYMBOL,
     ci_text,
     count_text,
     delta_text,
+    interval_text,
     metric_title,
+    power_text,
     target_symbol,
     target_text,
     value_text,
@@ -29,31 +34,44 @@ from ragtui.ui.safe_text import join
 
 
 def _side(label: str, metric: MetricComparison, which: str) -> Content:
+    """`A 86.7% ?`: the value and its verdict against the target."""
     value = metric.a if which == "A" else metric.b
-    meets = metric.meets_target(value)
-    mark = target_symbol(meets)
-    style = {True: "$verdict-pass bold", False: "$verdict-fail bold"}.get(meets, "")
+    verdict = metric.target_reading(which).verdict
     parts: list[Content | str] = [Content.styled(f"{label} ", "dim"), Content.styled(value_text(value.value if value else None, metric.spec), "bold")]
-    if mark:
-        parts += [" ", Content.styled(mark, style)]
+    if verdict is not None:
+        parts += [" ", Content.styled(target_symbol(verdict), f"{TARGET_STYLE[verdict]} bold")]
     return join(*parts)
 
 
+def _not_measured(metric: MetricComparison, two_runs: bool) -> bool:
+    """n = 0 on a side shown: the panel says so rather than showing a lone "n/a"."""
+    sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
+    return any(side.n == 0 for side in sides)
+
+
+def _run_intervals(metric: MetricComparison, runs: tuple[str, ...]) -> Content | None:
+    """`CIs A 69.4…86.0% · B 78.1…92.2%`: each run's own interval, the one behind its ✓ ✗ ?."""
+    shown = [f"{run} {interval_text(metric.target_reading(run).ci, metric.spec)}" for run in runs if metric.target_reading(run).ci]
+    return Content.styled(("CIs " if len(shown) > 1 else "CI ") + " · ".join(shown), "dim") if shown else None
+
+
 def _headline(metric: MetricComparison, two_runs: bool) -> Content:
-    """First line: the verdict (two runs) or pass/fail (one run), then n and p."""
+    """First line: the verdict (two runs) or the verdict against the target (one run), then n and p."""
     if two_runs and metric.verdict is not None:
         verdict = metric.verdict
         head = Content.styled(f"{VERDICT_SYMBOL[verdict]} {VERDICT_LABEL[verdict]}", f"bold {VERDICT_STYLE[verdict]}")
         # Compact ("n 90 · p 0.12") so the line fits a panel at 80 columns.
         detail = f"n {count_text(metric.n)}" + (f" · p {metric.p_value:.2g}" if metric.p_value is not None else "")
+    elif _not_measured(metric, two_runs):
+        head = Content.styled(NOT_MEASURED, "bold $warning")
+        sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
+        detail = "n " + " · ".join(count_text(side.n) for side in sides)
     else:
-        meets = metric.meets_target(metric.a)
-        if meets is None:
+        verdict = metric.target_reading("A").verdict
+        if verdict is None:
             head = Content.styled("measured", "dim")
-        elif meets:
-            head = Content.styled(f"{PASS} meets target", "bold $verdict-pass")
         else:
-            head = Content.styled(f"{FAIL} below target", "bold $verdict-fail")
+            head = Content.styled(f"{target_symbol(verdict)} {TARGET_LABEL[verdict]}", f"bold {TARGET_STYLE[verdict]}")
         detail = f"n {count_text(metric.a.n)}"
     return join(head, Content.styled(f" · {detail}", "dim"))
 
@@ -67,19 +85,28 @@ def panel_title(metric: MetricComparison, k: int) -> Content:
 
 
 def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, max_drop: float) -> Content:
-    """The panel's lines: verdict and n; A and B with ✓/✗; Δ and its interval; the drop flag."""
+    """The panel's lines: verdict and n; A and B against the target; Δ and its interval; power; the drop flag."""
     lines = [_headline(metric, two_runs)]
     if two_runs and metric.b is not None:
         lines.append(join(_side("A", metric, "A"), "   ", _side("B", metric, "B")))
+        intervals = _run_intervals(metric, ("A", "B"))
         interval = f"{confidence * 100:g}% CI {ci_text(metric.ci, metric.spec)}"
+        lines += [intervals] if intervals is not None else []
         lines.append(join(Content.styled("Δ ", "dim"), Content.styled(delta_text(metric.delta, metric.spec), "bold"), "  ", Content.styled(interval, "dim")))
+        if metric.power is not None:
+            power = metric.power
+            lines.append(Content.styled(power_text(power.mde, power.n_needed, power.drop, metric.spec), "dim"))
         if metric.drop_flagged:
             limit = f"{max_drop * 100:g} pts" if metric.spec.scale == "rate" else f"{max_drop * UTILITY_RANGE:g}"
             # A drop beyond max_drop is flagged even when the interval straddles 0.
             note = f"! > {limit}: could be noise at n = {count_text(metric.n)}" if metric.verdict != "regressed" else f"! drop > {limit}"
             lines.append(Content.styled(note, "$warning bold"))
+        if metric.judge_changed:
+            lines.append(Content.styled(JUDGE_CHANGED_NOTE, "$warning"))
     else:
         lines.append(_side("A", metric, "A"))
+        intervals = _run_intervals(metric, ("A",))
+        lines += [intervals] if intervals is not None else []
     return Content("\n").join(lines)
 
 
@@ -95,7 +122,7 @@ class MetricPanel(Static):
         padding: 0 1;
         &.-regressed { border: round $regression; }
         &.-improved { border: round $improvement; }
-        &.-below-target { border: round $verdict-fail 60%; }
+        &.-misses-target { border: round $verdict-fail 60%; }
     }
     """
 
@@ -104,8 +131,8 @@ class MetricPanel(Static):
         classes = []
         if two_runs and metric.verdict in ("regressed", "improved"):
             classes.append(f"-{metric.verdict}")
-        elif metric.meets_target(metric.b if two_runs else metric.a) is False:
-            classes.append("-below-target")
+        elif metric.target_reading("B" if two_runs else "A").verdict == "misses":
+            classes.append("-misses-target")
         super().__init__(content, id=f"metric-{metric.spec.key}", classes=" ".join(classes))
         self.metric = metric
         self.border_title = panel_title(metric, k)

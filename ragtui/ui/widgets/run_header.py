@@ -41,7 +41,7 @@ def _calibration_line(header: RunHeader) -> Content | None:
     if calibration is None or calibration.sentence_agreement is None:
         return None
     kappa = f" · κ {calibration.sentence_kappa:.2f}" if calibration.sentence_kappa is not None else ""
-    # About 85 % is what a good judge reaches (METRICS.md); below that, say so with a symbol.
+    # About 85 % is what a good judge reaches (docs/metrics.md); below that, say so with a symbol.
     low = calibration.sentence_agreement < 0.85
     agreement = Content.styled(f"{'⚠ ' if low else ''}{calibration.sentence_agreement:.0%} agree", "$warning bold" if low else "")
     return join("vs human  ", agreement, f"{kappa} · {_plural(calibration.sentences, 'sentence')}")

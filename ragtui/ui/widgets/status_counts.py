@@ -47,6 +47,9 @@ class StatusCounts(HorizontalGroup):
             yield Button(text, id=f"status-{status}", compact=True, classes=status)
         passing = self.counts["passing"]
         yield Static(Content(f"{STATUS_SYMBOL['passing']} {count_text(passing)} passing"), classes="passing")
+        unmeasured = self.counts.get("not_measured", 0)
+        if unmeasured:  # never folded into passing: nothing measured them
+            yield Static(Content(f" · {STATUS_SYMBOL['not_measured']} {count_text(unmeasured)} not measured"), classes="passing")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

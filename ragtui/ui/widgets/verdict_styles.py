@@ -13,7 +13,7 @@ from textual.app import App
 
 from ragtui.core.vocabulary import VERDICT_FAIL, VERDICT_PASS, VERDICT_UNKNOWN
 
-STATUS_ROLES = {"regressed": "regression", "fixed": "improvement", "still_failing": "fail", "passing": "muted"}
+STATUS_ROLES = {"regressed": "regression", "fixed": "improvement", "still_failing": "fail", "passing": "muted", "not_measured": "muted"}
 
 # role → (ragtui theme variable, Textual fallback variable)
 _ROLES = {

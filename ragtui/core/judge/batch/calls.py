@@ -19,8 +19,8 @@ from typing import Any
 
 from ragtui.core.judge.batch.api import BatchRequest
 from ragtui.core.judge.batch.jobfile import JobFile
-from ragtui.core.judge.cache import CallCache, call_key
-from ragtui.core.judge.client import CallError, CallResult, ClientStats, JudgeClient
+from ragtui.core.judge.cache import CallCache
+from ragtui.core.judge.client import CallError, CallResult, ClientStats, JudgeClient, cached_call
 from ragtui.core.judge.providers import Completion, Provider
 
 # Rough output tokens of a verdict, for the cost estimate shown while jobs run.
@@ -59,11 +59,9 @@ class BatchCalls:
         self.fallback: JudgeClient | None = None  # --batch-fallback: failed requests asked interactively
 
     async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> CallResult:
-        key = call_key(self.settings.provider, self.settings.model, self.prompt_version, messages, max_tokens)
-        entry = self.cache.get(key)
-        if entry is not None:
-            self.stats.cached_calls += 1
-            return CallResult(Completion.from_json(entry["response"]), True, key, batch=bool(entry.get("batch")))
+        key, cached = cached_call(self.cache, self.settings, self.prompt_version, messages, max_tokens, self.stats)
+        if cached is not None:
+            return cached
         failure = self.jobs.failed.get(key)
         if failure is not None:
             if self.fallback is not None:

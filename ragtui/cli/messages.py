@@ -1,0 +1,19 @@
+"""The one way a message reaches the person at the terminal: neutralised, one line.
+
+Problems, warnings, `validate` lines and gate lines quote file names, ids and run names
+from files. Each message goes through `neutralize` here, so an OSC sequence in a
+duplicate id cannot set the terminal's title or write its clipboard, and a newline in
+an id cannot forge a second `ragtui:` line.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from ragtui.core.sanitize import neutralize
+
+
+def say(text: object, stream: TextIO | None = None) -> None:
+    """Print `text` as one inert line on `stream` (default: stderr)."""
+    print(neutralize(text, keep_newlines=False), file=stream if stream is not None else sys.stderr)

@@ -1,0 +1,96 @@
+"""How sure the report is: each run against its target, and the power of the comparison.
+
+Two small tables for the text and markdown reports, read from the report document (they
+never re-compute): which runs meet, miss, or cannot yet tell against their targets with
+the interval that decided it, and, for two runs, the smallest drop the comparison could
+detect at 80 % power and the questions a drop of `max_drop` would need.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragtui.core.measuring.metrics import MetricSpec, metric_by_name
+from ragtui.core.vocabulary import (
+    TARGET_LEGEND,
+    count_text,
+    drop_text,
+    interval_text,
+    target_symbol,
+    target_text,
+)
+
+
+def _spec(name: str) -> MetricSpec | None:
+    try:
+        return metric_by_name(name)
+    except KeyError:  # a name the core does not define (a peer tool's metric)
+        return None
+
+
+def _targeted(report: dict[str, Any]) -> list[tuple[str, MetricSpec, dict[str, Any]]]:
+    rows = []
+    for name, metric in report["metrics"].items():
+        spec = _spec(name)
+        if spec is not None and metric.get("target") is not None and metric.get("ci_by_run"):
+            rows.append((name, spec, metric))
+    return rows
+
+
+def _reading(metric: dict[str, Any], run: str, spec: MetricSpec) -> str:
+    verdict = (metric.get("meets_target") or {}).get(run)
+    ci = (metric.get("ci_by_run") or {}).get(run)
+    if verdict is None or ci is None:
+        return "n/a"
+    return f"{target_symbol(verdict)} {verdict} {interval_text((ci[0], ci[1]), spec)}"
+
+
+def _target_rows(report: dict[str, Any]) -> list[list[str]]:
+    runs = list(report["runs"])
+    return [[name, target_text(metric["target"], spec), *[_reading(metric, run, spec) for run in runs]] for name, spec, metric in _targeted(report)]
+
+
+def _drop(report: dict[str, Any], spec: MetricSpec) -> float:
+    """The drop `n_needed` is for: max_drop, at the same share of utility's 1–5 range."""
+    from ragtui.core.comparing.compare import UTILITY_RANGE
+
+    return report["power"]["max_drop"] * (UTILITY_RANGE if spec.scale == "score" else 1.0)
+
+
+def _power_rows(report: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for name, metric in report["metrics"].items():
+        spec = _spec(name)
+        if spec is None or "n_needed" not in metric:
+            continue
+        drop = _drop(report, spec)
+        mde = drop_text(metric["mde"], spec) if metric["mde"] is not None else ("none" if metric["n_needed"] is not None else "n/a")
+        needed = count_text(metric["n_needed"]) if metric["n_needed"] is not None else "n/a (A = B)"
+        rows.append([name, str(metric["n"]), mde, needed + (f" (for {drop_text(drop, spec)})" if spec.scale == "score" else "")])
+    return rows
+
+
+def _power_title(report: dict[str, Any]) -> str:
+    power = report["power"]
+    return (
+        f"Power ({power['level']:.0%} power, {power['confidence']:.0%} confidence): the smallest drop "
+        f"this comparison detects, and the questions needed to detect a drop of {power['max_drop'] * 100:g} pts"
+    )
+
+
+Table = tuple[str, list[str], list[list[str]]]  # (title, header, rows)
+
+
+def target_table(report: dict[str, Any]) -> Table | None:
+    """Verdicts against the targets with each run's interval (None when no metric has a target)."""
+    rows = _target_rows(report)
+    if not rows:
+        return None
+    return f"Against the target, decided by each run's own interval ({TARGET_LEGEND}):", ["metric", "target", *report["runs"]], rows
+
+
+def power_table(report: dict[str, Any]) -> Table | None:
+    """`mde` and `n_needed` per compared metric (None for a single run)."""
+    if "power" not in report:
+        return None
+    return _power_title(report) + ":", ["metric", "n", "detects ≥", "n needed"], _power_rows(report)

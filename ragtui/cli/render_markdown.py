@@ -1,0 +1,180 @@
+"""The report as GitHub-flavoured markdown, for a PR comment (never re-computes a number).
+
+Every string that came from a file — run names, ids, categories, warnings that quote
+them — is set in an inline code span (`md_code`): inside one, markdown makes no link,
+image, HTML tag or emphasis, and GitHub pings no `@mention`. Control characters are
+neutralised first and pipes escaped, so a name cannot break out of a table cell either.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ragtui.cli.render import (
+    LEGEND_TEXT,
+    calibration_text,
+    delta_text,
+    directed_text,
+    drop_note,
+    headline_names,
+    mark,
+    status_summary,
+    target_text,
+    value_text,
+)
+from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
+from ragtui.core.sanitize import neutralize
+from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, TARGET_LEGEND, VERDICT_LABEL, VERDICT_SYMBOL, target_symbol
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def md_code(text: Any) -> str:
+    """`text` as an inline code span that nothing inside can end early.
+
+    The fence is one backtick longer than the longest run inside; a space pads a text that
+    starts or ends with a backtick (CommonMark strips one such space). `|` is escaped, as
+    GFM tables require even inside code.
+    """
+    value = neutralize(text, keep_newlines=False).replace("|", "\\|")
+    if not value.strip():
+        return "–"
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return [_row(header), "|" + "---|" * len(header), *[_row(r) for r in rows]]
+
+
+def _runs(report: dict[str, Any]) -> list[str]:
+    lines = []
+    for label, run in report["runs"].items():
+        lines.append(
+            f"- **{label}** {md_code(run['name'])}: {run['questions']} questions · {run['missing']} missing · "
+            f"{run['extra_questions']} not in gold · {run['judge_errors']} judge errors · judge {md_code(run['judge_model'] or 'n/a')}"
+        )
+    return lines
+
+
+def _metrics(report: dict[str, Any], two: bool) -> list[str]:
+    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
+    rows = []
+    for name, m in report["metrics"].items():
+        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}".strip()]
+        if two:
+            verdict = m.get("verdict")
+            flags = ("!" if m.get("drop_flagged") else "") + ("≠" if m.get("judge_changed") else "")
+            row += [
+                f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}".strip(),
+                delta_text(name, m["delta"], m["ci"]) + (f" {flags}" if flags else ""),
+                f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}".strip(),
+            ]
+        else:
+            row.append(str(m["n"]))
+        rows.append(row)
+    lines = _table(header, rows)
+    if two:
+        lines += ["", f"<sub>{LEGEND_TEXT.strip('()')}; against the target: {TARGET_LEGEND}</sub>"]
+    notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
+    return lines + (["", *[f"- ⚠ {note}" for note in notes]] if notes else [])
+
+
+def _categories(report: dict[str, Any], two: bool) -> list[str]:
+    names = headline_names(report)
+    latest = "B" if two else "A"
+    rows = []
+    for data in report["categories"].values():
+        cells = []
+        for name in names:
+            cell = data["metrics"][name]
+            # The latest run's verdict against the target, as in the text report.
+            symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
+            cells.append(value_text(name, cell["A"]) + (f" → {value_text(name, cell['B'])}" if two else "") + symbol)
+        rows.append([md_code(data["name"]), str(data["n"]), *cells])
+    title = f"**By category** (A → B; B vs target: {TARGET_LEGEND})" if two else f"**By category** (vs target: {TARGET_LEGEND})"
+    return [title, "", *_table(["category", "n", *[f"`{n}`" for n in names]], rows)]
+
+
+def _certainty(report: dict[str, Any]) -> list[str]:
+    """Each run's verdict against its target with its interval, and what the comparison could detect."""
+    out = []
+    for certainty in (target_table(report), power_table(report)):
+        if certainty is not None:
+            title, header, rows = certainty
+            out += ["", title, "", *_table(header, [[f"`{row[0]}`", *row[1:]] for row in rows])]
+    return out
+
+
+def _failure_kinds(report: dict[str, Any]) -> list[str]:
+    runs = report["runs"]
+    kinds = list(next(iter(runs.values()))["failure_kinds"])
+    rows = [[KIND_LABELS.get(kind, kind), *[str(run["failure_kinds"][kind]) for run in runs.values()]] for kind in kinds]
+    return ["**Failure kinds** (questions)", "", *_table(["failure kind", *runs.keys()], rows)]
+
+
+def _question_list(title: str, rows: list[list[str]], header: list[str]) -> list[str]:
+    if not rows:
+        return []
+    return ["", f"<details><summary>{title}</summary>", "", *_table(header, rows), "", "</details>"]
+
+
+def _questions(report: dict[str, Any]) -> list[str]:
+    display = {category: data["name"] for category, data in report["categories"].items()}
+    out = ["", f"**Questions:** {status_summary(report)}"]
+    status_line = status_from_line(report)
+    out += [f"_{status_line}_"] if status_line else []
+    regressed = [
+        [md_code(r["id"]), md_code(display.get(r["category"], r["category"])), CAUSE_EXPLAINED.get(r["cause"], r["cause"] or ""),
+         ", ".join(KIND_LABELS.get(k, k) for k in r["kinds_added"])]
+        for r in report.get("regressions", [])
+    ]
+    out += _question_list("Regressed questions", regressed, ["id", "category", "cause", "new failure kinds"])
+    fixed = [[md_code(qid)] for qid in report["questions"].get("fixed", [])]
+    out += _question_list("Fixed questions", fixed, ["id"])
+    return out
+
+
+def _calibration(report: dict[str, Any]) -> list[str]:
+    found = {label: c for label, c in report.get("calibration", {}).items() if c}
+    if not found:
+        return []
+    from ragtui.cli.render_calibration import calibration_detail_lines, corrected_lines
+
+    out = ["", "Judge vs human labels: " + " · ".join(f"**{label}** {calibration_text(c)}" for label, c in found.items())]
+    for label, c in found.items():
+        out += ["", f"<details><summary>Calibration of {label}</summary>", ""]
+        names = {category: data["name"] for category, data in report["categories"].items()}
+        out += [f"- {md_code(line)}" for line in calibration_detail_lines(c, names)] + ["", "</details>"]
+    corrected = corrected_lines(report)
+    if corrected:
+        out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
+        out += [f"- {md_code(prefix.strip())} {md_code(text)}" for prefix, text in corrected]
+    return out
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The report as GitHub-flavoured markdown, for a PR comment."""
+    two = "B" in report["runs"]
+    runs = report["runs"]
+    title = f"{md_code(runs['A']['name'])} → {md_code(runs['B']['name'])}" if two else md_code(runs["A"]["name"])
+    out = [f"### ragtui report: {title} (k = {report['k']})", "", *_runs(report), "", *_metrics(report, two)]
+    out += tool_markdown_lines(report)
+    out += ["", *_categories(report, two)]
+    out += _certainty(report)
+    out += ["", *_failure_kinds(report)]
+    if two:
+        out += _questions(report)
+    out += _calibration(report)
+    if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
+        out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
+    if report["warnings"]:
+        out += ["", *[f"> ⚠ {md_code(w)}" for w in report["warnings"]]]
+    return "\n".join(out) + "\n"

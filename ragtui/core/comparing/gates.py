@@ -1,0 +1,115 @@
+"""The CI gates of `ragtui report`: each passes or fails for a reason it states in one line.
+
+A gate never passes on what was not measured. Its metrics are every metric it checks
+(a regression or a flagged drop anywhere fails it), and the metrics with a target must be
+available: a metric whose population is empty in the run the gate reads (its verdicts
+missing or all errored, no gold set, …) fails the gate unless `--allow-unavailable`.
+Gates read the report document (`build_report`), so CI sees exactly what it prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ragtui.core.comparing.targets import target_failures
+
+ON_REGRESSION, BELOW_TARGET, ON_DROP = "--fail-on-regression", "--fail-below-target", "--fail-on-drop"
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """One gate's outcome and the one line that says why."""
+
+    flag: str
+    passed: bool
+    reason: str
+
+    def line(self) -> str:
+        return f"gate {self.flag}: {'passed' if self.passed else 'FAILED'}: {self.reason}"
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.4f}"
+
+
+def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
+    """The metrics with a target that a side does not measure, with that run's counts."""
+    out = []
+    for name, metric in report["metrics"].items():
+        if metric.get("target") is None:
+            continue
+        empty = [side for side in sides if side in metric.get("not_available", [])]
+        if empty:
+            run = report["runs"][empty[0]]
+            out.append(
+                f"{name} not available in {'/'.join(empty)} ({run['judge_errors']} judge errors, {run['missing']} missing)"
+            )
+    return out
+
+
+def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """ragtui's metrics and a peer tool's (`TOOL:METRIC`): a tool's metrics gate like ragtui's own."""
+    return {**report["metrics"], **report.get("tool_metrics", {})}
+
+
+def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
+    regressed = [
+        f"{name} regressed (Δ {_fmt(m['delta'])}, CI {_fmt(m['ci'][0])}…{_fmt(m['ci'][1])})"
+        for name, m in _gated(report).items()
+        if m.get("verdict") == "regressed"
+    ]
+    return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
+
+
+def _below_target(report: dict[str, Any], latest: str, strict: bool) -> tuple[list[str], int]:
+    """`misses` fails (and `inconclusive` with `--strict-targets`): the verdicts of `targets`."""
+    below = target_failures(report, strict=strict)
+    return below, sum(1 for m in report["metrics"].values() if m.get("target") is not None and m.get(latest) is not None)
+
+
+def _drop(report: dict[str, Any]) -> tuple[list[str], int]:
+    drops = [
+        f"{name} dropped more than max_drop (Δ {_fmt(m['delta'])}, {m.get('verdict', 'n/a').replace('_', ' ')})"
+        for name, m in report["metrics"].items()
+        if m.get("drop_flagged")
+    ]
+    return drops, sum(1 for m in report["metrics"].values() if m.get("delta") is not None)
+
+
+def _gate(flag: str, found: tuple[list[str], int], unavailable: list[str], allow_unavailable: bool, ok_text: str) -> GateResult:
+    failures, checked = found
+    if failures:
+        return GateResult(flag, False, "; ".join(failures + unavailable))
+    if unavailable and not allow_unavailable:
+        return GateResult(flag, False, "; ".join(unavailable) + " (--allow-unavailable lets it pass)")
+    reason = f"{ok_text} ({checked} checked)"
+    if unavailable:
+        reason += "; not measured, allowed by --allow-unavailable: " + "; ".join(unavailable)
+    return GateResult(flag, True, reason)
+
+
+def run_gates(
+    report: dict[str, Any], *, on_regression: bool = False, below_target: bool = False, on_drop: bool = False,
+    allow_unavailable: bool = False, strict_targets: bool = False,
+) -> list[GateResult]:
+    """The result of every gate asked for, in the order of the flags above."""
+    two_runs = "B" in report["runs"]
+    latest = "B" if two_runs else "A"
+    results = []
+    comparisons: list[tuple[bool, str, Callable[[], tuple[list[str], int]], str]] = [
+        (on_regression, ON_REGRESSION, lambda: _regression(report), "no metric regressed"),
+        (below_target, BELOW_TARGET, lambda: _below_target(report, latest, strict_targets), f"every target met by {latest}"),
+        (on_drop, ON_DROP, lambda: _drop(report), "no drop larger than max_drop"),
+    ]
+    for asked, flag, check, ok_text in comparisons:
+        if not asked:
+            continue
+        if flag != BELOW_TARGET and not two_runs:
+            # Nothing to compare: a comparison gate on one run has measured nothing.
+            results.append(_gate(flag, ([], 0), ["it needs two runs, A and B"], allow_unavailable, ok_text))
+            continue
+        sides = (latest,) if flag == BELOW_TARGET else ("A", "B")
+        results.append(_gate(flag, check(), _unavailable(report, sides), allow_unavailable, ok_text))
+    return results

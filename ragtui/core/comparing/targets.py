@@ -1,0 +1,167 @@
+"""How sure is "meets the target": each run's own interval, and its verdict against the target.
+
+A point estimate above its target says little at n = 90: 86.7 % ± 7 points reaches below
+80 %. Each run's value therefore gets its own interval (at the configured confidence) and
+one of three verdicts: `meets` when the whole interval lies on the good side of the target,
+`misses` when it lies wholly on the bad side, `inconclusive` otherwise.
+
+Intervals: Wilson for a proportion of questions (recall, abstention, false abstention: a
+0/1 outcome per question), the bootstrap over questions for everything else (pooled ratios
+such as faithfulness, where a question weighs by its sentence count, and means such as
+utility). Per category too: a category of 14 questions is `inconclusive` against almost
+any target, and the grid says so instead of showing a bare percentage.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import polars as pl
+
+from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
+from ragtui.core.measuring.metrics import METRICS, MetricSpec
+
+if TYPE_CHECKING:
+    from ragtui.core.loading.config import Config
+    from ragtui.core.measuring.evaluate import Evaluation
+
+MEETS, MISSES, INCONCLUSIVE = "meets", "misses", "inconclusive"
+TARGET_VERDICTS = (MEETS, MISSES, INCONCLUSIVE)
+
+
+@dataclass(frozen=True)
+class TargetReading:
+    """One run's value against its target: the run's interval and the verdict it supports.
+
+    `verdict` is None when the metric has no target or the run has nothing to measure.
+    """
+
+    verdict: str | None
+    ci: tuple[float, float] | None
+
+
+NO_READING = TargetReading(None, None)
+
+
+def two_sided_z(confidence: float) -> float:
+    """The normal quantile of a two-sided interval: 1.96 at 95 %."""
+    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+
+
+def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion; holds near 0 and 1 where the normal one does not."""
+    if n <= 0:
+        return None
+    z = two_sided_z(confidence)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bootstrap_ratio_interval(
+    num: np.ndarray, den: np.ndarray, confidence: float = 0.95, *, resamples: int = RESAMPLES, seed: int = SEED
+) -> tuple[float, float] | None:
+    """Percentile interval of Σnum/Σden, resampling questions (rows), never sentences."""
+    keep = den > 0
+    if not keep.any():
+        return None
+    values = np.column_stack([num[keep], den[keep]]).astype(np.float64)
+    sums = bootstrap_delta_sums(values, resamples, seed)
+    ratio = sums[:, 0] / sums[:, 1]  # every resample holds at least one row with den > 0
+    alpha = 1.0 - confidence
+    low, high = np.quantile(ratio, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def run_interval(spec: MetricSpec, num: np.ndarray, den: np.ndarray, confidence: float) -> tuple[float, float] | None:
+    """The run's interval for one metric: Wilson for a 0/1 outcome per question, else the bootstrap."""
+    if spec.binary:
+        return wilson_interval(float(num[den > 0].sum()), float((den > 0).sum()), confidence)
+    return bootstrap_ratio_interval(num, den, confidence)
+
+
+def target_verdict(ci: tuple[float, float] | None, target: float | None, higher_is_better: bool) -> str | None:
+    """`meets`, `misses` or `inconclusive`; None without a target or an interval.
+
+    An interval that touches the target from the good side still meets it (`≥ 80 %` holds at 80 %).
+    """
+    if ci is None or target is None:
+        return None
+    low, high = ci
+    good_low, good_high = (low >= target, high >= target) if higher_is_better else (high <= target, low <= target)
+    if good_low and good_high:
+        return MEETS
+    if not good_low and not good_high:
+        return MISSES
+    return INCONCLUSIVE
+
+
+def _reading(spec: MetricSpec, num: np.ndarray, den: np.ndarray, target: float, confidence: float) -> TargetReading:
+    ci = run_interval(spec, num, den, confidence)
+    return TargetReading(target_verdict(ci, target, spec.higher_is_better), ci)
+
+
+def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]:
+    """One run against its targets: (metric name → reading, category → metric name → reading).
+
+    Only metrics with a target get an interval: the interval is what decides the verdict, and
+    a bootstrap of a metric with many distinct values costs seconds at 100,000 questions.
+    """
+    k = evaluation.k
+    targeted = [(spec, target) for spec in METRICS if (target := config.target(spec.name(k))) is not None]
+    overall: dict[str, TargetReading] = {}
+    by_category: dict[str, dict[str, TargetReading]] = {}
+    if not targeted:
+        return overall, by_category
+    columns = []
+    for spec, _ in targeted:
+        num_expr, den_expr = spec.num_den()
+        columns += [num_expr.alias(f"{spec.key}:num"), den_expr.alias(f"{spec.key}:den")]
+    frame = evaluation.questions.select(pl.col("category"), *columns)
+    categories = frame.get_column("category").to_numpy()
+    for spec, target in targeted:
+        num = frame.get_column(f"{spec.key}:num").to_numpy()
+        den = frame.get_column(f"{spec.key}:den").to_numpy()
+        name = spec.name(k)
+        overall[name] = _reading(spec, num, den, target, config.confidence)
+        for category in dict.fromkeys(categories.tolist()):
+            mask = categories == category
+            by_category.setdefault(category, {})[name] = _reading(spec, num[mask], den[mask], target, config.confidence)
+    return overall, by_category
+
+
+def readings_of_values(spec: MetricSpec, values: dict[str, np.ndarray], target: float | None, confidence: float) -> dict[str, TargetReading]:
+    """Each run's reading for a metric that is a plain mean of per-question values (a tool's score)."""
+    if target is None:
+        return {}
+    return {run: _reading(spec, v, np.ones(len(v)), target, confidence) if len(v) else NO_READING for run, v in values.items()}
+
+
+def target_failures(report: dict[str, Any], *, strict: bool) -> list[str]:
+    """What `--fail-below-target` fails on in a report document, one reason per metric.
+
+    The latest run (B, or A alone) is judged: `misses` fails; `inconclusive` fails only
+    when `strict` (`--strict-targets`), since it means "not enough questions to tell".
+    """
+    latest = "B" if "B" in report["runs"] else "A"
+    reasons = []
+    # A peer tool's metrics gate like ragtui's own.
+    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
+        verdict = (metric.get("meets_target") or {}).get(latest)
+        ci = (metric.get("ci_by_run") or {}).get(latest)
+        if verdict is None or ci is None:
+            continue
+        interval = f"CI {ci[0]:.4f}…{ci[1]:.4f}"
+        if verdict == MISSES:
+            reasons.append(f"{name} of {latest} misses its target {metric['target']} ({metric[latest]:.4f}, {interval})")
+        elif verdict == INCONCLUSIVE and strict:
+            reasons.append(
+                f"{name} of {latest} is inconclusive against its target {metric['target']} ({metric[latest]:.4f}, {interval}; --strict-targets)"
+            )
+    return reasons

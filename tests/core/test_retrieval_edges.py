@@ -1,0 +1,60 @@
+"""Retrieval edge cases (issue 9, item 9): repeated ids are counted and said; graded qrels."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ragtui.core.loading.config import Config
+from ragtui.core.loading.gold import load_gold
+from ragtui.core.loading.runs import load_run
+from ragtui.core.measuring.evaluate import evaluate
+from tests.core.trec_helpers import rank_like_trec_eval
+
+
+def _graded_case(seed: int):
+    rng = random.Random(seed)
+    docs = [f"d{i:03d}" for i in range(40)]
+    qrels, run = {}, {}
+    for q in range(20):
+        relevant = rng.sample(docs, rng.randint(1, 8))
+        qrels[f"q{q}"] = {d: rng.choice([1, 2, 3]) for d in relevant} | {d: 0 for d in rng.sample(docs, 4) if d not in relevant}
+        run[f"q{q}"] = [(d, float(rng.randint(0, 10))) for d in rng.sample(docs, rng.randint(1, 25))]
+    return qrels, run
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ndcg_uses_graded_gains_and_agrees_with_pytrec_eval_on_graded_qrels(tmp_path, seed):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = _graded_case(seed)
+    oracle = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.5,10"}).evaluate({q: dict(rows) for q, rows in run.items()})
+    qrels_path = tmp_path / "graded.qrels"
+    qrels_path.write_text("".join(f"{q} 0 {d} {rel}\n" for q, docs in qrels.items() for d, rel in docs.items()), encoding="utf-8")
+    run_path = tmp_path / "run.jsonl"
+    run_path.write_text("".join(json.dumps({"id": q, "retrieved": rank_like_trec_eval(rows)}) + "\n" for q, rows in run.items()))
+    gold = load_gold(qrels_path)
+    for k in (5, 10):
+        evaluation = evaluate(load_run(run_path), gold, Config(), k=k)
+        for qid, value in evaluation.questions.select("id", "ndcg_at_k").iter_rows():
+            assert value == pytest.approx(oracle[qid][f"ndcg_cut_{k}"], abs=1e-4), (qid, k)
+
+
+def test_graded_gains_by_hand(tmp_path):
+    # q1: d1 (rel 3) at rank 2, d2 (rel 1) at rank 1. DCG = 1/log2(2) + 3/log2(3) = 1 + 1.8928;
+    # ideal = 3/log2(2) + 1/log2(3) = 3 + 0.6309. nDCG@5 = 2.8928 / 3.6309 = 0.7967.
+    (tmp_path / "q.qrels").write_text("q1 0 d1 3\nq1 0 d2 1\n", encoding="utf-8")
+    (tmp_path / "run.jsonl").write_text(json.dumps({"id": "q1", "retrieved": ["d2", "d1"]}) + "\n", encoding="utf-8")
+    evaluation = evaluate(load_run(tmp_path / "run.jsonl"), load_gold(tmp_path / "q.qrels"), Config(), k=5)
+    assert evaluation.questions.get_column("ndcg_at_k")[0] == pytest.approx(2.8928 / 3.6309, abs=1e-4)
+
+
+def test_a_passage_listed_twice_in_retrieved_is_counted_and_warned(tmp_path, write_jsonl):
+    run = write_jsonl(tmp_path / "r.jsonl", {"name": "dups"}, [
+        {"id": "q1", "question": "?", "gold_passages": ["p1"], "retrieved": ["p2", "p1", "p2"]},
+        {"id": "q2", "question": "?", "gold_passages": ["p1"], "retrieved": ["p1", "p3"]},
+    ])
+    evaluation = evaluate(load_run(run), None, Config())
+    warning = next(w for w in evaluation.warnings if "twice" in w)
+    assert "1 question(s) list a passage twice" in warning and "(q1)" in warning and "trec_eval" in warning

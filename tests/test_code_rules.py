@@ -1,0 +1,39 @@
+"""The rules that keep the tree readable hold: layer contracts, lint, the core's types.
+
+They run inside the suite so that every landing checks them, not only `make test`.
+The settings are in pyproject.toml (`[tool.importlinter]`, `[tool.ruff]`, `[tool.mypy]`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def _run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
+    executable = BIN / tool if (BIN / tool).exists() else shutil.which(tool)
+    if executable is None:
+        pytest.skip(f"{tool} is not installed (it comes with the test extras: pip install -e '.[test]')")
+    return subprocess.run([str(executable), *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def test_the_core_imports_neither_the_app_nor_the_command_line_and_the_app_not_the_command_line():
+    done = _run("lint-imports", "--no-cache")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_the_code_passes_the_projects_lint_rules():
+    done = _run("ruff", "check", "ragtui", "tests", "bench", "tools")
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_the_core_type_checks():
+    done = _run("mypy")
+    assert done.returncode == 0, done.stdout[-3000:]
