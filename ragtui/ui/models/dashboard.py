@@ -13,6 +13,7 @@ import polars as pl
 
 from ragtui.core.comparing.compare import Comparison, MetricComparison, counts_for
 from ragtui.core.measuring.calibration import Calibration, calibrate
+from ragtui.core.measuring.correction import CorrectedMetric, correct
 from ragtui.core.measuring.metrics import Counts, recall_curve
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
@@ -45,6 +46,8 @@ class DashboardData:
     curves: dict[str, list[float | None]]
     status_counts: dict[str, int]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # side → metric → the value corrected by the sampled labels (faithfulness, utility)
+    corrections: dict[str, dict[str, CorrectedMetric]] = field(default_factory=dict)
     # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
     tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
     # Per run ("A", "B"): questions the tool could not judge (counted like judge errors).
@@ -59,7 +62,7 @@ class DashboardData:
         return self.comparison.k
 
 
-def _header(label: str, evaluation, counts: Counts) -> RunHeader:
+def _header(label: str, evaluation, counts: Counts, labels=None) -> RunHeader:
     run = evaluation.run
     return RunHeader(
         label=label,
@@ -70,7 +73,7 @@ def _header(label: str, evaluation, counts: Counts) -> RunHeader:
         judge_model=run.judge_model(),
         k=evaluation.k,
         counts=counts,
-        calibration=calibrate(evaluation.questions),
+        calibration=calibrate(evaluation.questions, labels),
     )
 
 
@@ -83,10 +86,10 @@ def dashboard_metrics(comparison: Comparison) -> tuple[MetricComparison, ...]:
 def build_dashboard_data(comparison: Comparison) -> DashboardData:
     """Pick out of a Comparison what the dashboard shows (runs in the loading worker)."""
     counts = counts_for(comparison)
-    runs = [_header("A", comparison.a, counts["A"])]
+    runs = [_header("A", comparison.a, counts["A"], comparison.labels.get("A"))]
     curves = {"A": recall_curve(comparison.a)}
     if comparison.b is not None:
-        runs.append(_header("B", comparison.b, counts["B"]))
+        runs.append(_header("B", comparison.b, counts["B"], comparison.labels.get("B")))
         curves["B"] = recall_curve(comparison.b)
     tally = comparison.status.group_by("status").agg(pl.len().alias("n"))
     found = dict(zip(tally.get_column("status").to_list(), tally.get_column("n").to_list()))
@@ -99,9 +102,21 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         status_counts=status_counts,
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
+        corrections=corrections_of(comparison, comparison.labels),
         tool_groups=tool_groups(comparison),
         tool_errors=tool_errors(comparison),
     )
+
+
+def corrections_of(comparison: Comparison, labels: dict) -> dict[str, dict[str, CorrectedMetric]]:
+    """Each side's corrected faithfulness and utility, from its labels (none: no entry)."""
+    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
+    config = comparison.config
+    return {
+        side: correct(evaluation.questions, labels[side], confidence=config.confidence, max_drop=config.max_drop)
+        for side, evaluation in sides.items()
+        if side in labels
+    }
 
 
 def tool_errors(comparison: Comparison) -> dict[str, int]:
