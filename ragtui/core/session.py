@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison, compare
-from ragtui.core.comparing.tool_metrics import compare_tool_metrics
 from ragtui.core.errors import InputError
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
@@ -96,9 +95,9 @@ def load_comparison(inputs: Inputs) -> Comparison:
     status_from = resolve_status_source(inputs.status_from, evaluations)
     evaluations = [apply_status_source(evaluation, status_from) for evaluation in evaluations]
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
-    comparison = compare(evaluation_a, evaluation_b, config)
-    tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
-    return replace(comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels))
+    sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
+    labels = load_labels(sides, inputs.labels)
+    return compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from)
 
 
 def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]:
