@@ -2,12 +2,18 @@
 
 `python tools/make_screenshots.py` runs the app headless: the dashboard at 160×48, then,
 at 80×24, the README's walk-through: dashboard → category grid → Procedural × Faithfulness → the first
-regressed question → the verdict inspector. Each step is saved as an SVG.
+regressed question → the verdict inspector. Each step is saved as an SVG. Last, the
+calibration workflow on a copy of the sample (so no labels file lands in sample_data/):
+`L`, 30 answers labelled by key presses — a scripted person who agrees with the judge
+except on the last sentence of every third answer — then `C`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from ragtui.cli.tui import sample_inputs
@@ -53,5 +59,57 @@ async def main() -> None:
             print(f"{OUT / name}.svg  ({type(app.screen).__name__})")
 
 
+async def label_thirty(pilot, app) -> None:
+    """The scripted person: 30 answers of the queue, sentence by sentence, then the utility
+    (the judge's, one point lower on every fourth answer)."""
+    queue = app.screen
+    while queue.labelled_here < 30:
+        row = queue.data.rows["B"]
+        said = (row["judge_sentences"] or []) if row["judged"] else []
+        for index, sentence in enumerate(said):
+            attested = sentence["attested"] and not (index == len(said) - 1 and queue.index % 3 == 0)
+            await pilot.press("plus" if attested else "minus")
+        judged = row["utility_q"]
+        score = 4 if judged is None else max(1, int(judged) - (1 if queue.index % 4 == 0 else 0))
+        await pilot.press(str(score))
+        await pilot.pause()
+
+
+async def calibration() -> None:
+    sample = sample_inputs()
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for name in ("a", "b", "gold", "config"):
+            shutil.copy(sample[name], root / sample[name].name)
+        inputs = Inputs(
+            a=root / sample["a"].name, b=root / sample["b"].name, gold=root / sample["gold"].name,
+            config=root / sample["config"].name, labels=root / "labels.jsonl",
+        )
+        app = RagtuiApp(inputs)
+        here = Path.cwd()
+        os.chdir(root)  # the screen then names the labels file as one would type it
+        try:
+            await _calibration_walk(app)
+        finally:
+            os.chdir(here)
+
+
+async def _calibration_walk(app) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: type(app.screen).__name__ == "DashboardScreen")
+        await pilot.press("L")
+        await _until(pilot, lambda: type(app.screen).__name__ == "CalibrationQueueScreen")
+        await label_thirty(pilot, app)
+        await pilot.press("plus")  # the 31st answer, one sentence in: what labelling looks like
+        await pilot.pause(0.3)
+        app.save_screenshot(filename="calibration-1-queue.svg", path=str(OUT))
+        await pilot.press("escape", "C")
+        await _until(pilot, lambda: type(app.screen).__name__ == "CalibrationScreen")
+        await pilot.pause(0.3)
+        app.save_screenshot(filename="calibration-2-screen.svg", path=str(OUT))
+        print(f"{OUT / 'calibration-1-queue.svg'}, {OUT / 'calibration-2-screen.svg'}")
+
+
 if __name__ == "__main__":
     asyncio.run(main())
+    asyncio.run(calibration())

@@ -48,6 +48,10 @@ class RagtuiApp(App[int]):
         Binding("escape", "back", "Back", show=False, id="app.back", tooltip="Back to the previous screen"),
         # Textual's own action: the terminal is restored, `fg` brings the same screen back.
         Binding("ctrl+z", "suspend_process", "Suspend", show=False, id="app.suspend", tooltip="Suspend to the shell (fg to come back)"),
+        Binding("L", "calibration_queue", "Label", key_display="L", id="app.calibration_queue",
+                tooltip="The calibration queue: label a random sample of answers by keyboard"),
+        Binding("C", "calibration", "Calibration", key_display="C", id="app.calibration",
+                tooltip="The judge against people: agreement, κ, bias, corrected metrics"),
     ]
 
     def __init__(
@@ -180,6 +184,29 @@ class RagtuiApp(App[int]):
             self.notify("The failure list is not available in this build.", severity="error")
             return
         self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status))
+
+    def action_calibration_queue(self) -> None:
+        """L: the calibration queue of the run under review (B, or A alone)."""
+        if self.comparison is None:
+            self.notify("Still loading the runs.", timeout=3)
+            return
+        from ragtui.ui.screens.calibration_queue import CalibrationQueueScreen
+
+        if isinstance(self.screen, CalibrationQueueScreen):
+            return
+        screen = CalibrationQueueScreen.for_comparison(self, self.comparison)
+        if screen is not None:
+            self.push_screen(screen)
+
+    def action_calibration(self) -> None:
+        """C: the calibration screen (agreement, bias, corrected metrics per run)."""
+        if self.comparison is None:
+            self.notify("Still loading the runs.", timeout=3)
+            return
+        from ragtui.ui.screens.calibration import CalibrationScreen
+
+        if not isinstance(self.screen, CalibrationScreen):
+            self.push_screen(CalibrationScreen(self.comparison))
 
     def action_help(self) -> None:
         from ragtui.ui.screens.help import HelpScreen

@@ -307,12 +307,20 @@ def compare(
     )
 
 
-def relabelled(comparison: Comparison) -> Comparison:
-    """The comparison with each run's judge trust read again from its labels (after a person
-    labelled in the app: `RunLabels` change in place)."""
+def relabelled(comparison: Comparison, labels: dict[str, RunLabels] | None = None) -> Comparison:
+    """The comparison with each run's judge trust read again from its labels.
+
+    A person labelling in the app changes `RunLabels` in place: the calibration and the
+    corrected values handed over at load are then read again from this new result.
+
+    Args:
+        comparison: What `compare` returned.
+        labels: The labels per run to read (default: the comparison's own).
+    """
     config = comparison.config
+    labels = {**comparison.labels, **(labels or {})}
     runs = {
-        side: replace(summary, calibration=calibrate(comparison.evaluations[side].questions, comparison.labels[side], confidence=config.confidence))
+        side: replace(summary, calibration=calibrate(comparison.evaluations[side].questions, labels[side], confidence=config.confidence))
         for side, summary in comparison.runs.items()
     }
-    return replace(comparison, runs=runs)  # a new object: `corrected` is read again too
+    return replace(comparison, runs=runs, labels=labels)  # a new object: `corrected` is read again too

@@ -146,7 +146,7 @@ def replay(path: Path, runs: list[str], base: dict[str, RunLabels] | None = None
         labels.path = path
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # nothing labelled yet (writing will say why it cannot)
         return out
     except OSError as exc:
         raise InputError(problem(path, None, None, f"cannot read labels: {exc.strerror}")) from None

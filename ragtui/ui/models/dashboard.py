@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ragtui.core.comparing.result import Comparison, MetricComparison
 from ragtui.core.measuring.calibration import Calibration
+from ragtui.core.measuring.correction import CorrectedMetric
 from ragtui.core.measuring.metrics import Counts
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
@@ -42,6 +43,8 @@ class DashboardData:
     curves: dict[str, list[float | None]]
     status_counts: dict[str, int]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # side → metric → the value corrected by the sampled labels (faithfulness, utility)
+    corrections: dict[str, dict[str, CorrectedMetric]] = field(default_factory=dict)
     # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
     tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
     # Per run ("A", "B"): questions the tool could not judge (counted like judge errors).
@@ -88,9 +91,15 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         status_counts=comparison.status_counts,
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
+        corrections=corrections_of(comparison),
         tool_groups=tool_groups(comparison),
         tool_errors=tool_errors(comparison),
     )
+
+
+def corrections_of(comparison: Comparison) -> dict[str, dict[str, CorrectedMetric]]:
+    """Each side's corrected faithfulness and utility, as the comparison holds them."""
+    return {side: {name: found.runs[side] for name, found in comparison.corrected.items()} for side in comparison.runs}
 
 
 def tool_errors(comparison: Comparison) -> dict[str, int]:

@@ -21,6 +21,7 @@ from ragtui.core.vocabulary import TARGET_LEGEND, WORST
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid
+from ragtui.ui.widgets.corrected_line import corrected_content
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
@@ -72,7 +73,10 @@ class DashboardScreen(Screen):
                 yield from self._tool_groups()
             with Grid(id="metrics"):
                 for metric in data.metrics:
-                    yield MetricPanel(metric, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
+                    yield MetricPanel(
+                        metric, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop,
+                        corrected=corrected_content(metric.spec.key, data.corrections),
+                    )
             if not tools_first:
                 yield from self._tool_groups()
             with Horizontal(id="lower"):
@@ -82,6 +86,19 @@ class DashboardScreen(Screen):
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
         yield Footer()
+
+    def on_screen_resume(self) -> None:
+        """Back from labelling: the corrected values follow the labels just made."""
+        labelling = getattr(self.app, "labelling", None)
+        if labelling is None or labelling.version == getattr(self, "_labels_seen", 0):
+            return
+        self._labels_seen = labelling.version
+        from ragtui.core.comparing.compare import relabelled
+        from ragtui.ui.models.dashboard import corrections_of
+
+        corrections = corrections_of(relabelled(self.data.comparison, labelling.labels))
+        for panel in self.query("#metrics MetricPanel").results(MetricPanel):
+            panel.set_corrected(corrected_content(panel.metric.spec.key, corrections))
 
     def _tool_groups(self) -> ComposeResult:
         data, config = self.data, self.data.comparison.config

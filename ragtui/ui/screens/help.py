@@ -29,6 +29,7 @@ SCREENS = (
     ),
     ("Question", ("ragtui.ui.screens.question", "QuestionScreen"), ()),
     ("Judge verdicts", ("ragtui.ui.screens.verdicts", "VerdictScreen"), ()),
+    ("Calibration", ("ragtui.ui.screens.calibration", "CalibrationScreen"), ()),
 )
 
 SYMBOLS = (

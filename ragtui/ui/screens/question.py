@@ -26,7 +26,9 @@ from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.safe_text import safe
+from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
 from ragtui.ui.widgets.answer_view import sentences
+from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import header_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.widgets.question_side import QuestionSide
@@ -37,7 +39,7 @@ _STEP = Binding.Group("question", compact=True)
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
-class QuestionScreen(Screen[str | None]):
+class QuestionScreen(LabelKeys, Screen[str | None]):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
     BINDINGS: list[BindingType] = [
@@ -52,6 +54,7 @@ class QuestionScreen(Screen[str | None]):
         Binding("v", "verdicts", "verdicts", tooltip="Everything the judge said", id="question.verdicts"),
         Binding("enter", "verdicts", "verdicts", show=False, tooltip="Everything the judge said", id="question.verdicts_enter"),
         Binding("J", "rejudge", "re-judge", key_display="J", tooltip="Judge this answer again with the configured judge", id="question.rejudge"),
+        *LABEL_BINDINGS,
     ]
     DEFAULT_CSS = """
     QuestionScreen {
@@ -112,6 +115,7 @@ class QuestionScreen(Screen[str | None]):
         with Horizontal(id="question-sides"):
             for side in self.sides:
                 yield QuestionSide(side, id=f"side-{side}")
+        yield LabelBar(id="label-bar")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -155,6 +159,35 @@ class QuestionScreen(Screen[str | None]):
             )
         if reset_scroll:
             self.query_one("#question-top", VerticalScroll).scroll_home(animate=False, immediate=True)
+        self._draw_labels()
+
+    # -- the person's labels (keys: ragtui.ui.screens.label_keys) ----------------------------
+
+    def _draw_labels(self) -> None:
+        from ragtui.ui.models.labelling import labelling_of
+
+        labelling = labelling_of(self.app, self.comparison)
+        count = len(sentences(self.data.rows.get(self.side)))
+        content = label_bar_content(
+            labelling.of(self.side, self.question_id), count, self.sentence_at[self.side] if count else None,
+            sampled=self.label_sampled(), path=labelling.path(self.side),
+        )
+        self.query_one("#label-bar", LabelBar).update(content)
+
+    def label_target(self) -> tuple[str, str, int | None, int] | None:
+        row = self.data.rows.get(self.side)
+        if row is None or not row.get("present", True):
+            self._say(f"{self.question_id} is not in run {self.side}: nothing to label", severity="warning", timeout=3)
+            return None
+        count = len(sentences(row))
+        return self.side, self.question_id, self.sentence_at[self.side] if count else None, count
+
+    def label_changed(self, *, sentence_labelled: bool) -> None:
+        count = len(sentences(self.data.rows.get(self.side)))
+        if sentence_labelled and self.sentence_at[self.side] < count - 1:
+            self.action_sentence(1)  # on to the next sentence: a whole answer is + + - …
+        else:
+            self._draw_labels()
 
     def _tabs(self) -> Content:
         parts: list[Content | str] = []

@@ -3,7 +3,8 @@
 Model, every sentence with its verdict, reason and evidence text, the human label beside
 it where the run has one (disagreements marked ≠), utility and its reason, the judge
 error, and the raw judge JSON — the inspector hides nothing the file holds. `t`
-switches between A and B; Esc goes back to the question view.
+switches between A and B; `j` / `k` move the focused sentence, which the person's label
+keys (`+ - 1–5 0`, `ragtui.ui.screens.label_keys`) act on; Esc goes back.
 """
 
 from __future__ import annotations
@@ -19,17 +20,22 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
 from ragtui.ui.models.question import judge_reported_injection, side_flags
 from ragtui.ui.safe_text import join, safe
+from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
+from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import directed_content
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
 
-class VerdictScreen(Screen):
+class VerdictScreen(LabelKeys, Screen):
     """All of one side's verdicts for one question."""
 
     BINDINGS: list[BindingType] = [
         Binding("escape", "back", "back", id="verdicts.back"),
         Binding("t", "switch_side", "A/B", tooltip="Show the other run's verdicts", id="verdicts.switch_side"),
+        Binding("j", "focus_sentence(1)", "next sentence", show=False, tooltip="Focus the next sentence (for the label keys)", id="verdicts.next_sentence"),
+        Binding("k", "focus_sentence(-1)", "previous sentence", show=False, tooltip="Focus the previous sentence", id="verdicts.previous_sentence"),
+        *LABEL_BINDINGS,
     ]
     DEFAULT_CSS = """
     VerdictScreen #verdict-title {
@@ -44,23 +50,31 @@ class VerdictScreen(Screen):
     VerdictScreen #verdict-body > Static {
         margin-bottom: 1;
     }
+    VerdictScreen #verdict-body > .verdict-sentence.-focused {
+        border-left: thick $accent;
+        padding-left: 1;
+    }
     VerdictScreen #verdict-body > .verdict-raw {
         background: $boost;
         padding: 0 1;
     }
     """
 
-    def __init__(self, comparison: Comparison, question_id: str, side: str, *, sentence: int | None = None) -> None:
+    def __init__(self, comparison: Comparison, question_id: str, side: str, *, sentence: int | None = None,
+                 sampled_side: str | None = None) -> None:
+        """`sampled_side`: the run whose calibration queue opened this answer (its labels are sampled)."""
         super().__init__()
         self.comparison = comparison
         self.question_id = question_id
         self.sides = ("A", "B") if comparison.b is not None else ("A",)
         self.side = side if side in self.sides else "A"
         self.sentence = sentence
+        self.sampled_side = sampled_side
 
     def compose(self) -> ComposeResult:
         yield Static(id="verdict-title")
         yield VerticalScroll(id="verdict-body")
+        yield LabelBar(id="label-bar")
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -90,6 +104,7 @@ class VerdictScreen(Screen):
         if row is None or not row.get("present", True):
             message = join(safe(self.question_id, one_line=True, limit=40), f" is not in run {self.side}: nothing was judged")
             await body.mount(Static(message.stylize("italic")))
+            self._draw_labels()
             return
         k = self.comparison.k
         widgets = [Static(summary_content(row, self.side, evaluation.run.name, self._colour), classes="verdict-summary")]
@@ -104,6 +119,7 @@ class VerdictScreen(Screen):
         if row.get("human_json"):
             widgets.append(Static(raw_json_content(row.get("human_json"), "Raw human label JSON"), classes="verdict-raw"))
         await body.mount_all(widgets)
+        self._mark_focus()
 
     def _directed(self, row: dict) -> list[Static]:
         """The detector's flags and the judge's own injection report, when there are any."""
@@ -119,6 +135,57 @@ class VerdictScreen(Screen):
         found = self.query(f"#verdict-sentence-{index}")
         if found:
             self.query_one("#verdict-body", VerticalScroll).scroll_to_widget(found.first(), animate=False, top=True)
+
+    # -- the person's labels (keys: ragtui.ui.screens.label_keys) ----------------------------
+
+    def _count(self) -> int:
+        row = self._evaluation().question(self.question_id) if self._evaluation() is not None else None
+        return len((row or {}).get("judge_sentences") or []) if row and row.get("present", True) else 0
+
+    def _mark_focus(self) -> None:
+        count = self._count()
+        if count and (self.sentence is None or self.sentence >= count):
+            self.sentence = 0
+        for index in range(count):
+            for found in self.query(f"#verdict-sentence-{index}"):
+                found.set_class(index == self.sentence, "-focused")
+        self._draw_labels()
+
+    def _draw_labels(self) -> None:
+        from ragtui.ui.models.labelling import labelling_of
+
+        labelling = labelling_of(self.app, self.comparison)
+        count = self._count()
+        content = label_bar_content(
+            labelling.of(self.side, self.question_id), count, self.sentence if count else None,
+            sampled=self.label_sampled(), path=labelling.path(self.side),
+        )
+        self.query_one("#label-bar", LabelBar).update(content)
+
+    def action_focus_sentence(self, delta: int) -> None:
+        count = self._count()
+        if not count:
+            return
+        self.sentence = max(0, min((self.sentence or 0) + delta, count - 1))
+        self._mark_focus()
+        self._reveal_sentence(self.sentence)
+
+    def label_target(self) -> tuple[str, str, int | None, int] | None:
+        row = self._evaluation().question(self.question_id) if self._evaluation() is not None else None
+        if row is None or not row.get("present", True):
+            self.notify(f"not in run {self.side}: nothing to label", severity="warning", timeout=3)
+            return None
+        count = self._count()
+        return self.side, self.question_id, self.sentence if count else None, count
+
+    def label_sampled(self) -> bool:
+        return self.sampled_side is not None and self.side == self.sampled_side
+
+    def label_changed(self, *, sentence_labelled: bool) -> None:
+        if sentence_labelled and self.sentence is not None and self.sentence < self._count() - 1:
+            self.action_focus_sentence(1)
+        else:
+            self._draw_labels()
 
     async def action_switch_side(self) -> None:
         if len(self.sides) > 1:

@@ -126,8 +126,12 @@ class MetricPanel(Static):
     }
     """
 
-    def __init__(self, metric: MetricComparison, *, k: int, two_runs: bool, confidence: float, max_drop: float) -> None:
+    def __init__(self, metric: MetricComparison, *, k: int, two_runs: bool, confidence: float, max_drop: float,
+                 corrected: Content | None = None) -> None:
         content = panel_content(metric, two_runs, confidence, max_drop)
+        self.raw_content = content
+        if corrected is not None:  # the values corrected by people's labels, under the raw ones
+            content = Content("\n").join([content, corrected])
         classes = []
         if two_runs and metric.verdict in ("regressed", "improved"):
             classes.append(f"-{metric.verdict}")
@@ -136,3 +140,7 @@ class MetricPanel(Static):
         super().__init__(content, id=f"metric-{metric.spec.key}", classes=" ".join(classes))
         self.metric = metric
         self.border_title = panel_title(metric, k)
+
+    def set_corrected(self, corrected: Content | None) -> None:
+        """Show (or drop) the corrected values under the raw ones."""
+        self.update(self.raw_content if corrected is None else Content("\n").join([self.raw_content, corrected]))

@@ -1,0 +1,70 @@
+"""The words and number formats of calibration, for the app and the reports alike.
+
+`87.5 % · corrected 84.1 % (79.0…89.2), 40 sentence labels` — a corrected value always
+sits beside the raw one; the bias is signed (judge − person), in points for sentences
+and in score units for utility. Plain numbers in, plain text out: no Textual, no polars.
+"""
+
+from __future__ import annotations
+
+from ragtui.core.vocabulary import MINUS
+
+NO_SAMPLED = "no labels from the random queue yet: the bias and corrected values need them (L)"
+OUTSIDE_QUEUE = "labels made outside the queue count for agreement and κ, not for the correction"
+CONFUSION_TEXT = {
+    "judge_yes_person_yes": "both attested",
+    "judge_yes_person_no": "judge only",
+    "judge_no_person_yes": "person only",
+    "judge_no_person_no": "neither",
+}
+
+
+def cal_value(metric: str, value: float) -> str:
+    """`84.1 %` for a rate, `3.78` for utility."""
+    return f"{value:.2f}" if metric == "utility" else f"{value * 100:.1f} %"
+
+
+def cal_signed(metric: str, value: float, *, unit: bool = True) -> str:
+    """`+4.2 pts` / `−0.20` (a real minus sign)."""
+    text = f"{value:+.2f}" if metric == "utility" else f"{value * 100:+.1f}" + (" pts" if unit else "")
+    return text.replace("-", MINUS)
+
+
+def cal_interval(metric: str, ci: tuple[float, float] | list | None, *, signed: bool = False) -> str:
+    """` (79.0…89.2)`, or `` without an interval."""
+    if not ci or ci[0] is None:
+        return ""
+    if signed:
+        low, high = (cal_signed(metric, v, unit=False) for v in ci)
+    else:
+        low, high = (cal_value(metric, v).replace(" %", "") for v in ci)
+    return f" ({low}…{high})"
+
+
+def half_width_text(metric: str, value: float) -> str:
+    return f"±{value:.2f}" if metric == "utility" else f"±{value * 100:.1f} pts"
+
+
+def corrected_text(metric: str, raw: float | None, value: float | None, ci, labels: int) -> str:
+    """`87.5 % · corrected 84.1 % (79.0…89.2), 40 sentence labels` — or the raw value alone."""
+    head = "n/a" if raw is None else cal_value(metric, raw)
+    if value is None:
+        return f"{head} · not corrected (no sampled labels)"
+    unit = "sentence labels" if metric == "faithfulness" else "labels"
+    text = f"{head} · corrected {cal_value(metric, value)}{cal_interval(metric, ci)}, {labels} {unit}"
+    return text if ci else text + " (an interval needs 2 labelled answers)"
+
+
+def budget_text(metric: str, budget: int | None, target: float, best: float | None) -> str | None:
+    """`label ≈ 35 more answers from the queue for ±3.0 pts`."""
+    wanted = half_width_text(metric, target)
+    if budget is None:
+        return None if best is None else f"even labelling every answer leaves {half_width_text(metric, best)}, not {wanted}"
+    if budget == 0:
+        return f"within {wanted}"
+    return f"label ≈ {budget} more answers from the queue for {wanted}"
+
+
+def bias_text(metric: str, value: float, ci, labels: int) -> str:
+    """`faithfulness +4.2 pts (+1.0…+7.4) on 40`."""
+    return f"{metric} {cal_signed(metric, value)}{cal_interval(metric, ci, signed=True)} on {labels}"

@@ -1,0 +1,34 @@
+"""The corrected value under a metric panel's raw one (faithfulness and utility).
+
+`corrected B 84.1 % (79.0…89.2) · 40 labels · label ≈ 35 more for ±3.0 pts` — from the
+sampled labels (PPI++, `ragtui.core.measuring.correction`); nothing when no run has any.
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from ragtui.core.calibration_words import cal_interval, cal_value, half_width_text
+from ragtui.core.measuring.correction import CORRECTED_METRICS, CorrectedMetric
+from ragtui.ui.safe_text import join
+
+
+def corrected_content(metric: str, corrections: dict[str, dict[str, CorrectedMetric]]) -> Content | None:
+    """One line per run with sampled labels, or None (the panel then shows only raw values)."""
+    if metric not in CORRECTED_METRICS:
+        return None
+    lines = []
+    for side, found in corrections.items():
+        result = found.get(metric)
+        if result is None or result.corrected is None:
+            continue
+        c = result.corrected
+        parts: list[Content | str] = [
+            Content.styled(f"corrected {side} ", "dim"),
+            Content.styled(cal_value(metric, c.value), "bold"),
+            f"{cal_interval(metric, c.ci)} · {c.labels} labels",
+        ]
+        if result.budget:
+            parts.append(Content.styled(f" · +{result.budget} for {half_width_text(metric, result.target_half_width)}", "dim"))
+        lines.append(join(*parts))
+    return Content("\n").join(lines) if lines else None

@@ -1,0 +1,196 @@
+"""Labelling by keyboard: the label keys, the calibration queue (L) and the calibration screen (C)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from textual.widgets import Static
+
+from ragtui.cli import main
+from ragtui.core.loading.labels import default_labels_path
+from ragtui.core.session import Inputs
+from ragtui.ui.app import RagtuiApp
+from ragtui.ui.screens.calibration import CalibrationScreen
+from ragtui.ui.screens.calibration_queue import CalibrationQueueScreen
+from ragtui.ui.screens.question import QuestionScreen
+from ragtui.ui.screens.verdicts import VerdictScreen
+from ragtui.ui.widgets.label_bar import LabelBar
+from tests.ui.conftest import text_of, wait_until_loaded
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
+def _bar(app) -> str:
+    return str(app.screen.query_one(LabelBar).render())
+
+
+async def test_L_opens_the_queue_of_B_and_plus_minus_label_the_focused_sentence_as_sampled(two_runs):
+    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.press("L")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, CalibrationQueueScreen) and screen.side == "B"
+        first = screen.question_id
+        assert screen.sentence_at["B"] == 0
+        await pilot.press("plus")
+        await pilot.pause()
+        assert screen.sentence_at["B"] == 1  # the focus moved on to the next sentence
+        await pilot.press("minus")
+        await pilot.pause()
+    events = _events(default_labels_path(two_runs.b))
+    assert [(e["id"], e["run"], e["sentence"], e["human"], e["sampled"]) for e in events] == [
+        (first, "candidate", 0, True, True),
+        (first, "candidate", 1, False, True),
+    ]
+
+
+async def test_an_answer_labelled_in_full_moves_the_queue_to_the_next(two_runs):
+    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.press("L")
+        await pilot.pause()
+        screen = pilot.app.screen
+        first, second = screen.question_ids[:2]
+        row = screen.data.rows["B"]
+        presses = ["plus"] * len(row["judge_sentences"] or []) if row["judged"] else []
+        for key in [*presses, "4"]:
+            await pilot.press(key)
+            await pilot.pause()
+        assert screen.question_id == second and screen.labelled_here == 1
+        assert "2 of" in str(screen.query_one("#queue-banner", Static).render())
+    assert [e for e in _events(default_labels_path(two_runs.b)) if "utility" in e][0] | {"at": None} == {
+        "id": first, "run": "candidate", "utility": 4, "sampled": True, "at": None,
+    }
+
+
+async def test_labels_made_in_the_question_view_are_not_sampled_and_0_clears_them(two_runs):
+    from ragtui.ui.screens.dashboard import DashboardScreen
+
+    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        assert isinstance(pilot.app.screen, DashboardScreen)
+        pilot.app.push_screen(QuestionScreen(pilot.app.comparison, ["p2"], 0))
+        await pilot.pause()
+        await pilot.press("minus")
+        await pilot.press("3")
+        await pilot.pause()
+        assert "not from the queue" in _bar(pilot.app) and "utility 3" in _bar(pilot.app)
+        await pilot.press("k", "0")  # back to the labelled sentence, clear it
+        await pilot.pause()
+        await pilot.press("0")  # no sentence label left there: clears the utility
+        await pilot.pause()
+        assert "utility ·" in _bar(pilot.app)
+    events = _events(default_labels_path(two_runs.b))
+    assert [(e.get("sentence"), e.get("human"), e.get("utility"), e["sampled"]) for e in events] == [
+        (0, False, None, False), (None, None, 3, False), (0, None, None, False), (None, None, None, False),
+    ]
+
+
+async def test_the_verdict_inspector_labels_its_focused_sentence_with_j_and_k(two_runs):
+    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        pilot.app.push_screen(VerdictScreen(pilot.app.comparison, "p2", "A", sentence=0))
+        await pilot.pause()
+        await pilot.press("j", "j", "minus")
+        await pilot.pause()
+        assert "3✗" in _bar(pilot.app)
+    assert [(e["run"], e["sentence"], e["human"], e["sampled"]) for e in _events(default_labels_path(two_runs.a))] == [
+        ("baseline", 2, False, False),
+    ]
+
+
+async def test_a_labels_file_that_cannot_be_written_is_a_message_naming_labels(fixture_paths, tmp_path):
+    blocked = tmp_path / "a_file"
+    blocked.write_text("x")
+    p = fixture_paths
+    inputs = Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"], labels=blocked / "labels.jsonl")
+    async with RagtuiApp(inputs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.press("L")
+        await pilot.pause()
+        await pilot.press("4")
+        await pilot.pause()
+        messages = [n.message for n in pilot.app._notifications]
+        assert any("--labels FILE" in m and "cannot write labels" in m for m in messages)
+        assert "utility ·" in _bar(pilot.app)  # nothing recorded
+
+
+async def test_help_lists_the_label_keys_and_the_calibration_keys(two_runs):
+    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        shown = text_of(pilot.app.screen)
+        assert "Person: the focused sentence is attested by the passages" in shown
+        assert "The calibration queue: label a random sample of answers by keyboard" in shown
+        assert "The judge against people" in shown
+
+
+def _sample_copy(tmp_path: Path) -> Inputs:
+    root = tmp_path / "sample"
+    root.mkdir()
+    for name in ("baseline.jsonl", "candidate.jsonl", "gold.yaml", "ragtui.yaml"):
+        shutil.copy(REPO / "sample_data" / name, root / name)
+    return Inputs(a=root / "baseline.jsonl", b=root / "candidate.jsonl", gold=root / "gold.yaml", config=root / "ragtui.yaml")
+
+
+async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_faithfulness_for_B(tmp_path, capsys):
+    inputs = _sample_copy(tmp_path)
+    async with RagtuiApp(inputs).run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.press("L")
+        await pilot.pause()
+        queue = pilot.app.screen
+        while queue.labelled_here < 30:
+            row = queue.data.rows["B"]
+            # The person agrees with the judge, except on the last sentence of every third
+            # answer, which the judge called attested and the person does not.
+            said = (row["judge_sentences"] or []) if row["judged"] else []
+            for index, sentence in enumerate(said):
+                attested = sentence["attested"] and not (index == len(said) - 1 and queue.index % 3 == 0)
+                await pilot.press("plus" if attested else "minus")
+            await pilot.press("4")
+            await pilot.pause()
+        await pilot.press("escape", "C")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, CalibrationScreen)
+        shown = str(pilot.app.screen.query_one("#calibration-B", Static).render())
+        assert "bias (judge − person) faithfulness +" in shown
+        assert "faithfulness 84.4 % · corrected " in shown
+    assert main(["report", str(inputs.a), str(inputs.b), "--format", "json"]) == 0
+    corrected = json.loads(capsys.readouterr().out)["metrics"]["faithfulness"]["corrected"]["B"]
+    assert corrected["answers"] >= 20 and corrected["value"] < 0.844
+
+
+def test_calibration_screen_at_80x24_shows_agreement_bias_and_corrected_values(snap_compare, fixture_paths, monkeypatch):
+    monkeypatch.chdir(fixture_paths["b"].parent)  # the labels file is then shown as `b.labels.jsonl`
+    events = [
+        {"id": "p2", "run": "candidate", "sentence": 0, "human": True, "sampled": True},
+        {"id": "p2", "run": "candidate", "sentence": 1, "human": False, "sampled": True},
+        {"id": "p3", "run": "candidate", "sentence": 0, "human": True, "sampled": True},
+        {"id": "p3", "run": "candidate", "sentence": 1, "human": True, "sampled": True},
+        {"id": "f1", "run": "candidate", "sentence": 0, "human": True, "sampled": True},
+        {"id": "f1", "run": "candidate", "sentence": 1, "human": False, "sampled": True},
+        {"id": "f1", "run": "candidate", "utility": 3, "sampled": True},
+        {"id": "p3", "run": "candidate", "utility": 4, "sampled": True},
+        {"id": "c1", "run": "candidate", "sentence": 0, "human": False, "sampled": False},
+    ]
+    default_labels_path(fixture_paths["b"]).write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    p = fixture_paths
+    app = RagtuiApp(Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"]))
+
+    async def open_calibration(pilot):
+        await wait_until_loaded(pilot)
+        await pilot.press("C")
+        await pilot.pause()
+        shown = str(pilot.app.screen.query_one("#calibration-B", Static).render())
+        assert "labels 9 (8 from the queue)" in shown and "bias (judge − person)" in shown
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_calibration)
