@@ -143,7 +143,7 @@ class FailureListScreen(Screen):
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
         if self.app.size.width >= 120:
             legend = KIND_LEGEND + (f" {TOOL_KIND_LEGEND}" if self.comparison.status_from != "ragtui" else "")
-            parts += ["\n", Content(legend).stylize("dim")]
+            parts += ["\n", legend]
         self.query_one("#failures-filters", Static).update(Content.assemble(*parts))
 
     def action_cycle_status(self) -> None:
