@@ -149,3 +149,19 @@ def _report_app(capsys, *args) -> tuple[int, str, str]:
     code = main([*map(str, args)])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_the_several_run_report_reads_each_run_at_its_own_k_in_a_trade_off_section(four_runs, capsys):
+    gold, a, b1, b2, b3 = four_runs
+    _, out, _ = _report(capsys, a, b1, b2, b3, "--gold", gold, "--format", "json")
+    section = json.loads(out)["tradeoff"]
+    # No k in the metadata: each run's k is read from its name (k5, k5-again, k3, k20).
+    assert [(p["label"], p["k"], p["k_from"]) for p in section["points"]] == [
+        ("A", 5, "name"), ("B1", 5, "name"), ("B2", 3, "name"), ("B3", 20, "name"),
+    ]
+    assert section["targets"]["faithfulness"] is not None and section["target_k"] == 5
+    assert section["best"] in {p["label"] for p in section["points"]} and set(section["front"]) <= {"A", "B1", "B2", "B3"}
+    _, text, _ = _report(capsys, a, b1, b2, b3, "--gold", gold)
+    _, markdown, _ = _report(capsys, a, b1, b2, b3, "--gold", gold, "--format", "markdown")
+    assert "Trade-off: recall at each run's own k" in text and "20*" in text
+    assert "**Trade-off**" in markdown and "| `k20` | 20* |" in markdown
