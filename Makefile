@@ -26,7 +26,8 @@ run: install
 	$(BIN)/ragtui $(ARGS)
 
 # The rules that keep the tree readable (pyproject.toml): the layer contracts, the lint
-# rules and the core's types. tests/test_code_rules.py runs the same three in the suite.
+# rules and the core's types. tests/test_code_rules.py runs the same three in a plain
+# pytest; `make test` runs them once, here, and tells the suite so (RAGTUI_RULES_CHECKED).
 lint: install-test
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff check ragtui tests bench tools
@@ -34,7 +35,7 @@ lint: install-test
 
 # Both cores: the suite is mostly Pilot tests, each waiting on its own app.
 test: lint
-	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
+	RAGTUI_RULES_CHECKED=1 $(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
 
 bench: install-test
 	$(BIN)/python bench/bench_core.py

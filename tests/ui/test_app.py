@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from textual.widgets import Static
 
 import ragtui.core.session as session
@@ -247,7 +246,6 @@ async def test_the_palette_toggles_a_b_and_opens_help(two_runs):
 
 
 async def test_the_failure_list_screen_is_pushed_for_real(two_runs):
-    pytest.importorskip("ragtui.ui.screens.failures")
     app = RagtuiApp(two_runs)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)

@@ -85,8 +85,6 @@ class CallCache:
         self._writing: dict[str, dict[str, Any]] = {}  # key -> entry not yet on disk
         self._index: set[str] | None = None  # keys on disk, listed once (see get)
         self.stored_now: set[str] = set()  # keys this process stored: answers of this run
-        self.hits = 0
-        self.writes = 0
         if self.root is not None:
             self.root.mkdir(parents=True, exist_ok=True)
             self._remove_stale_temporaries()
@@ -100,7 +98,6 @@ class CallCache:
         if self.root is None:
             return None
         if key in self._writing:
-            self.hits += 1
             return self._writing[key]
         if self._index is None:
             self._index = self._list_keys()
@@ -123,7 +120,6 @@ class CallCache:
             return None
         if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("response"), dict):
             return None
-        self.hits += 1
         return entry
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
@@ -174,7 +170,6 @@ class CallCache:
                 path.parent.mkdir(exist_ok=True)
                 self._shards.add(path.parent.name)
             _write_atomically(path, data)
-            self.writes += 1
         except OSError as exc:  # a full disk must not lose the verdict already in hand
             log.warning("judge cache: cannot write %s: %s", path, exc)
         finally:

@@ -46,7 +46,6 @@ class Evaluation:
     extra_ids: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
     utility_target: float = 4.0
-    gold_from_run: bool = False
 
     @functools.cached_property
     def judge_directed(self) -> RunFlags:
@@ -144,7 +143,6 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
         extra_ids=extra,
         warnings=tuple(warnings),
         utility_target=config.utility_target,
-        gold_from_run=gold is None,
     )
 
 

@@ -18,8 +18,6 @@ from ragtui.core.comparing.question_diff import Change, describe_changes
 from ragtui.core.judge_directed import QuestionFlags, question_flags
 from ragtui.core.loading.schema import UNCATEGORIZED
 
-SIDES = ("A", "B")
-
 
 @dataclass(frozen=True)
 class QuestionData:
