@@ -8,7 +8,6 @@ twice. The settings are in pyproject.toml (`[tool.importlinter]`, `[tool.ruff]`,
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -43,13 +42,3 @@ def test_the_core_type_checks():
     done = _run("mypy")
     assert done.returncode == 0, done.stdout[-3000:]
 
-
-def test_only_one_test_helper_reads_textuals_private_screen_state():
-    """Textual's private attributes move between releases: one helper reads the composed
-    screen (`tests/ui/triage_data.screen_strips`), a fixture records notifications (`toasts`)."""
-    private = re.compile(r"\._(compositor|notifications)\b")
-    readers = sorted(
-        str(path.relative_to(REPO)) for path in (REPO / "tests").rglob("*.py")
-        if path.name != "test_code_rules.py" and private.search(path.read_text(encoding="utf-8").replace("`_notifications`", ""))
-    )
-    assert readers == ["tests/ui/triage_data.py"]
