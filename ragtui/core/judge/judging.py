@@ -119,8 +119,14 @@ class JudgeSession:
     def unknown_price(self) -> bool:
         return not self.lexical and self.prices.price(self.settings.model, self.settings.provider) is None
 
-    async def judge(self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False) -> Outcome:
-        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure."""
+    async def judge(
+        self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False, repeat: int = 0
+    ) -> Outcome:
+        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure.
+
+        `repeat` numbers the repetitions of `ragtui judge --repeat N` (0 for the first):
+        the same prompt, asked again, each repetition cached under its own key.
+        """
         inputs = build_inputs(record, self.settings.k, gold, self.settings.unanswerable_categories)
         usage = Usage()
         if inputs.problem:
@@ -133,7 +139,7 @@ class JudgeSession:
         from ragtui.core.judge.client import CallError
 
         try:
-            judge = await self._judge_llm(inputs, usage)
+            judge = await self._judge_llm(inputs, usage, repeat)
         except CallError as exc:
             if exc.fatal and raise_fatal:
                 raise
@@ -144,24 +150,24 @@ class JudgeSession:
             judge = self._result(usage, error=f"internal error while judging ({detail}); please report it")
         return Outcome(judge, usage, flags)
 
-    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
+    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage, repeat: int = 0):
         assert self.client is not None, "a network judge is used inside `async with`"
-        result = await self.client.complete(messages, max_tokens, schema)
+        result = await self.client.complete(messages, max_tokens, schema, repeat)
         c = result.completion
         cost = self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider, batch=result.batch)
         usage.add(c.tokens_in, c.tokens_out, cost, result.cached)
         return c
 
-    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage) -> dict[str, Any]:
+    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage, repeat: int = 0) -> dict[str, Any]:
         assert self.prompts is not None
         n = len(inputs.sentences)
         messages = prompt_messages(self.prompts, inputs, self.nonces)
         schema = verdict_schema(n)
         max_tokens = self.settings.max_tokens
-        reply = await self._call(messages, max_tokens, schema, usage)
+        reply = await self._call(messages, max_tokens, schema, usage, repeat)
         if reply.truncated:
             max_tokens *= TRUNCATION_GROWTH
-            reply = await self._call(messages, max_tokens, schema, usage)
+            reply = await self._call(messages, max_tokens, schema, usage, repeat)
             if reply.truncated:
                 return self._truncated(reply, max_tokens, usage)
         try:
@@ -172,7 +178,7 @@ class JudgeSession:
                 {"role": "assistant", "content": reply.text[:RAW_LIMIT] or "(empty reply)"},
                 self.prompts.repair_message(str(first), n),
             ]
-            reply = await self._call(repair, max_tokens, schema, usage)
+            reply = await self._call(repair, max_tokens, schema, usage, repeat)
             if reply.truncated:
                 return self._truncated(reply, max_tokens, usage)
             try:
