@@ -30,6 +30,12 @@ def _run(noise: RunNoise | None) -> dict[str, Any] | None:
     }
 
 
+def unstable_ids(comparison: Comparison) -> set[str]:
+    """The questions whose verdicts flip between repetitions, in either run."""
+    sides = [comparison.a, *([comparison.b] if comparison.b is not None else [])]
+    return {qid for evaluation in sides if (noise := run_noise(evaluation.questions)) is not None for qid in noise.unstable_ids}
+
+
 def add_noise_fields(report: dict[str, Any], comparison: Comparison) -> None:
     """Add the judge-noise fields to `report` in place (nothing when no run has repetitions)."""
     sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}

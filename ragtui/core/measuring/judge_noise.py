@@ -122,6 +122,23 @@ def noise_of_judge(judge: Mapping[str, Any]) -> QuestionNoise | None:
     )
 
 
+def sentence_repeats(row: Mapping[str, Any], index: int) -> list[bool | None] | None:
+    """Each repetition's verdict on sentence `index`, the first first (None where one gave
+    none, or judged another number of sentences); None when the answer was judged once."""
+    repeats = row.get("judge_repeat_attested")
+    sentences = row.get("judge_sentences") or []
+    if not repeats or index >= len(sentences):
+        return None
+    first = sentences[index].get("attested")
+    return [first, *[v[index] if v is not None and len(v) == len(sentences) else None for v in repeats]]
+
+
+def score_repeats(row: Mapping[str, Any]) -> list[float | None] | None:
+    """Each repetition's utility score, the first first; None when the answer was judged once."""
+    repeats = row.get("judge_repeat_utility")
+    return [row.get("judge_utility"), *repeats] if repeats else None
+
+
 def noise_by_question(questions: pl.DataFrame) -> dict[str, QuestionNoise]:
     """Every question judged more than once, by id (the others are absent)."""
     import polars as pl
