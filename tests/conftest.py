@@ -11,6 +11,15 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
+@pytest.fixture(autouse=True)
+def private_run_cache(tmp_path_factory, monkeypatch) -> Path:
+    """Every test gets its own empty run cache: none reads the user's, or another test's."""
+    home = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.delenv("RAGTUI_CACHE_LIMIT", raising=False)
+    return home / "ragtui" / "runs"
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """`../shared` beside the checkout (spec examples, trec_eval oracle); skip where absent."""

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("ragtui.cli.validate", "check gold sets, run files and configs; list every problem"),
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
     "convert": ("ragtui.cli.convert", "write a peer tool's file (RAGAS, promptfoo, …) as a ragtui run"),
+    "cache": ("ragtui.cli.cache", "where the cache of parsed runs lives and what it holds; `ragtui cache clear` empties it"),
 }
 
 EPILOG = """\

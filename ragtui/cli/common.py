@@ -49,6 +49,18 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """--no-cache: parse the runs again, neither reading nor writing the run cache."""
+    from ragtui.core.loading.run_cache import cache_root
+
+    parser.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_false",
+        help=f"parse the runs from scratch and leave the run cache alone (it lives in {cache_root() / 'runs'}; see `ragtui cache`)",
+    )
+
+
 def variants(text: str) -> tuple[int | None, int | None]:
     """`2` → (2, 2); `1,3` → (1, 3): the variant of A and of B."""
     parts = [part.strip() for part in text.split(",")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
 from ragtui.cli.messages import say
 
 
@@ -18,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("b", metavar="B", nargs="*", help="the candidate run (optional); several: each is compared with A")
     add_run_options(parser)
     add_labels_option(parser)
+    add_cache_option(parser)
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         status_from=args.status_from,
         detail=False,  # the report shows no passage or sentence text
         labels=Path(args.labels) if args.labels else None,
+        cache=args.cache,
     )
     check_output_path(args.output)
     if len(args.b) > 1:

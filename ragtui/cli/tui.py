@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
 from ragtui.cli.messages import say
 
 
@@ -18,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("b", metavar="B", nargs="*", help="the candidate run")
     add_run_options(parser)
     add_labels_option(parser)
+    add_cache_option(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
 
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     labels = Path(args.labels) if args.labels else None
     if args.a is None:
         sample = sample_inputs()
-        inputs = Inputs(a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels)
+        inputs = Inputs(
+            a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache
+        )
     else:
         inputs = Inputs(
             a=Path(args.a),
@@ -70,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
             variants=args.variant,
             status_from=args.status_from,
             labels=labels,
+            cache=args.cache,
         )
     from ragtui.ui.launch import launch
 

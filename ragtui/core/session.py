@@ -13,6 +13,7 @@ from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
+from ragtui.core.loading.run_cache import RunCache
 from ragtui.core.loading.runs import Run, load_run
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import evaluate
@@ -31,14 +32,15 @@ def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
 
 
 def _load_runs(
-    inputs: Inputs, questions: dict[str, str] | None, categories: frozenset[str], problems: list
+    inputs: Inputs, questions: dict[str, str] | None, categories: frozenset[str], problems: list, cache: RunCache | None
 ) -> tuple[Run | None, Run | None]:
     """Both runs, read side by side: polars parses without the GIL, so two threads overlap
     (a quarter less wall time for two 100,000-question runs on two cores)."""
 
     def load(path, variant):
         try:
-            return load_run(path, inputs.fmt, questions, detail=inputs.detail, variant=variant, gold_categories=categories), []
+            run = load_run(path, inputs.fmt, questions, detail=inputs.detail, variant=variant, gold_categories=categories, cache=cache)
+            return run, []
         except InputError as exc:
             return None, exc.problems
 
@@ -85,7 +87,8 @@ def load_comparison(inputs: Inputs) -> Comparison:
     config = attempt(load_config, inputs.config)
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
-    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems)
+    cache = RunCache.default() if inputs.cache else None
+    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache)
     if problems:
         raise InputError(problems)
     assert run_a is not None  # no problem means run A loaded
@@ -98,7 +101,11 @@ def load_comparison(inputs: Inputs) -> Comparison:
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
     comparison = compare(evaluation_a, evaluation_b, config)
     tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
-    return replace(comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels))
+    notes = tuple(cache.notes) if cache is not None else ()
+    return replace(
+        comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels),
+        warnings=comparison.warnings + notes,
+    )
 
 
 def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]:

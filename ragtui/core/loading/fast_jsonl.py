@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import polars as pl
@@ -250,11 +250,14 @@ def _slices(handle: IO[bytes], first: bytes) -> Iterator[bytes]:
             pending = pending[cut:]
 
 
-def read_fast_stream(handle: IO[bytes], *, detail: bool = True) -> tuple[dict[str, Any], pl.DataFrame] | None:
+def read_fast_stream(
+    handle: IO[bytes], *, detail: bool = True, on_slice: Callable[[pl.DataFrame], None] | None = None
+) -> tuple[dict[str, Any], pl.DataFrame] | None:
     """Like `read_fast`, reading a binary file object slice by slice.
 
     With `detail=False`, each slice drops what only the question view shows
-    (`schema.without_detail`) before the next is parsed.
+    (`schema.without_detail`) before the next is parsed. `on_slice` sees each canonical
+    slice whole first (the run cache writes its texts there).
     """
     head = handle.readline().removeprefix("\ufeff".encode())  # a byte-order mark is not content
     meta = _meta_line(head.rstrip(b"\r\n"))
@@ -278,6 +281,8 @@ def read_fast_stream(handle: IO[bytes], *, detail: bool = True) -> tuple[dict[st
             canonical = _canonical(raw, line)
         except (_NotSure, pl.exceptions.PolarsError):
             return None
+        if on_slice is not None:
+            on_slice(canonical)
         frames.append(canonical if detail else without_detail(canonical))
         del raw
         line += rows

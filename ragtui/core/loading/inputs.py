@@ -25,3 +25,5 @@ class Inputs:
     status_from: str | None = None
     # The calibration labels file (--labels); None: `RUN.labels.jsonl` beside each run.
     labels: Path | None = None
+    # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
+    cache: bool = True

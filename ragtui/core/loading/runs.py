@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -12,6 +12,9 @@ from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
 from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.loading.run_cache import EntryWriter, RunCache
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
 
@@ -161,26 +164,65 @@ def load_run(
     detail: bool = True,
     variant: int | None = None,
     gold_categories: frozenset[str] | None = None,
+    cache: RunCache | None = None,
 ) -> Run:
     """Load a run, raising InputError with every problem when it is unusable.
 
     Canonical JSONL and Parquet files take the polars fast path; everything else, and any
     file the fast path is unsure about, is validated record by record. `detail=False`
-    leaves out the texts only the question view shows (`schema.without_detail`).
+    leaves out the texts only the question view shows (`schema.without_detail`). With a
+    `cache`, a file loaded before (and unchanged since) is reopened from its Parquet
+    entry, and a file parsed now is written there (loading/run_cache.py).
     """
     path = Path(path)
     fmt = file_format(path, fmt)  # detected once, for both paths
+    entry = None
+    if cache is not None:
+        # A peer tool's records are matched to the gold set: its frame depends on it too.
+        shaping = None if fmt == "ragtui" else [variant, sorted((gold_questions or {}).items()), sorted(gold_categories or ())]
+        entry = cache.entry(path, fmt, shaping)
+        cached = entry.read(path, detail) if entry is not None else None
+        if cached is not None:
+            return cached
+    made = entry.writer() if entry is not None else None
+    writer = made if not isinstance(made, str) else None
+    try:
+        run = _load(path, fmt, gold_questions, detail, variant, gold_categories, writer)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    why = made if isinstance(made, str) else (writer.commit(run) if writer is not None else None)
+    if why is not None and cache is not None:
+        cache.notes.append(f"{path}: not kept in the run cache ({why}): the next open parses the file again")
+    return run
+
+
+def _load(
+    path: Path,
+    fmt: str,
+    gold_questions: dict[str, str] | None,
+    detail: bool,
+    variant: int | None,
+    gold_categories: frozenset[str] | None,
+    writer: EntryWriter | None,
+) -> Run:
+    """`load_run` without the cache; `writer` is given every row's texts, in frame order."""
     if fmt == "ragtui" and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
-        fast = _load_fast(path, detail)
+        fast = _load_fast(path, detail, writer)
         if fast is not None:
             return fast
+        if writer is not None:
+            writer.reset()  # the exact path starts again from the first row
     run, problems = check_run(path, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
     if run is None:
         raise InputError([p for p in problems if p.is_error])
+    if writer is not None:
+        writer.add(run.frame)
     return run if detail else replace(run, frame=without_detail(run.frame))
 
 
-def _load_fast(path: Path, detail: bool) -> Run | None:
+def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> Run | None:
     """The polars path for a native file, or None when the exact path must decide (and report)."""
     from ragtui.core.loading.fast_jsonl import canonical_from_frame, read_fast_stream
 
@@ -192,11 +234,13 @@ def _load_fast(path: Path, detail: bool) -> Run | None:
         frame = None if problems else canonical_from_frame(stored)
         if frame is None:
             return None
+        if writer is not None:
+            writer.add(frame)
         frame = frame if detail else without_detail(frame)
     else:
         try:
             with path.open("rb") as handle:
-                result = read_fast_stream(handle, detail=detail)
+                result = read_fast_stream(handle, detail=detail, on_slice=writer.add if writer is not None else None)
         except OSError:
             return None  # the exact path reports it
         # polars itself rejects invalid UTF-8; an empty file goes to the exact path's message.

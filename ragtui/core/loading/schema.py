@@ -81,6 +81,19 @@ def _verdicts_only(column: str) -> pl.Expr:
     return pl.col(column).list.eval(bare).alias(column)
 
 
+# What only a person reading one question needs: dropped by `without_detail`, kept in the
+# run cache's text files and read back for the question shown (loading/run_cache.py).
+TEXT_COLUMNS = (
+    "retrieved_texts",
+    "judge_sentences",
+    "human_sentences",
+    "judge_json",
+    "human_json",
+    "judge_utility_reason",
+    "human_utility_reason",
+)
+
+
 def without_detail(frame: pl.DataFrame) -> pl.DataFrame:
     """The frame without what only a person reading one question needs: passage texts,
     sentence texts, reasons and evidence, the original judge objects. The rare passage

@@ -1,0 +1,39 @@
+"""`ragtui cache` (where the run cache lives, what it holds) and `ragtui cache clear`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ragtui.cli.messages import say
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument(
+        "action", nargs="?", choices=("info", "clear"), default="info",
+        help="info (default): where the cache is, its entries and size; clear: remove every entry",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ragtui.core.loading.run_cache import LIMIT_VARIABLE, RunCache
+
+    cache = RunCache.default()
+    if args.action == "clear":
+        count, size = cache.clear()
+        say(f"ragtui: removed {count} cached run(s), {disk_size(size)}, from {cache.folder}")
+        return 0
+    entries = cache.entries()
+    total = sum(info.size for info in entries)
+    say(f"run cache: {cache.folder}", stream=sys.stdout)
+    print(f"{len(entries)} run(s), {disk_size(total)} of {disk_size(cache.limit)} (limit: {LIMIT_VARIABLE}, e.g. 2GB)")
+    for info in reversed(entries):  # most recently used first
+        say(f"  {disk_size(info.size):>10}  {info.source}", stream=sys.stdout)  # a path is data: neutralised
+    return 0
+
+
+def disk_size(size: int) -> str:
+    """A byte count as disks are sold, in the units the limit is written in (1 GB = 10⁹ bytes)."""
+    if size >= 1000**3:
+        return f"{size / 1000**3:,.2f} GB"
+    return f"{size / 1000**2:,.1f} MB"

@@ -1,0 +1,322 @@
+"""The columnar cache of loaded runs: a run file is parsed once, then reopened from Parquet.
+
+Where: `$XDG_CACHE_HOME/ragtui/runs`, else `~/.cache/ragtui/runs` (`cache_root`). One
+entry per loaded file, in its own folder named by a key over everything that shapes the
+frame: the resolved path, the file's device, inode, size, modification and change times,
+the format it was read as, and — for a peer tool's file, whose records are matched to
+the gold set — the variant, the gold questions and categories. A file that changed gets
+a new key; and because a same-size rewrite within one clock tick could keep every stat
+field, an entry also records the SHA-1 of the file's bytes and is served only when the
+file hashes the same (about a second a gigabyte, a small part of any reopen).
+
+An entry holds the run as two kinds of Parquet files, in the row order of the frame:
+`frame.parquet`, the lean frame every measure needs (`schema.without_detail`), and
+`texts-NNNNN.parquet`, the columns only a person reading one question needs
+(`schema.TEXT_COLUMNS`), written slice by slice while the file is parsed so they never
+have to be held in memory. `entry.json` is written last; the folder is built under a
+temporary name and renamed into place, so a half-written entry is never read.
+
+The cache never grows past its limit (5 GB, or `RAGTUI_CACHE_LIMIT`): after each new
+entry, the least recently used ones are removed first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragtui.core.atomic import atomic_write_text, atomic_writer
+from ragtui.core.errors import Problem
+
+if TYPE_CHECKING:  # pragma: no cover
+    import polars as pl
+
+    from ragtui.core.loading.runs import Run
+
+# Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
+# never read again and age out of the cache.
+CACHE_VERSION = 1
+DEFAULT_LIMIT = 5 * 1000**3
+LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
+MANIFEST = "entry.json"
+LEAN = "frame.parquet"
+_UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
+# Small row groups: the question view reads one question's texts without decoding many others.
+TEXT_ROW_GROUP = 1000
+
+
+def cache_root() -> Path:
+    """`$XDG_CACHE_HOME/ragtui`, else `~/.cache/ragtui` (a relative XDG path is ignored, as the spec says)."""
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "ragtui"
+
+
+def parse_limit(text: str) -> int:
+    """"5GB", "800 MB", "2000000000" → bytes; raises ValueError on anything else."""
+    cleaned = text.strip().upper().replace(" ", "")
+    number = cleaned.rstrip("KMGB")
+    unit = cleaned[len(number) :]
+    if unit not in _UNITS or not number.replace(".", "", 1).isdigit():
+        raise ValueError(f"expected a size such as 5GB or 800MB, found {text!r}")
+    return int(float(number) * _UNITS[unit])
+
+
+def file_digest(path: Path) -> str:
+    """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side)."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha1").hexdigest()
+
+
+def file_identity(path: Path) -> tuple[int, ...]:
+    """What tells one state of a file from another without reading it: device, inode, size,
+    modification and change times (a rewrite that restores the old mtime still moves ctime)."""
+    stat = path.stat()
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    """One entry as `ragtui cache` lists it."""
+
+    folder: Path
+    source: str
+    size: int
+    last_used: float
+
+
+@dataclass(frozen=True)
+class RunCache:
+    """The cache folder and its size limit; `notes` says what could not be cached and why
+    (shown with the comparison's warnings: a cache that silently stops working would only
+    look like a slow open)."""
+
+    folder: Path
+    limit: int = DEFAULT_LIMIT
+    notes: list[str] = field(default_factory=list, compare=False)
+
+    @classmethod
+    def default(cls) -> RunCache:
+        """The user's cache, with the limit from the environment when it sets a valid one."""
+        limit = DEFAULT_LIMIT
+        with contextlib.suppress(ValueError):
+            limit = parse_limit(os.environ.get(LIMIT_VARIABLE, "")) if os.environ.get(LIMIT_VARIABLE) else DEFAULT_LIMIT
+        return cls(cache_root() / "runs", limit)
+
+    def entry(self, path: Path, fmt: str, shaping: Any = None) -> CacheEntry | None:
+        """The entry for `path` read as `fmt` (`shaping`: whatever else changes the frame), or
+        None when the file cannot be read (the loader then reports why)."""
+        try:
+            identity = file_identity(path)
+            digest = file_digest(path)
+        except OSError:
+            return None
+        material = [CACHE_VERSION, _schema_signature(), str(path.resolve()), *identity, fmt, shaping]
+        key = hashlib.sha1(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
+        return CacheEntry(self, key, path, digest)
+
+    def entries(self) -> list[EntryInfo]:
+        """Every complete entry, least recently used first."""
+        found = []
+        with contextlib.suppress(FileNotFoundError):
+            for folder in self.folder.iterdir():
+                manifest = folder / MANIFEST
+                if folder.name.startswith(".") or not manifest.is_file():
+                    continue
+                with contextlib.suppress(OSError, ValueError):
+                    source = str(json.loads(manifest.read_text(encoding="utf-8")).get("source", "?"))
+                    size = sum(part.stat().st_size for part in folder.iterdir())
+                    found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
+        return sorted(found, key=lambda info: info.last_used)
+
+    def clear(self) -> tuple[int, int]:
+        """Remove every entry (and any left-over temporary folder); (entries, bytes) removed."""
+        entries = self.entries()
+        with contextlib.suppress(FileNotFoundError):
+            for folder in self.folder.iterdir():
+                _remove(folder)
+        return len(entries), sum(info.size for info in entries)
+
+    def evict(self, keep: Path | None = None) -> list[EntryInfo]:
+        """Remove the least recently used entries until the cache fits its limit; `keep`
+        goes last (it is removed only if it alone exceeds the limit). Returns the removed."""
+        entries = sorted(self.entries(), key=lambda info: (info.folder == keep, info.last_used))
+        total = sum(info.size for info in entries)
+        removed = []
+        for info in entries:
+            if total <= self.limit:
+                break
+            _remove(info.folder)
+            total -= info.size
+            removed.append(info)
+        return removed
+
+
+def _remove(folder: Path) -> None:
+    """Remove an entry; renamed first, so a concurrent reader sees it whole or not at all."""
+    trash = folder.with_name(f".trash-{secrets.token_hex(6)}")
+    try:
+        folder.rename(trash)
+    except OSError:
+        return  # already gone (another process evicted it)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def _schema_signature() -> str:
+    from ragtui.core.loading.schema import RUN_SCHEMA
+
+    return hashlib.sha1(repr(sorted(RUN_SCHEMA.items())).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """The cache's place for one file as it is now."""
+
+    cache: RunCache
+    key: str
+    source: Path
+    digest: str
+
+    @property
+    def folder(self) -> Path:
+        return self.cache.folder / self.key
+
+    def read(self, path: Path, detail: bool) -> Run | None:
+        """The cached run (texts included with `detail`), or None: absent, stale, or unreadable."""
+        import polars as pl
+
+        try:
+            manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:
+                return None
+            frame = pl.read_parquet(self.folder / LEAN)
+            if detail:
+                texts = read_texts(self.folder, manifest["texts"])
+                frame = frame.with_columns(texts.get_columns())
+            os.utime(self.folder / MANIFEST)  # last used: eviction removes the least recent first
+        except (OSError, ValueError, KeyError, pl.exceptions.PolarsError):
+            return None
+        return _run_from_manifest(manifest, frame, path)
+
+    def writer(self) -> EntryWriter | str:
+        """A writer for this entry, or why the cache folder cannot be written."""
+        try:
+            self.cache.folder.mkdir(parents=True, exist_ok=True)
+            staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
+            staging.mkdir()  # 0777 less the umask, as the user's other folders
+        except OSError as exc:
+            return f"cannot write {self.cache.folder}: {exc.strerror or exc}"
+        return EntryWriter(self, staging)
+
+
+def read_texts(folder: Path, parts: list[str]) -> pl.DataFrame:
+    """The text columns of every row, in frame order."""
+    import polars as pl
+
+    from ragtui.core.loading.schema import TEXT_COLUMNS
+
+    frames = [pl.read_parquet(folder / part) for part in parts]
+    return pl.concat(frames, rechunk=True).select(TEXT_COLUMNS) if frames else pl.DataFrame()
+
+
+class EntryWriter:
+    """Builds an entry in a temporary folder: `add` each slice as it is parsed, then `commit`."""
+
+    def __init__(self, entry: CacheEntry, staging: Path) -> None:
+        self.entry = entry
+        self.staging = staging
+        self.parts: list[str] = []
+        self.rows = 0
+        self.failed: str | None = None
+
+    def add(self, frame: pl.DataFrame) -> None:
+        """Write the text columns of these rows (the next rows of the frame) as one part."""
+        from ragtui.core.loading.schema import TEXT_COLUMNS
+
+        if self.failed:
+            return
+        name = f"texts-{len(self.parts):05d}.parquet"
+        try:
+            with atomic_writer(self.staging / name, "wb") as handle:
+                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP)
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            return
+        self.parts.append(name)
+        self.rows += frame.height
+
+    def reset(self) -> None:
+        """Forget the parts written so far (the loader starts again from the first row)."""
+        for name in self.parts:
+            with contextlib.suppress(OSError):
+                (self.staging / name).unlink()
+        self.parts, self.rows, self.failed = [], 0, None
+
+    def commit(self, run: Run) -> str | None:
+        """Write the lean frame and the manifest, then put the entry in place.
+
+        Returns why the entry was not kept (None when it was): a full disk or an unwritable
+        folder never stops a load, it only costs the next open its speed.
+        """
+        from ragtui.core.loading.schema import without_detail
+
+        if self.failed is None and self.rows != run.frame.height:
+            self.failed = f"{self.rows} rows of texts for {run.frame.height} questions"
+        if self.failed is None:
+            try:
+                manifest = json.dumps(_manifest(self.entry, run, self.parts), ensure_ascii=False, allow_nan=False)
+                with atomic_writer(self.staging / LEAN, "wb") as handle:
+                    without_detail(run.frame).write_parquet(handle)  # a no-op on a frame already lean
+                atomic_write_text(self.staging / MANIFEST, manifest)
+                self.staging.rename(self.entry.folder)
+            except (OSError, TypeError, ValueError) as exc:
+                if isinstance(exc, OSError) and self.entry.folder.is_dir():
+                    self.abort()
+                    return None  # another process cached the same file meanwhile
+                self.failed = getattr(exc, "strerror", None) or str(exc)
+        if self.failed is not None:
+            self.abort()
+            return self.failed
+        if self.entry.folder in {info.folder for info in self.entry.cache.evict(keep=self.entry.folder)}:
+            return f"the run alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
+        return None
+
+    def abort(self) -> None:
+        """Drop the temporary folder."""
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _manifest(entry: CacheEntry, run: Run, parts: list[str]) -> dict[str, Any]:
+    return {
+        "version": CACHE_VERSION,
+        "source": str(entry.source.resolve()),
+        "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen
+        "sha1": entry.digest,
+        "created": time.time(),
+        "rows": run.frame.height,
+        "texts": parts,
+        "meta": asdict(run.meta),
+        "warnings": [asdict(warning) for warning in run.warnings],
+        "source_format": run.source_format,
+    }
+
+
+def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path) -> Run:
+    from ragtui.core.loading.runs import Run, RunMeta
+
+    meta = dict(manifest["meta"])
+    if meta.get("fallback_phrases") is not None:
+        meta["fallback_phrases"] = tuple(meta["fallback_phrases"])
+    given = manifest.get("given")
+    warnings = tuple(
+        Problem(**{**warning, "file": str(path) if warning["file"] == given else warning["file"]}) for warning in manifest["warnings"]
+    )
+    return Run(RunMeta(**meta), frame, path, warnings, manifest["source_format"])

@@ -1,0 +1,208 @@
+"""The run cache (loading/run_cache.py): a run parsed once reopens from Parquet, a changed
+file is never served from a stale entry, and the cache stays under its size limit."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+import yaml
+from polars.testing import assert_frame_equal
+
+from ragtui.core.loading import run_cache, runs
+from ragtui.core.loading.run_cache import RunCache, cache_root, parse_limit
+from ragtui.core.loading.runs import load_run
+
+META = {"name": "baseline", "judge_model": "claude-sonnet-4", "k": 5}
+
+
+def _record(i: int, answer: str = "Réponse.") -> dict:
+    return {
+        "id": f"q{i:02d}",
+        "question": f"Question {i} ?",
+        "category": "procedurale",
+        "gold_passages": [f"p{i}"],
+        "retrieved": [{"id": f"p{i}", "text": f"Passage {i} texte.", "score": 0.9}, {"id": "x", "text": "Autre.", "score": 0.1}],
+        "answer": answer,
+        "judge": {"faithfulness": {"sentences": [{"text": answer, "attested": True, "evidence": [f"p{i}"], "reason": "dit"}]},
+                  "utility": {"score": 4, "reason": "utile"}},
+    }
+
+
+@pytest.fixture
+def parses(monkeypatch) -> list[str]:
+    """The files parsed from scratch (not reopened from the cache), in order."""
+    parsed: list[str] = []
+    original = runs._load
+
+    def counting(path, *args, **kwargs):
+        parsed.append(path.name)
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(runs, "_load", counting)
+    return parsed
+
+
+@pytest.fixture
+def cache(private_run_cache) -> RunCache:
+    return RunCache.default()
+
+
+def test_second_load_reopens_the_cache_with_the_same_run(tmp_path, write_jsonl, cache, parses):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(30)])
+    fresh = load_run(path)
+    first = load_run(path, cache=cache)
+    again = load_run(path, cache=cache)
+    assert parses == ["a.jsonl", "a.jsonl"]  # the uncached load and the first cached one; not the third
+    assert_frame_equal(again.frame, fresh.frame)
+    assert again.meta == fresh.meta == first.meta
+    assert again.warnings == fresh.warnings
+    assert again.source_format == "ragtui" and again.path == path
+
+
+def test_headless_load_from_the_cache_has_no_texts_and_full_load_has_them_all(tmp_path, write_jsonl, cache, parses):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(30)])
+    lean = load_run(path, detail=False, cache=cache)  # parsed lean: the texts go to the cache only
+    full = load_run(path, cache=cache)
+    assert parses == ["a.jsonl"]
+    assert lean.frame.get_column("judge_utility_reason").null_count() == 30
+    assert_frame_equal(full.frame, load_run(path).frame)
+    assert full.frame.row(3, named=True)["retrieved_texts"] == ["Passage 3 texte.", "Autre."]
+
+
+def test_touched_file_is_parsed_again(tmp_path, write_jsonl, cache, parses):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(10)])
+    load_run(path, cache=cache)
+    later = path.stat().st_mtime_ns + 5_000_000_000
+    os.utime(path, ns=(later, later))
+    load_run(path, cache=cache)
+    assert parses == ["a.jsonl", "a.jsonl"]
+
+
+def test_truncated_file_is_never_read_from_the_stale_entry(tmp_path, write_jsonl, cache):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(10)])
+    assert load_run(path, cache=cache).frame.height == 10
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    with path.open("r+", encoding="utf-8") as handle:  # in place: same inode
+        handle.truncate(sum(len(line.encode()) for line in lines[:5]))
+    assert load_run(path, cache=cache).frame.height == 4  # the metadata line and 4 records
+
+
+def test_same_size_rewrite_with_the_old_times_restored_is_never_served_stale(tmp_path, write_jsonl, cache):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, "Oui.") for i in range(10)])
+    times = path.stat()
+    load_run(path, cache=cache)
+    write_jsonl(path, META, [_record(i, "Non.") for i in range(10)])  # same length, other words
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # as `rsync -t` or `touch -r` would
+    assert path.stat().st_size == times.st_size
+    assert load_run(path, cache=cache).frame.get_column("answer").unique().to_list() == ["Non."]
+
+
+def test_rewrite_that_keeps_every_stat_field_is_caught_by_the_content_hash(tmp_path, write_jsonl, cache, monkeypatch):
+    # Within one clock tick an in-place rewrite can keep size, mtime and ctime: the key then
+    # points at the old entry, and only the recorded SHA-1 of the bytes tells them apart.
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, "Oui.") for i in range(10)])
+    identity = run_cache.file_identity(path)
+    load_run(path, cache=cache)
+    write_jsonl(path, META, [_record(i, "Non.") for i in range(10)])
+    monkeypatch.setattr(run_cache, "file_identity", lambda _path: identity)
+    assert load_run(path, cache=cache).frame.get_column("answer").unique().to_list() == ["Non."]
+
+
+def test_cache_lives_in_xdg_cache_home_else_in_dot_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_root() == tmp_path / "xdg" / "ragtui"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # invalid per the XDG spec: ignored
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_root() == tmp_path / "home" / ".cache" / "ragtui"
+
+
+def test_limit_is_five_gigabytes_unless_the_environment_sets_one(monkeypatch):
+    assert RunCache.default().limit == 5_000_000_000
+    monkeypatch.setenv("RAGTUI_CACHE_LIMIT", "800MB")
+    assert RunCache.default().limit == 800_000_000
+    assert parse_limit("2 GB") == 2_000_000_000 and parse_limit("1500") == 1500
+    with pytest.raises(ValueError):
+        parse_limit("lots")
+
+
+def test_cache_never_grows_past_its_limit_least_recently_used_first(tmp_path, write_jsonl, private_run_cache):
+    paths = [write_jsonl(tmp_path / f"{name}.jsonl", META, [_record(i) for i in range(40)]) for name in "abc"]
+    load_run(paths[0], cache=RunCache.default())
+    size = RunCache.default().entries()[0].size
+    cache = RunCache(private_run_cache, limit=int(size * 2.5))  # room for two entries
+    load_run(paths[1], cache=cache)
+    load_run(paths[0], cache=cache)  # a is now used more recently than b
+    load_run(paths[2], cache=cache)
+    assert sorted(info.source for info in cache.entries()) == [str(paths[0].resolve()), str(paths[2].resolve())]
+    assert sum(info.size for info in cache.entries()) <= cache.limit
+    assert cache.notes == []
+
+
+def test_run_larger_than_the_limit_is_not_kept_and_says_so(tmp_path, write_jsonl, private_run_cache):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(40)])
+    cache = RunCache(private_run_cache, limit=1000)
+    assert load_run(path, cache=cache).frame.height == 40
+    assert cache.entries() == []
+    assert cache.notes == [f"{path}: not kept in the run cache (the run alone is larger than the cache limit (1,000 bytes)): "
+                           "the next open parses the file again"]
+
+
+def test_unwritable_cache_folder_never_stops_a_load_and_says_so(tmp_path, write_jsonl):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(5)])
+    cache = RunCache(blocker / "runs")
+    assert load_run(path, cache=cache).frame.height == 5
+    assert len(cache.notes) == 1 and "not kept in the run cache (cannot write" in cache.notes[0]
+
+
+def test_cache_files_and_folders_follow_the_umask(tmp_path, write_jsonl, cache):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(5)])
+    previous = os.umask(0o027)
+    try:
+        load_run(path, cache=cache)
+    finally:
+        os.umask(previous)
+    folder = cache.entries()[0].folder
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o750
+    assert {stat.S_IMODE(part.stat().st_mode) for part in folder.iterdir()} == {0o640}
+
+
+def test_failed_load_leaves_no_entry_and_no_temporary_folder(tmp_path, cache):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": "q1", "retrieved": 3}\n', encoding="utf-8")
+    with pytest.raises(Exception, match="retrieved"):
+        load_run(path, cache=cache)
+    assert not cache.folder.exists() or list(cache.folder.iterdir()) == []
+
+
+def test_yaml_run_read_by_the_exact_path_reopens_identically(tmp_path, cache, parses):
+    path = tmp_path / "a.yaml"
+    path.write_text(yaml.safe_dump({"run": META, "results": [_record(i) for i in range(6)]}, allow_unicode=True), encoding="utf-8")
+    fresh = load_run(path)
+    load_run(path, cache=cache)
+    again = load_run(path, cache=cache)
+    assert parses == ["a.yaml", "a.yaml"]
+    assert_frame_equal(again.frame, fresh.frame)
+    assert again.meta == fresh.meta
+
+
+def test_clear_removes_every_entry_and_reports_what_it_freed(tmp_path, write_jsonl, cache):
+    for name in "ab":
+        load_run(write_jsonl(tmp_path / f"{name}.jsonl", META, [_record(i) for i in range(5)]), cache=cache)
+    sizes = sum(info.size for info in cache.entries())
+    assert cache.clear() == (2, sizes)
+    assert cache.entries() == []
+
+
+def test_peer_tool_file_gets_one_entry_per_gold_set_it_is_matched_to(cache, parses):
+    from pathlib import Path
+
+    ragas = Path(__file__).resolve().parents[1] / "importers" / "fixtures" / "ragas_pair_a.jsonl"
+    load_run(ragas, cache=cache)
+    load_run(ragas, cache=cache)
+    load_run(ragas, gold_questions={"anything": "q1"}, cache=cache)  # another gold set may name other ids
+    assert parses == ["ragas_pair_a.jsonl", "ragas_pair_a.jsonl"]
+    assert len(cache.entries()) == 2
