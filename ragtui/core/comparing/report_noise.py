@@ -3,15 +3,16 @@
 Present only when at least one run was judged more than once, so a report of runs judged
 once keeps its shape: `flip_rate` under faithfulness and utility in `metrics`,
 `judge_noise` per run, `questions.unstable_verdict` (the ids whose verdicts flip in
-either run) and `unstable_verdict` on each regression.
+either run) and `unstable_verdict` on each regression. Read from the comparison's run
+summaries (`RunSummary.noise`), never recomputed here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ragtui.core.comparing.compare import Comparison
-from ragtui.core.measuring.judge_noise import FlipRate, RunNoise, run_noise
+from ragtui.core.comparing.result import Comparison
+from ragtui.core.measuring.judge_noise import FlipRate, RunNoise
 
 
 def _rate(rate: FlipRate, repeats: int) -> dict[str, Any]:
@@ -30,16 +31,9 @@ def _run(noise: RunNoise | None) -> dict[str, Any] | None:
     }
 
 
-def unstable_ids(comparison: Comparison) -> set[str]:
-    """The questions whose verdicts flip between repetitions, in either run."""
-    sides = [comparison.a, *([comparison.b] if comparison.b is not None else [])]
-    return {qid for evaluation in sides if (noise := run_noise(evaluation.questions)) is not None for qid in noise.unstable_ids}
-
-
 def add_noise_fields(report: dict[str, Any], comparison: Comparison) -> None:
     """Add the judge-noise fields to `report` in place (nothing when no run has repetitions)."""
-    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
-    noises = {side: run_noise(evaluation.questions) for side, evaluation in sides.items()}
+    noises = {side: summary.noise for side, summary in comparison.runs.items()}
     if all(noise is None for noise in noises.values()):
         return
     for metric in ("faithfulness", "utility"):
@@ -48,7 +42,7 @@ def add_noise_fields(report: dict[str, Any], comparison: Comparison) -> None:
                 side: None if noise is None else _rate(getattr(noise, metric), noise.repeats) for side, noise in noises.items()
             }
     report["judge_noise"] = {side: _run(noise) for side, noise in noises.items()}
-    unstable = {qid for noise in noises.values() if noise is not None for qid in noise.unstable_ids}
+    unstable = comparison.unstable_ids
     order = comparison.a.questions.get_column("id").to_list()
     report["questions"]["unstable_verdict"] = [qid for qid in order if qid in unstable] + sorted(unstable.difference(order))
     for regression in report.get("regressions", []):

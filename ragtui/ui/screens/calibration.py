@@ -27,11 +27,11 @@ from ragtui.core.calibration_words import (
     corrected_text,
     noise_text,
 )
-from ragtui.core.comparing.compare import Comparison
-from ragtui.core.measuring.calibration import Calibration, calibrate
+from ragtui.core.comparing.compare import Comparison, relabelled
+from ragtui.core.measuring.calibration import Calibration
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
-from ragtui.core.measuring.correction import CorrectedMetric, correct
-from ragtui.core.measuring.judge_noise import run_noise
+from ragtui.core.measuring.correction import CorrectedMetric
+from ragtui.core.measuring.judge_noise import RunNoise
 from ragtui.core.vocabulary import UNSTABLE_MARK
 from ragtui.ui.models.labelling import labelling_of
 from ragtui.ui.safe_text import join, safe
@@ -107,8 +107,8 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
     lines: list[Content] = [join(Content.styled(f"{side} · ", "bold"), name.stylize("bold"), Content.styled(" · judge ", "dim"), judge)]
     where = safe(_shown_path(labels.path) if labels.path else "no labels file", one_line=True, limit=60)
     lines.append(join(f"labels {labels.count()} ({labels.count(sampled_only=True)} from the queue) → ", where))
-    noise = _noise_lines(evaluation)
-    result = calibrate(evaluation.questions, labels, confidence=config.confidence)
+    noise = _noise_lines(comparison.runs[side].noise)
+    result = comparison.runs[side].calibration
     if result is None:
         lines.append(Content.styled("no labels yet: press L to label answers from the random queue", "italic"))
         return Content("\n").join(lines + noise)
@@ -127,15 +127,13 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
         lines.append(join(Content.styled("bias (judge − person) ", "bold"), "; ".join(biases)))
     else:
         lines.append(Content.styled(NO_SAMPLED, "italic"))
-    corrections = correct(evaluation.questions, labels, confidence=config.confidence, max_drop=config.max_drop)
-    for metric in ("faithfulness", "utility"):
-        lines += _corrected_lines(metric, corrections[metric], config.category_name)
+    for metric, corrected in comparison.corrected.items():
+        lines += _corrected_lines(metric, corrected.runs[side], config.category_name)
     return Content("\n").join(lines + noise)
 
 
-def _noise_lines(evaluation) -> list[Content]:
+def _noise_lines(noise: RunNoise | None) -> list[Content]:
     """`judge noise 3 repetitions of 40 answers: …`: how often the judge changes its mind."""
-    noise = run_noise(evaluation.questions)
     if noise is None:
         return [Content.styled("judge noise: judged once (ragtui judge --repeat N measures it)", "dim")]
     rates = [(metric, rate.flipped, rate.units) for metric, rate in (("faithfulness", noise.faithfulness), ("utility", noise.utility))]
@@ -188,8 +186,9 @@ class CalibrationScreen(Screen):
         labelling = labelling_of(self.app, self.comparison)
         title = join(Content.styled("Calibration · the judge against people", "bold"), Content.styled(f"   queue seed {QUEUE_SEED} · L: label", "dim"))
         self.query_one("#calibration-title", Static).update(title)
+        current = relabelled(self.comparison, labelling.labels)  # the labels may have changed since the load
         for side in self.sides:
-            self.query_one(f"#calibration-{side}", Static).update(run_section(self.comparison, side, labelling))
+            self.query_one(f"#calibration-{side}", Static).update(run_section(current, side, labelling))
 
     def action_back(self) -> None:
         self.dismiss()

@@ -17,7 +17,6 @@ from typing import Any
 import polars as pl
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.comparing.report_noise import unstable_ids
 from ragtui.core.measuring.evaluate import FAILURE_KINDS
 from ragtui.core.measuring.tool_scores import TOOL_KINDS
 
@@ -100,7 +99,7 @@ def triage_frame(comparison: Comparison) -> pl.DataFrame:
         )
     else:
         frame = frame.with_columns(kinds_b=pl.lit(None, dtype=pl.List(pl.String)))
-    unstable = unstable_ids(comparison)  # verdicts that flip between the judge's repetitions
+    unstable = comparison.unstable_ids  # verdicts that flip between the judge's repetitions
     frame = frame.with_columns(unstable=pl.col("id").is_in(sorted(unstable)) if unstable else pl.lit(False))
     categories = frame.get_column("category").unique(maintain_order=True).to_list()
     category_rank = {name: rank for rank, name in enumerate(categories)}
