@@ -65,6 +65,8 @@ class RunTotals:
     error_ids: list[str] = field(default_factory=list)
     injection_ids: list[str] = field(default_factory=list)  # the judge said a block tried to instruct it
     directed_ids: list[str] = field(default_factory=list)  # the detector flagged the answer or a passage
+    replayed_error_ids: list[str] = field(default_factory=list)  # judge errors given again by the cache
+    retried_ids: list[str] = field(default_factory=list)  # judge errors from the cache asked again (--retry-errors)
 
     def add(self, record_id: str, usage: Usage, error: str | None) -> None:
         self.judged += 1
@@ -133,13 +135,18 @@ async def judge_run(
     progress: ProgressSink | None = None,
     session: JudgeSession | None = None,
     repeat: int = 1,
+    retry_errors: bool = False,
 ) -> JudgeRunResult:
-    """Judge every record of `raw`, `repeat` times. Raises CallError (fatal) on an auth/endpoint error."""
+    """Judge every record of `raw`, `repeat` times. Raises CallError (fatal) on an auth/endpoint error.
+
+    `retry_errors`: ask again the questions whose judge error the cache would replay
+    (see JudgeSession); a given `session` brings its own setting.
+    """
     gold = gold or {}
     records = [dict(record) for record in raw.records]  # unknown fields kept as they are
     totals = RunTotals(questions=len(records))
     own_session = session is None
-    session = session or JudgeSession(settings)
+    session = session or JudgeSession(settings, retry_errors=retry_errors)
     warnings = []
     if session.unknown_price:
         warnings.append(
@@ -165,6 +172,8 @@ async def judge_run(
                 totals.injection_ids.append(str(record.get("id")))
             if outcome.flags:
                 totals.directed_ids.append(str(record.get("id")))
+            if outcome.error and outcome.replayed:
+                totals.replayed_error_ids.append(str(record.get("id")))
             report(outcome)
             if repeat > 1:
                 repeats = []
@@ -204,6 +213,7 @@ async def judge_run(
             progress.close()
     if session.client is not None:
         warnings.extend(session.client.provider.warnings)
+    totals.retried_ids = sorted(session.retried)
     meta = dict(raw.meta)
     meta.update(
         {
