@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ragtui.cli.common import positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
-from ragtui.cli.messages import say
+from ragtui.cli.judge_progress import verdicts_cost
+from ragtui.cli.messages import InertFormatter, say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
 
@@ -108,7 +109,7 @@ def _judge_logging(verbose: bool):
     """Judge logs on stderr for this command only (warnings; every request with -v)."""
     logger = logging.getLogger("ragtui.judge")
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("ragtui: %(message)s"))
+    handler.setFormatter(InertFormatter("ragtui: %(message)s"))
     old_level = logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG if verbose else logging.WARNING)
@@ -124,7 +125,6 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
 
     totals = result.totals
     paid = totals.calls - totals.cached_calls
-    cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
     say(
         f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
         f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
@@ -133,7 +133,7 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
     elif settings.provider != "lexical":
         say(
             f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
-            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, cost of the verdicts {cost}")
+            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, {verdicts_cost(totals.cost_usd)}")
     flagged = (
         ("the judge reported an injection attempt in {n} answer(s)", "verdicts kept, marked injection: true", totals.injection_ids),
         ("{n} question(s) address the judge (detector)", "read them before trusting a score", totals.directed_ids),

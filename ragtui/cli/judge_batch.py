@@ -14,7 +14,10 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from ragtui.cli.judge_progress import format_duration
+from ragtui.cli.judge_progress import format_duration, verdicts_cost
+from ragtui.cli.messages import say
+from ragtui.core.sanitize import neutralize
+from ragtui.core.vocabulary import cost_text
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,14 +61,13 @@ class BatchProgressLine:
         names = sorted(snapshot.statuses.items())
         statuses = names[0][0] if len(names) == 1 else "(" + ", ".join(f"{count} {name}" for name, count in names) + ")"
         share = snapshot.done / snapshot.requests if snapshot.requests else 1.0
-        cost = "$?" if snapshot.estimated_cost is None else f"≈${snapshot.estimated_cost:.4f}"
         return (
             f"batch  {snapshot.done}/{snapshot.requests}  {share:4.0%}  failed {snapshot.failed}  jobs {snapshot.jobs} {statuses}  "
-            f"elapsed {format_duration(snapshot.elapsed)}  {cost}"
+            f"elapsed {format_duration(snapshot.elapsed)}  {cost_text(snapshot.estimated_cost, estimate=True)}"
         )
 
     def update(self, snapshot) -> None:
-        text = self.line(snapshot)
+        text = neutralize(self.line(snapshot), keep_newlines=False)  # job statuses are the server's words
         if self.tty:
             text = text[: shutil.get_terminal_size().columns - 1]
         self.stream.write(f"\r{text}\x1b[K" if self.tty else text + "\n")
@@ -82,13 +84,12 @@ class BatchProgressLine:
 def _calls_line(outcome, result) -> str:
     """The summary's calls-and-cost line of a batch run ("batch" prices said so)."""
     totals = result.totals
-    cost = "unknown" if totals.cost_usd is None else f"${totals.cost_usd:.4f}"
     interactive = f", {outcome.fallback_calls} interactively at full price (--batch-fallback)" if outcome.fallback_calls else ""
     earlier = max(0, totals.cached_calls - outcome.answers_collected)
     return (
         f"ragtui: {totals.calls} calls ({outcome.answers_collected} answered by batch jobs collected now{interactive}, "
         f"{earlier} from the cache), {totals.tokens_in} tokens in, {totals.tokens_out} out, "
-        f"cost of the verdicts {cost} (batch)"
+        f"{verdicts_cost(totals.cost_usd)} (batch)"
     )
 
 
@@ -122,29 +123,24 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
         with _judge_logging(args.verbose):
             outcome = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
-        print(
+        say(
             f"ragtui: interrupted; the submitted jobs keep running at the provider and are listed in {job_path}; "
-            f"{out} not written — rerun the same command to collect them (nothing is submitted twice)",
-            file=sys.stderr,
+            f"{out} not written — rerun the same command to collect them (nothing is submitted twice)"
         )
         return 130
     except CallError as exc:
-        print(f"ragtui: judge stopped: {exc}; {out} not written (submitted jobs are listed in {job_path})", file=sys.stderr)
+        say(f"ragtui: judge stopped: {exc}; {out} not written (submitted jobs are listed in {job_path})")
         return 2
     if outcome.jobs_submitted:
-        print(f"ragtui: submitted {outcome.requests_submitted} requests in {outcome.jobs_submitted} batch jobs (listed in {job_path})", file=sys.stderr)
+        say(f"ragtui: submitted {outcome.requests_submitted} requests in {outcome.jobs_submitted} batch jobs (listed in {job_path})")
     if outcome.result is None:
-        print(
-            f"ragtui: {outcome.open_jobs} batch jobs still running (results within 24 h); {out} not written — "
-            f"rerun the same command to collect them",
-            file=sys.stderr,
-        )
+        say(f"ragtui: {outcome.open_jobs} batch jobs still running (results within 24 h); {out} not written — rerun the same command to collect them")
         return 0
     result = outcome.result
     for message in result.warnings:
-        print(f"ragtui: warning: {message}", file=sys.stderr)
+        say(f"ragtui: warning: {message}")
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
-    print(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}", file=sys.stderr)
+    say(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}")
     return 0

@@ -2,6 +2,7 @@
 
 On a terminal the line is redrawn in place (at most 10 times a second):
     judge  412/1000  41%  38.2/s  ETA 0:00:15  errors 2  retries 3  $0.0412  cached 120
+("cost unknown" in place of the cost when the model has no price)
 In CI or when stderr is a file, the same text is printed as a new line every
 `interval` seconds (and at the end), so a log stays readable. Plain stdlib: no rich.
 """
@@ -14,11 +15,18 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from ragtui.core.vocabulary import COST_UNKNOWN, cost_text
+
 
 def format_duration(seconds: float) -> str:
     """H:MM:SS."""
     seconds = max(0, int(seconds + 0.5))
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def verdicts_cost(cost: float | None) -> str:
+    """`cost of the verdicts $0.0412` for a summary line, or `cost unknown` (a model without a price)."""
+    return COST_UNKNOWN if cost is None else f"cost of the verdicts {cost_text(cost)}"
 
 
 class Progress:
@@ -78,14 +86,13 @@ class Progress:
         share = self.done / self.total if self.total else 1.0
         remaining = self.total - self.done
         eta = format_duration(remaining / rate) if rate > 0 and remaining else ("0:00:00" if not remaining else "?")
-        cost = "$?" if self.cost is None else f"${self.cost:.4f}"
         parts = [
             f"{self.label}  {self.done}/{self.total}  {share:4.0%}",
             f"{rate:.1f}/s",
             f"ETA {eta}",
             f"errors {self.errors}",
             f"retries {self.retries}",
-            cost,
+            cost_text(self.cost),
             f"cached {self.cached}",
         ]
         return "  ".join(parts)

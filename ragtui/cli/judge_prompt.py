@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ragtui.cli.messages import say
+
 
 def _settings(args: argparse.Namespace, run_meta: dict[str, Any]):
     """The judge settings that shape the prompt (no model or key needed to print it)."""
@@ -44,13 +46,13 @@ def print_prompt(args: argparse.Namespace, raw, gold: dict[str, dict]) -> int:
     settings = _settings(args, raw.meta)
     inputs = build_inputs(record, settings.k, gold.get(wanted))
     if inputs.problem:
-        print(f"ragtui: {neutralize(wanted, keep_newlines=False)} cannot be judged: {neutralize(inputs.problem)}", file=sys.stderr)
+        say(f"ragtui: {wanted} cannot be judged: {inputs.problem}")
         return 2
     prompts = load_prompts(settings.lang, settings.prompts_dir)
     seed = read_seed(settings.cache_dir) if settings.cache_dir is not None and not args.no_cache else None
     messages = prompt_messages(prompts, inputs, NonceSource(seed))
     origin = f"the nonce of a run cached in {settings.cache_dir}" if seed else "nonce drawn for this display; a run draws its own"
-    lines = [f"# prompt for {wanted} · {prompts.version} · {origin}"]
+    lines = [f"# prompt for {neutralize(wanted, keep_newlines=False)} · {prompts.version} · {origin}"]
     flags = question_flags(inputs.answer, [(p.id, p.text) for p in inputs.passages])
     if flags:
         lines.append(f"# {MARK} {LABEL}: {flags.describe()}")

@@ -280,8 +280,3 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 # Names the several-runs view (`render_multi`) imports from here.
 _headline_names, _mark = headline_names, mark
-
-
-def _md(text: Any) -> str:
-    """Text for inside a one-backtick code span: a backtick would end the span, so it becomes ′."""
-    return _safe(text).replace("|", "\\|").replace("`", "′")

@@ -1,16 +1,17 @@
 """The report as GitHub-flavoured markdown, for a PR comment (never re-computes a number).
 
 Every string that came from a file — run names, ids, categories, warnings that quote
-them — is set in an inline code span (`md_code`): inside one, markdown makes no link,
+them, the peer tools' metric names — is set in an inline code span (`md_code`, in
+ragtui.cli.markdown_escape): inside one, markdown makes no link,
 image, HTML tag or emphasis, and GitHub pings no `@mention`. Control characters are
 neutralised first and pipes escaped, so a name cannot break out of a table cell either.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ragtui.cli.markdown_escape import md_code
 from ragtui.cli.render import (
     LEGEND_TEXT,
     calibration_text,
@@ -25,25 +26,7 @@ from ragtui.cli.render import (
 )
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
-from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, TARGET_LEGEND, VERDICT_LABEL, VERDICT_SYMBOL, target_symbol
-
-_BACKTICKS = re.compile(r"`+")
-
-
-def md_code(text: Any) -> str:
-    """`text` as an inline code span that nothing inside can end early.
-
-    The fence is one backtick longer than the longest run inside; a space pads a text that
-    starts or ends with a backtick (CommonMark strips one such space). `|` is escaped, as
-    GFM tables require even inside code.
-    """
-    value = neutralize(text, keep_newlines=False).replace("|", "\\|")
-    if not value.strip():
-        return "–"
-    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(value)), default=0) + 1)
-    pad = " " if value.startswith("`") or value.endswith("`") else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
 
 
 def _row(cells: list[str]) -> str:

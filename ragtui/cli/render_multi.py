@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragtui.cli.markdown_escape import md_code
 from ragtui.cli.render import (
     WIDTH,
     _headline_names,
     _mark,
-    _md,
     _safe,
     _table,
     _wrapped,
@@ -77,9 +77,9 @@ def render_multi_markdown(report: dict[str, Any]) -> str:
     """A summary table for a PR comment, then each comparison as `render_markdown` shows a pair."""
     runs = report["runs"]
     names = _headline_names(report["comparisons"][0])
-    out = [f"### ragtui report: {len(runs)} runs against `{_md(runs[0]['name'])}` (k = {report['k']})", ""]
+    out = [f"### ragtui report: {len(runs)} runs against {md_code(runs[0]['name'])} (k = {report['k']})", ""]
     out += ["| run | name | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
-    for row in _summary_rows(report, names, safe=lambda text: f"`{_md(text)}`"):
+    for row in _summary_rows(report, names, safe=md_code):
         out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
     out += ["", f"_{LEGEND}_"]
     for position, (run, pair) in enumerate(zip(runs[1:], report["comparisons"], strict=True), start=1):

@@ -2,7 +2,7 @@
 
 Rows come from the report's `tool_metrics` (never re-computed). A metric on the 0…1
 scale reads like ragtui's rates (Δ in points); any other scale in its own units. Metric
-names come from the tool's file: they are neutralised (text) and escaped (markdown).
+names come from the tool's file: they are neutralised (text) and set in code spans (markdown, `md_code`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from ragtui.cli.markdown_escape import md_code
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import MINUS, TOOL_LABELS, VERDICT_LABEL, VERDICT_SYMBOL, status_source_text, target_symbol
 
@@ -110,20 +111,16 @@ def tool_text_lines(report: dict[str, Any], table) -> list[str]:
     return lines
 
 
-def _md(text: Any) -> str:
-    return neutralize(text, keep_newlines=False).replace("|", "\\|").replace("`", "'")
-
-
 def tool_markdown_lines(report: dict[str, Any]) -> list[str]:
     """The markdown report's tool tables (one per tool)."""
     two = "B" in report["runs"]
     out: list[str] = []
     for tool, metrics in _by_tool(report).items():
-        title = TOOL_LABELS.get(tool, _md(tool))
+        title = TOOL_LABELS.get(tool, md_code(tool))
         header = ["metric", "threshold", "A"] + (["B", "Δ (95 % CI)", "verdict", "errors A/B"] if two else ["n", "errors"])
         out += ["", f"**{title}'s own metrics**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for name, m in metrics.items():
-            row = [f"`{_md(name)}`", _threshold(m), f"{_value(m, m['A'])} {_mark(m['meets_target'].get('A'))}".strip()]
+            row = [md_code(name), _threshold(m), f"{_value(m, m['A'])} {_mark(m['meets_target'].get('A'))}".strip()]
             if two:
                 verdict = m.get("verdict")
                 row += [

@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison, compare
-from ragtui.core.comparing.tool_metrics import compare_tool_metrics
 from ragtui.core.errors import InputError
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
@@ -100,13 +99,11 @@ def load_comparison(inputs: Inputs) -> Comparison:
     status_from = resolve_status_source(inputs.status_from, evaluations)
     evaluations = [apply_status_source(evaluation, status_from) for evaluation in evaluations]
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
-    comparison = compare(evaluation_a, evaluation_b, config)
-    tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
-    notes = tuple(cache.notes) if cache is not None else ()
-    return replace(
-        comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels),
-        warnings=comparison.warnings + notes,
-    )
+    sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
+    labels = load_labels(sides, inputs.labels)
+    comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from)
+    notes = tuple(cache.notes) if cache is not None else ()  # what the run cache did, said in every view
+    return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 
 def load_comparisons(inputs: Inputs, candidates: list[Path | RemoteLocation]) -> list[Comparison]:

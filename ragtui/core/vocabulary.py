@@ -213,6 +213,16 @@ def power_text(mde: float | None, n_needed: int | None, drop: float, spec: Metri
     return f"{seen} · n {count_text(n_needed or 0)} for {drop_text(drop, spec)}"
 
 
+COST_UNKNOWN = "cost unknown"  # a model without a price: never "$?", never a made-up "$0"
+
+
+def cost_text(cost: float | None, *, estimate: bool = False) -> str:
+    """`$0.0412` (`≈$0.0412` for an estimate), or "cost unknown" when a price is missing."""
+    if cost is None:
+        return COST_UNKNOWN
+    return f"{'≈' if estimate else ''}${cost:.4f}"
+
+
 def count_text(n: int) -> str:
     """Thousands separated by a thin space: `100 000`."""
     return f"{n:,}".replace(",", "\u2009")

@@ -65,3 +65,39 @@ def test_the_markdown_report_carries_legend_notes_failure_kinds_counts_and_lists
     assert "(of which 1 missing from B, 1 judge errors)" in out
     assert "<summary>Fixed questions</summary>" not in out  # nothing was fixed
     assert "`Short factual`" in out and "factuelle_courte" not in out  # display names everywhere
+
+
+def _hostile_tool_pair(tmp_path):
+    """The DeepEval pair, its "Answer Relevancy" renamed HOSTILE and every reason and error made hostile."""
+    import json
+
+    from tests.importers.builders import FIXTURES
+
+    paths = []
+    for side in ("a", "b"):
+        data = json.loads((FIXTURES / f"deepeval_pair_{side}.json").read_text(encoding="utf-8"))
+        for case in data["testCases"]:
+            for metric in case["metricsData"]:
+                metric["name"] = HOSTILE if metric["name"] == "Answer Relevancy" else metric["name"]
+                metric["reason"] = HOSTILE
+                metric["error"] = HOSTILE if metric["error"] else None
+        path = tmp_path / f"deepeval_{side}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def test_a_tool_metric_name_or_reason_cannot_inject_markdown_or_html_in_the_pr_comment(tmp_path, capsys):
+    assert main(["report", *_hostile_tool_pair(tmp_path), "--format", "markdown"]) == 0
+    markdown = capsys.readouterr().out
+    html = _rendered(markdown)
+    assert "<a " not in html and "<img" not in html and "<strong>bold" not in html
+    tool_table = html.split("DeepEval's own metrics")[1].split("<table>")[1].split("</table>")[0]
+    rows = tool_table.split("<tr>")[1:]
+    assert len(rows) == 3 and all(row.count("<td>") + row.count("<th>") == 7 for row in rows)  # the pipe split no cell
+    assert f"| {md_code('deepeval:' + HOSTILE)} | ≥0.5 |" in markdown  # set in code by the one escaping, backtick kept
+    outside_code = html
+    while "<code>" in outside_code:
+        start = outside_code.index("<code>")
+        outside_code = outside_code[:start] + outside_code[outside_code.index("</code>", start) + 7 :]
+    assert "@team" not in outside_code and "evil.example" not in outside_code

@@ -56,6 +56,8 @@ BEHAVIOURS = {
     "french": ["french*"],
     "trunc": ["trunc"],
     "truncalways": ["trunc*"],
+    "nojsonthentrunc": ["nojson", "trunc*"],  # an unusable reply, then a cut-off repair reply
+    "truncthencount": ["trunc", "count", "trunc*"],  # cut off, wrong count, cut-off repair reply
     "count": ["count"],
     "countalways": ["count*"],
     "nojson": ["nojson*"],
@@ -153,8 +155,9 @@ def envelope(path: str, body: dict, prompt: str, text: str, truncated: bool) -> 
 class FakeLLM:
     """The server; `with FakeLLM() as server:` or start()/stop()."""
 
-    def __init__(self, *, latency: float = 0.0, reject_json_schema: bool = False, reject_prefill: bool = False, hang_seconds: float = 5.0, hold_after: int | None = None):
+    def __init__(self, *, latency: float = 0.0, reject_json_schema: bool = False, reject_prefill: bool = False, hang_seconds: float = 5.0, hold_after: int | None = None, error_detail: str = ""):
         self.latency = latency
+        self.error_detail = error_detail  # appended to every scripted error message (hostile server text)
         self.reject_json_schema = reject_json_schema
         self.reject_prefill = reject_prefill
         self.hang_seconds = hang_seconds
@@ -332,7 +335,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         statuses = {"500": 500, "529": 529, "408": 408, "409": 409, "400": 400}
         if action in statuses:
-            return self._send(statuses[action], {"type": "error", "error": {"type": "api_error", "message": f"scripted {action}"}})
+            return self._send(statuses[action], {"type": "error", "error": {"type": "api_error", "message": f"scripted {action}{fake.error_detail}"}})
         if action == "429ms":  # retry-after-ms wins; the 30 s retry-after would time the test out
             return self._send(429, {"error": {"message": "rate limited"}}, {"retry-after-ms": "150", "retry-after": "30"})
         if action == "429s":

@@ -117,4 +117,4 @@ def test_the_progress_line_names_jobs_requests_elapsed_time_and_batch_cost():
     assert BatchProgressLine.line(snapshot) == "batch  1200/3000   40%  failed 3  jobs 2 in_progress  elapsed 0:12:40  ≈$0.4100"
     assert len(BatchProgressLine.line(snapshot)) < 80
     mixed = BatchSnapshot(jobs=3, requests=10, done=4, statuses={"in_progress": 2, "completed": 1}, estimated_cost=None)
-    assert "jobs 3 (1 completed, 2 in_progress)" in BatchProgressLine.line(mixed) and BatchProgressLine.line(mixed).endswith("$?")
+    assert "jobs 3 (1 completed, 2 in_progress)" in BatchProgressLine.line(mixed) and BatchProgressLine.line(mixed).endswith("  cost unknown")

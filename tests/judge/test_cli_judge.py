@@ -140,4 +140,14 @@ def test_progress_prints_plain_lines_when_not_a_terminal():
     progress.close()
     lines = stream.getvalue().splitlines()
     assert "\r" not in stream.getvalue() and 5 <= len(lines) <= 7
-    assert lines[-1].startswith("judge  100/100") and "$?" in lines[-1]  # unknown price: unknown cost
+    assert lines[-1].startswith("judge  100/100") and "  cost unknown  " in lines[-1] and "$" not in lines[-1]  # unknown price: unknown cost
+
+
+def test_an_unknown_cost_reads_cost_unknown_in_the_summary_never_a_dollar_guess(fake_llm, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    run = write_run(tmp_path / "run.jsonl", [record("q1")])
+    args = ["--provider", "openai", "--model", "my-unpriced-judge", "--base-url", f"{fake_llm.url}/v1"]
+    assert main(["judge", str(run), "-o", str(tmp_path / "judged.jsonl"), "-q", *args]) == 0
+    err = capsys.readouterr().err
+    calls = next(line for line in err.splitlines() if " calls (" in line)
+    assert calls.endswith(", cost unknown") and "$" not in err

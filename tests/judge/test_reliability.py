@@ -78,6 +78,30 @@ async def test_a_truncated_reply_is_asked_again_with_twice_the_tokens(fake_llm):
     assert [b["max_tokens"] for b in fake_llm.bodies()] == [500, 1000]
 
 
+async def test_a_truncated_repair_reply_does_not_claim_a_retry_with_more_tokens(fake_llm):
+    result = await judge_run(raw_run([record("q1", "[[nojsonthentrunc]]")]), settings_for(fake_llm.url, max_tokens=500))
+    error = result.records[0]["judge"]["error"]
+    assert [b["max_tokens"] for b in fake_llm.bodies()] == [500, 500]  # the bound was never raised
+    assert error == "judge reply to the repair request truncated at the output bound (length, 500 tokens): raise --max-tokens"
+
+
+async def test_a_truncated_reply_twice_says_the_bound_was_raised_once(fake_llm):
+    result = await judge_run(raw_run([record("q1", "[[truncalways]]")]), settings_for(fake_llm.url, max_tokens=500))
+    error = result.records[0]["judge"]["error"]
+    assert [b["max_tokens"] for b in fake_llm.bodies()] == [500, 1000]
+    assert error == "judge reply truncated at the output bound (length, 1000 tokens), even after one retry with 2× the bound: raise --max-tokens"
+
+
+async def test_a_truncated_repair_after_a_raised_bound_says_the_bound_was_already_raised(fake_llm):
+    result = await judge_run(raw_run([record("q1", "[[truncthencount]]")]), settings_for(fake_llm.url, max_tokens=500))
+    error = result.records[0]["judge"]["error"]
+    assert [b["max_tokens"] for b in fake_llm.bodies()] == [500, 1000, 1000]
+    assert error == (
+        "judge reply to the repair request truncated at the output bound (length, 1000 tokens) "
+        "(a bound already raised 2× after a first truncated reply): raise --max-tokens"
+    )
+
+
 async def test_questions_that_cannot_be_judged_fairly_cost_nothing_and_say_why(fake_llm):
     no_answer = dict(record("q1"), answer=None)
     no_text = dict(record("q2"), retrieved=["p_q2_a"])

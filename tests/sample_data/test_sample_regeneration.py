@@ -9,7 +9,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_data"
 GENERATOR = REPO / "tools" / "make_sample_data.py"
-GENERATED = ("baseline.jsonl", "candidate.jsonl", "gold.yaml", "ragtui.yaml")
+# Sorted by name, as the folder lists them: the two main runs, the k sweep, gold, config.
+GENERATED = (
+    "baseline.jsonl",
+    "candidate.jsonl",
+    "candidate_k10.jsonl",
+    "candidate_k20.jsonl",
+    "candidate_k3.jsonl",
+    "gold.yaml",
+    "ragtui.yaml",
+)
 
 
 def test_regenerating_the_sample_gives_the_committed_files_byte_for_byte(tmp_path: Path) -> None:

@@ -1,10 +1,15 @@
-"""The two runs of the sample: their metadata, and one record per question.
+"""The runs of the sample: their metadata, and one record per question.
 
-Both runs share the generator (`llama-3.1-70b-instruct`) and the synthetic model of
-`synthesis`; they differ by retrieval (`retrieval`) and by judge. A few operational
+The two main runs share the generator (`llama-3.1-70b-instruct`) and the synthetic model
+of `synthesis`; they differ by retrieval (`retrieval`) and by judge. A few operational
 accidents are added on purpose, chosen by seeded draws: judge calls that failed, one
 generation that failed in A (`answer: null`), and generation timeouts dropped from B's
 file (questions missing from the run).
+
+The k sweep (`SWEEP`) is the candidate's pipeline run again with k = 3, 10 and 20
+passages sent to the generator: same retriever, same synthetic model, same judge, so the
+candidate itself is the sweep's k = 5 point and every difference comes from k — the
+recall–faithfulness trade-off of the trade-off view.
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ class RunSpec:
     generation_failures: int
     missing: int
     rerank_ms: tuple[int, int]
+    k: int = K  # passages sent to the generator
+
 
     @property
     def file_name(self) -> str:
@@ -70,7 +77,7 @@ class RunSpec:
             "system": self.system,
             "generator_model": GENERATOR,
             "judge_model": self.judge.model,
-            "k": K,
+            "k": self.k,
             "fallback_phrases": [FALLBACK],
             "gold_set": "gold.yaml",
             "note": f"{SYNTHETIC_NOTE} {self.note}",
@@ -115,6 +122,31 @@ CANDIDATE = RunSpec(
 RUNS = (BASELINE, CANDIDATE)
 
 
+def _sweep(k: int, created_at: str, judge_errors: int) -> RunSpec:
+    """The candidate's pipeline with `k` passages sent to the generator."""
+    return RunSpec(
+        key=f"B{k}",
+        name=f"candidate_k{k}",
+        created_at=created_at,
+        system=CANDIDATE.system.replace("top 5 to the generator", f"top {k} to the generator"),
+        note=f"Balayage de k : le pipeline du candidat, {k} passages envoyés au générateur.",
+        judge=CANDIDATE.judge,
+        retriever=CandidateRetriever,
+        judge_errors=judge_errors,
+        generation_failures=0,
+        missing=0,
+        rerank_ms=CANDIDATE.rerank_ms,
+        k=k,
+    )
+
+
+SWEEP = (
+    _sweep(3, "2026-03-12T11:05:20Z", judge_errors=2),
+    _sweep(10, "2026-03-12T13:41:02Z", judge_errors=3),
+    _sweep(20, "2026-03-12T16:18:47Z", judge_errors=3),
+)
+
+
 @dataclass
 class Result:
     """One question in one run, before it is written out."""
@@ -122,10 +154,11 @@ class Result:
     question: Question
     hits: list[Hit]
     draft: Draft  # what the model would have answered; a failed generation drops it later
+    k: int = K
 
     @property
     def context(self) -> list[str]:
-        return [h.id for h in self.hits[:K]]
+        return [h.id for h in self.hits[: self.k]]
 
 
 def retrieve_and_answer(spec: RunSpec, passages: list[Passage], questions: list[Question]) -> dict[str, Result]:
@@ -135,8 +168,8 @@ def retrieve_and_answer(spec: RunSpec, passages: list[Passage], questions: list[
     results = {}
     for q in questions:
         hits = retriever.retrieve(q.question, DEPTH)
-        context = [h.id for h in hits[:K]]
-        results[q.id] = Result(q, hits, synthesiser.answer(q, context))
+        context = [h.id for h in hits[: spec.k]]
+        results[q.id] = Result(q, hits, synthesiser.answer(q, context), spec.k)
     return results
 
 
@@ -164,11 +197,7 @@ def choose_accidents(results: dict[str, dict[str, Result]]) -> Accidents:
     ids = sorted(results["A"])
     missing, failures, errors = {}, {}, {}
     for spec in RUNS:
-        missing[spec.key] = _pick(ids, spec.missing, f"missing-{spec.key}")
-        answerable = [i for i in ids if i not in missing[spec.key] and results[spec.key][i].question.answerable]
-        failures[spec.key] = _pick(answerable, spec.generation_failures, f"failure-{spec.key}")
-        present = [i for i in ids if i not in missing[spec.key] and i not in failures[spec.key]]
-        errors[spec.key] = _pick(present, spec.judge_errors, f"judge-error-{spec.key}")
+        missing[spec.key], failures[spec.key], errors[spec.key] = _run_accidents(spec, results[spec.key])
     taken = {i for d in (missing, failures, errors) for v in d.values() for i in v}
     answered = [i for i in ids if i not in taken and all(not results[s.key][i].draft.abstained for s in RUNS)]
     doubtful = [i for i in answered if any(not c.supported for s in RUNS for c in results[s.key][i].draft.claims)]
@@ -177,11 +206,30 @@ def choose_accidents(results: dict[str, dict[str, Result]]) -> Accidents:
     return Accidents(missing, failures, errors, sorted(flagged + rest))
 
 
+def _run_accidents(spec: RunSpec, results: dict[str, Result]) -> tuple[list[str], list[str], list[str]]:
+    """One run's seeded picks: questions missing, generations failed, judge calls failed."""
+    ids = sorted(results)
+    missing = _pick(ids, spec.missing, f"missing-{spec.key}")
+    answerable = [i for i in ids if i not in missing and results[i].question.answerable]
+    failures = _pick(answerable, spec.generation_failures, f"failure-{spec.key}")
+    present = [i for i in ids if i not in missing and i not in failures]
+    return missing, failures, _pick(present, spec.judge_errors, f"judge-error-{spec.key}")
+
+
+def sweep_accidents(results: dict[str, dict[str, Result]]) -> Accidents:
+    """The k sweep's accidents: a few failed judge calls, and no human labels (the
+    calibration story belongs to the two main runs)."""
+    missing, failures, errors = {}, {}, {}
+    for spec in SWEEP:
+        missing[spec.key], failures[spec.key], errors[spec.key] = _run_accidents(spec, results[spec.key])
+    return Accidents(missing, failures, errors, [])
+
+
 def _retrieved(result: Result, passages: dict[str, Passage]) -> list[dict[str, Any]]:
     items = []
     for rank, hit in enumerate(result.hits):
         text = passages[hit.id].text
-        items.append({"id": hit.id, "text": text if rank < K else truncate(text, CONTEXT_TEXT_LIMIT), "score": hit.score})
+        items.append({"id": hit.id, "text": text if rank < result.k else truncate(text, CONTEXT_TEXT_LIMIT), "score": hit.score})
     return items
 
 

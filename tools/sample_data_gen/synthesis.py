@@ -29,6 +29,14 @@ P_EMBELLISH_PER_BREAK = 0.06
 # A procedure read from passages cut off from both neighbours looks unfinished: the model adds
 # a step of its own. v1 chunks carry the neighbours along; a v2 chunk is one passage alone.
 P_ISOLATED_PROCEDURE = 0.75
+# The prompt was tuned for five passages (the k of both main runs, where these add nothing).
+# Fewer, and the model pads a complete but thin answer with a detail of its own; more, and
+# the extra passages dilute any answer: it blends in a detail that no passage gives. The k
+# sweep of the candidate's pipeline shows both.
+K_TUNED = 5
+P_PAD_PER_MISSING_PASSAGE = 0.20
+P_DILUTION_PER_EXTRA_PASSAGE = 0.05
+P_LOST_IN_THE_MIDDLE = 0.6  # the answer sits only past the fifth passage: overlooked
 P_FILL_GAP = 0.65  # a procedure cut by retrieval: invents the missing step rather than stop
 P_MISS_ABSTAIN = 0.45  # nothing relevant retrieved: says so (a false abstention)…
 P_MISS_NEIGHBOUR = 0.30  # …or answers from the nearest wrong passage, else from memory
@@ -103,6 +111,11 @@ def draw(question_id: str, purpose: str) -> float:
     return random.Random(f"{SEED}:{question_id}:{purpose}").random()
 
 
+def padding_rate(k: int) -> float:
+    """The added chance that a complete answer gains an unsupported detail, with k < 5 passages."""
+    return P_PAD_PER_MISSING_PASSAGE * max(0, K_TUNED - k)
+
+
 def abstention(question_id: str, outcome: str) -> Draft:
     """The fallback answer; one variant in three points the user to HR."""
     texts = [f"{FALLBACK} dans les documents disponibles."]
@@ -134,8 +147,19 @@ class Synthesiser:
         if not q.answerable:
             return self._unanswerable(q, context)
         if q.category == "contradiction_connue":
-            return self._contradiction(q, context)
-        return self._answerable(q, context)
+            draft = self._contradiction(q, context)
+        else:
+            draft = self._answerable(q, context)
+        return self._diluted(q, context, draft)
+
+    def _diluted(self, q: Question, context: list[str], draft: Draft) -> Draft:
+        """Past five passages, each extra one is a chance to blend in an unsupported detail."""
+        extra = len(context) - K_TUNED
+        if extra <= 0 or draft.abstained or any(c.kind == "added" for c in draft.claims):
+            return draft
+        if draw(q.id, "dilution") < P_DILUTION_PER_EXTRA_PASSAGE * extra:
+            return Draft((*draft.claims, self._added(q)), draft.outcome)
+        return draft
 
     def _rule(self, sentences: tuple[Sentence, ...], context: list[str], kind: str = "rule") -> tuple[Claim, ...]:
         return tuple(Claim(s.text, s.source, s.source in context, kind) for s in sentences)
@@ -145,6 +169,9 @@ class Synthesiser:
 
     def _answerable(self, q: Question, context: list[str]) -> Draft:
         found = tuple(s for s in q.reponse if s.source in context)
+        lost = found and not any(s.source in context[:K_TUNED] for s in found)
+        if lost and draw(q.id, "lost-in-the-middle") < P_LOST_IN_THE_MIDDLE:
+            return self._missed(q, context)
         if len(found) == len(q.reponse):
             if draw(q.id, "false-abstention") < P_FALSE_ABSTAIN_WHEN_FOUND:
                 return abstention(q.id, "false_abstention_found")
@@ -160,7 +187,8 @@ class Synthesiser:
         return self._missed(q, context)
 
     def _embellish_rate(self, q: Question, context: list[str]) -> float:
-        rate = P_EMBELLISH + P_EMBELLISH_PER_BREAK * self.breaks(context)
+        # Gaps are counted in the first five passages: past them, dilution (`_diluted`) takes over.
+        rate = P_EMBELLISH + P_EMBELLISH_PER_BREAK * self.breaks(context[:K_TUNED]) + padding_rate(len(context))
         if q.category == "procedurale" and all(self._isolated(s.source, context) for s in q.reponse):
             rate += P_ISOLATED_PROCEDURE
         return rate

@@ -5,7 +5,8 @@ The flow for one answer (LLM providers):
 2. a reply cut off by the token bound (`length` / `max_tokens`) is asked again once with
    twice the bound; cut off again, it is a judge error;
 3. a reply that does not validate (no JSON, wrong verdict count, score 7, …) gets one
-   repair request that quotes the problem; failing again, it is a judge error;
+   repair request that quotes the problem; failing again (or cut off: its bound is not
+   raised again), it is a judge error;
 4. an HTTP failure that outlived its retries is a judge error (not cached: a rerun
    tries again).
 A judge error keeps the model's last reply in `judge.raw`. Nothing here raises for a
@@ -159,11 +160,12 @@ class JudgeSession:
         schema = verdict_schema(n)
         max_tokens = self.settings.max_tokens
         reply = await self._call(messages, max_tokens, schema, usage)
-        if reply.truncated:
+        grown = reply.truncated
+        if grown:
             max_tokens *= TRUNCATION_GROWTH
             reply = await self._call(messages, max_tokens, schema, usage)
             if reply.truncated:
-                return self._truncated(reply, max_tokens, usage)
+                return self._truncated(reply, max_tokens, usage, grown=True, repair=False)
         try:
             verdict = parse_verdict(reply.text, inputs.sentences, inputs.passage_ids)
         except ParseError as first:
@@ -173,8 +175,8 @@ class JudgeSession:
                 self.prompts.repair_message(str(first), n),
             ]
             reply = await self._call(repair, max_tokens, schema, usage)
-            if reply.truncated:
-                return self._truncated(reply, max_tokens, usage)
+            if reply.truncated:  # not asked again: the repair was the second chance
+                return self._truncated(reply, max_tokens, usage, grown=grown, repair=True)
             try:
                 verdict = parse_verdict(reply.text, inputs.sentences, inputs.passage_ids)
             except ParseError as second:
@@ -184,11 +186,21 @@ class JudgeSession:
                 return self._result(usage, error=error, raw=reply.text)
         return self._result(usage, sentences=verdict.sentences, utility=verdict.utility, injection=verdict.injection)
 
-    def _truncated(self, reply, max_tokens: int, usage: Usage) -> dict[str, Any]:
-        error = (
-            f"judge reply truncated at the output bound ({reply.finish_reason}, {max_tokens} tokens), "
-            f"even after one retry with more: raise --max-tokens"
-        )
+    def _truncated(self, reply, max_tokens: int, usage: Usage, *, grown: bool, repair: bool) -> dict[str, Any]:
+        """The error of a reply cut off at the token bound, saying what was tried (and only that).
+
+        `grown`: the first reply was cut off and asked again with a larger bound;
+        `repair`: the reply cut off is the answer to the repair request.
+        """
+        which = "judge reply to the repair request" if repair else "judge reply"
+        bound = f"{reply.finish_reason}, {max_tokens} tokens"
+        if grown and not repair:
+            tried = f", even after one retry with {TRUNCATION_GROWTH}× the bound"
+        elif grown:
+            tried = f" (a bound already raised {TRUNCATION_GROWTH}× after a first truncated reply)"
+        else:
+            tried = ""
+        error = f"{which} truncated at the output bound ({bound}){tried}: raise --max-tokens"
         return self._result(usage, error=error, raw=reply.text)
 
     def _result(

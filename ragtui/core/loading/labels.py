@@ -242,13 +242,16 @@ def writable_problem(path: Path) -> str | None:
     return None
 
 
-def load_labels(comparison: Any, labels_file: Path | None) -> dict[str, RunLabels]:
+def load_labels(sides: dict[str, Any], labels_file: Path | None) -> dict[str, RunLabels]:
     """Each side's labels: the run's own `human` labels, with its sidecar replayed over them.
 
     Without `labels_file` each run has its own `RUN.labels.jsonl`; with it, both runs share
     that file and events are told apart by run name. Raises InputError on a bad line.
+
+    Args:
+        sides: The measured runs by label ("A", "B").
+        labels_file: The shared labels file (--labels), or None.
     """
-    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
     names = [evaluation.run.name for evaluation in sides.values()]
     if labels_file is not None and len(set(names)) < len(names):
         raise InputError(problem(

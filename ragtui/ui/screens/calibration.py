@@ -25,10 +25,10 @@ from ragtui.core.calibration_words import (
     cal_value,
     corrected_text,
 )
-from ragtui.core.comparing.compare import Comparison
-from ragtui.core.measuring.calibration import Calibration, calibrate
+from ragtui.core.comparing.compare import Comparison, relabelled
+from ragtui.core.measuring.calibration import Calibration
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
-from ragtui.core.measuring.correction import CorrectedMetric, correct
+from ragtui.core.measuring.correction import CorrectedMetric
 from ragtui.ui.models.labelling import labelling_of
 from ragtui.ui.safe_text import join, safe
 
@@ -103,7 +103,7 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
     lines: list[Content] = [join(Content.styled(f"{side} · ", "bold"), name.stylize("bold"), Content.styled(" · judge ", "dim"), judge)]
     where = safe(_shown_path(labels.path) if labels.path else "no labels file", one_line=True, limit=60)
     lines.append(join(f"labels {labels.count()} ({labels.count(sampled_only=True)} from the queue) → ", where))
-    result = calibrate(evaluation.questions, labels, confidence=config.confidence)
+    result = comparison.runs[side].calibration
     if result is None:
         lines.append(Content.styled("no labels yet: press L to label answers from the random queue", "italic"))
         return Content("\n").join(lines)
@@ -122,9 +122,8 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
         lines.append(join(Content.styled("bias (judge − person) ", "bold"), "; ".join(biases)))
     else:
         lines.append(Content.styled(NO_SAMPLED, "italic"))
-    corrections = correct(evaluation.questions, labels, confidence=config.confidence, max_drop=config.max_drop)
-    for metric in ("faithfulness", "utility"):
-        lines += _corrected_lines(metric, corrections[metric], config.category_name)
+    for metric, corrected in comparison.corrected.items():
+        lines += _corrected_lines(metric, corrected.runs[side], config.category_name)
     return Content("\n").join(lines)
 
 
@@ -172,8 +171,9 @@ class CalibrationScreen(Screen):
         labelling = labelling_of(self.app, self.comparison)
         title = join(Content.styled("Calibration · the judge against people", "bold"), Content.styled(f"   queue seed {QUEUE_SEED} · L: label", "dim"))
         self.query_one("#calibration-title", Static).update(title)
+        current = relabelled(self.comparison, labelling.labels)  # the labels may have changed since the load
         for side in self.sides:
-            self.query_one(f"#calibration-{side}", Static).update(run_section(self.comparison, side, labelling))
+            self.query_one(f"#calibration-{side}", Static).update(run_section(current, side, labelling))
 
     def action_back(self) -> None:
         self.dismiss()

@@ -93,9 +93,10 @@ class DashboardScreen(Screen):
         if labelling is None or labelling.version == getattr(self, "_labels_seen", 0):
             return
         self._labels_seen = labelling.version
+        from ragtui.core.comparing.compare import relabelled
         from ragtui.ui.models.dashboard import corrections_of
 
-        corrections = corrections_of(self.data.comparison, labelling.labels)
+        corrections = corrections_of(relabelled(self.data.comparison, labelling.labels))
         for panel in self.query("#metrics MetricPanel").results(MetricPanel):
             panel.set_corrected(corrected_content(panel.metric.spec.key, corrections))
 
