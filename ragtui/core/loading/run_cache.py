@@ -203,7 +203,10 @@ class CacheEntry:
             texts = TextStore.of(self.folder, manifest["texts"])
             if texts.rows != frame.height:
                 return None
-            os.utime(self.folder / MANIFEST)  # last used: eviction removes the least recent first
+            # Last used: eviction removes the least recent first. The precise clock, not the
+            # kernel's coarse file-time tick, so a reopen sorts after an entry written just before.
+            now = time.time_ns()
+            os.utime(self.folder / MANIFEST, ns=(now, now))
         except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
             return None
         return _run_from_manifest(manifest, frame, path, texts)
