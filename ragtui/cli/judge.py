@@ -50,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--backoff", type=float, dest="backoff_base", metavar="SECONDS", help="first retry wait when the server gives none; doubles each time (default 0.5)")
     calls.add_argument("--cache", metavar="DIR", help="the call cache (default OUT.cache/)")
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
+    calls.add_argument("--retry-errors", action="store_true", help="ask again the questions whose judge error comes from a reply kept in the cache (unusable or cut off) and, with --batch, the requests a batch job failed; good verdicts are not asked again")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
     add_batch_arguments(parser)
@@ -79,6 +80,10 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
         overrides["fallback_phrases"] = tuple(str(p) for p in run_meta["fallback_phrases"])
     settings = JudgeSettings.from_config(args.config, **overrides)
     if args.no_cache:
+        if args.retry_errors:
+            from ragtui.core.errors import InputError, problem
+
+            raise InputError(problem("command line", None, "--retry-errors", "--retry-errors asks again the errors kept in the cache: drop --no-cache (without a cache every call is asked anyway)"))
         settings = settings.replace(cache_dir=None)
     elif settings.cache_dir is None:
         if str(out) == "-":
@@ -142,11 +147,22 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
         if ids:
             shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
             say(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}")
+    _print_error_origin(totals)
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
         say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
     if totals.errors > 5:
         say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
     say(f"ragtui: wrote {out}")
+
+
+def _print_error_origin(totals) -> None:
+    """What --retry-errors did, or that it would help: errors replayed by the cache stay otherwise."""
+    if totals.retried_ids:
+        still = len(set(totals.retried_ids) & set(totals.error_ids))
+        say(f"ragtui: asked again {len(totals.retried_ids)} question(s) whose judge error came from the cache (--retry-errors): {len(totals.retried_ids) - still} now with verdicts")
+    if totals.replayed_error_ids:
+        n = len(totals.replayed_error_ids)
+        say(f"ragtui: {n} judge error(s) come from replies kept in the cache, not asked again: rerun with --retry-errors to ask those questions again")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -199,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         except (NotImplementedError, RuntimeError, ValueError):
             pass
-        return await judge_run(raw, settings, gold=gold, progress=progress)
+        return await judge_run(raw, settings, gold=gold, progress=progress, retry_errors=args.retry_errors)
 
     from ragtui.core.judge.client import CallError
 

@@ -61,6 +61,7 @@ BEHAVIOURS = {
     "count": ["count"],
     "countalways": ["count*"],
     "nojson": ["nojson*"],
+    "nojsontwice": ["nojson", "nojson"],  # unusable, unusable after the repair, then (asked again) fine
     "badscore": ["badscore"],
     "401echo": ["401echo*"],
     "400": ["400*"],

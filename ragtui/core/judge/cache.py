@@ -13,7 +13,8 @@ sibling, fsync, rename) — chosen over an append-only journal because:
 - several processes may share a cache (the CLI judging while the TUI re-judges one
   question): independent renames need no lock, concurrent appends to one journal do;
 - a lookup is one open(), without loading the whole history, so a warm rerun of a
-  10,000-question run starts at once; one bad verdict is invalidated by deleting one file;
+  10,000-question run starts at once; one bad verdict is invalidated by deleting one file
+  (what `--retry-errors` does for the replies that ended in a judge error);
 - the costs — an inode per call, a rename per write — are small next to an HTTP call.
 Writes run on a writer thread so the event loop keeps sending requests; `flush()`
 waits for them, and a pending write finishes even when its task is cancelled.
@@ -83,6 +84,7 @@ class CallCache:
         self._shards: set[str] = set()  # shard folders known to exist
         self._writing: dict[str, dict[str, Any]] = {}  # key -> entry not yet on disk
         self._index: set[str] | None = None  # keys on disk, listed once (see get)
+        self.stored_now: set[str] = set()  # keys this process stored: answers of this run
         self.hits = 0
         self.writes = 0
         if self.root is not None:
@@ -132,6 +134,7 @@ class CallCache:
         if self.root is None:
             return
         entry = {"format": FORMAT, "key": key, **entry}
+        self.stored_now.add(key)
         self._writing[key] = entry
         if self._index is not None:
             self._index.add(key)
@@ -144,6 +147,23 @@ class CallCache:
         future = self._writer.submit(self._write, key, entry)
         self._pending.add(future)
         future.add_done_callback(self._pending.discard)
+
+    def forget(self, key: str) -> None:
+        """Delete the entry for `key` so that its call is made again (`ragtui judge --retry-errors`).
+
+        Only an answer from an earlier run is forgotten: one stored by this run is what
+        asking again just gave.
+        """
+        if self.root is None or key in self.stored_now:
+            return
+        if self._index is not None:
+            self._index.discard(key)
+        try:
+            self.path(key).unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # the call is made again all the same; its answer replaces the entry
+            log.warning("judge cache: cannot delete %s: %s", self.path(key), exc)
 
     def _write(self, key: str, entry: dict[str, Any]) -> None:
         path = self.path(key)

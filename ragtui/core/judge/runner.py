@@ -56,6 +56,8 @@ class RunTotals:
     error_ids: list[str] = field(default_factory=list)
     injection_ids: list[str] = field(default_factory=list)  # the judge said a block tried to instruct it
     directed_ids: list[str] = field(default_factory=list)  # the detector flagged the answer or a passage
+    replayed_error_ids: list[str] = field(default_factory=list)  # judge errors given again by the cache
+    retried_ids: list[str] = field(default_factory=list)  # judge errors from the cache asked again (--retry-errors)
 
     def add(self, record_id: str, usage: Usage, error: str | None) -> None:
         self.judged += 1
@@ -95,13 +97,18 @@ async def judge_run(
     gold: Mapping[str, Mapping[str, Any]] | None = None,
     progress: ProgressSink | None = None,
     session: JudgeSession | None = None,
+    retry_errors: bool = False,
 ) -> JudgeRunResult:
-    """Judge every record of `raw`. Raises CallError (fatal) on an auth/endpoint error."""
+    """Judge every record of `raw`. Raises CallError (fatal) on an auth/endpoint error.
+
+    `retry_errors`: ask again the questions whose judge error the cache would replay
+    (see JudgeSession); a given `session` brings its own setting.
+    """
     gold = gold or {}
     records = [dict(record) for record in raw.records]  # unknown fields kept as they are
     totals = RunTotals(questions=len(records))
     own_session = session is None
-    session = session or JudgeSession(settings)
+    session = session or JudgeSession(settings, retry_errors=retry_errors)
     warnings = []
     if session.unknown_price:
         warnings.append(
@@ -126,6 +133,8 @@ async def judge_run(
                 totals.injection_ids.append(str(record.get("id")))
             if outcome.flags:
                 totals.directed_ids.append(str(record.get("id")))
+            if outcome.error and outcome.replayed:
+                totals.replayed_error_ids.append(str(record.get("id")))
             if progress is not None:
                 retries = session.client.stats.retries if session.client is not None else 0
                 cached = outcome.usage.calls > 0 and outcome.usage.cached_calls == outcome.usage.calls
@@ -154,6 +163,7 @@ async def judge_run(
             progress.close()
     if session.client is not None:
         warnings.extend(session.client.provider.warnings)
+    totals.retried_ids = sorted(session.retried)
     meta = dict(raw.meta)
     meta.update(
         {

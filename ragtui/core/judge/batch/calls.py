@@ -66,7 +66,7 @@ class BatchCalls:
         if failure is not None:
             if self.fallback is not None:
                 return await self.fallback.complete(messages, max_tokens, schema)
-            raise CallError(f"batch request failed: {failure} (rerun with --batch-fallback to judge it interactively)")
+            raise CallError(f"batch request failed: {failure} (rerun with --retry-errors to submit it again, or --batch-fallback to judge it interactively)")
         if key not in self.wanted:
             body = self.provider.body(messages, max_tokens, schema)
             characters = sum(len(m.get("content") or "") for m in messages)

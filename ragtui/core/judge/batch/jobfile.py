@@ -128,6 +128,12 @@ class JobFile:
         self.jobs.remove(job)
         self.save()
 
+    def forget_failures(self) -> None:
+        """Forget the requests jobs failed (`--retry-errors`): the next round submits them again."""
+        if self.failed:
+            self.failed.clear()
+            self.save()
+
     def mark_collected(self, job: dict[str, Any], failures: dict[str, str]) -> None:
         """Results are in the cache: remember the failures, stop polling this job."""
         self.failed.update(failures)
