@@ -288,7 +288,8 @@ class EntryWriter:
         name = f"texts-{len(self.parts):05d}.parquet"
         try:
             with atomic_writer(self.staging / name, "wb") as handle:
-                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP)
+                # zstd's fastest level: this write is on the first open's critical path.
+                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP, compression_level=1)
         except OSError as exc:
             self.failed = exc.strerror or str(exc)
             return
