@@ -150,10 +150,7 @@ def file_format(path: Path, fmt: str | None) -> str:
 
     if fmt is None:
         return importers.detect(path) or "ragtui"
-    name = importers.ALIASES.get(fmt, fmt)
-    if name != "ragtui" and name not in importers.FORMATS:
-        raise InputError(problem(path, None, None, f"unknown format '{fmt}': expected one of {', '.join(importers.FORMATS)}"))
-    return name
+    return "ragtui" if fmt == "ragtui" else importers.format_named(path, fmt)
 
 
 def _read_raw(
