@@ -272,12 +272,14 @@ def prompt_messages(prompts: PromptSet, inputs: JudgeInputs, nonces: NonceSource
     return prompts.messages(inputs.question, inputs.sentences, inputs.passages, inputs.expected, inputs.unanswerable, nonce=nonce)
 
 
-async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None) -> dict:
+async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None, retry_errors: bool = True) -> dict:
     """The new `judge` object for one question, using (and filling) the disk cache.
 
     This is the TUI's entry point for re-judging the selected question. It never raises
     for a failed call or an unusable reply: those come back as `{"error": "..."}`.
     Raises InputError only for unusable settings (no model, missing API key, bad prompts).
+    A judge error the cache would replay is asked again (`retry_errors`, as
+    `ragtui judge --retry-errors`): re-judging an errored question is asking again.
 
     Args:
         record: the run record (id, answer, retrieved, cited, question, …); not modified.
@@ -285,6 +287,6 @@ async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | No
             CLI's cache (`OUT.cache/`), and `k` to the run's k.
         gold: the question's gold-set record (question, expected_answer or French aliases).
     """
-    async with JudgeSession(settings) as session:
+    async with JudgeSession(settings, retry_errors=retry_errors) as session:
         outcome = await session.judge(record, gold=gold)
     return outcome.judge

@@ -22,6 +22,7 @@ from ragtui.ui.safe_text import join
 # listed; looked up lazily so this file does not import every screen at start-up.
 SCREENS = (
     ("Dashboard", ("ragtui.ui.screens.dashboard", "DashboardScreen"), ()),
+    ("Trade-off (more than two runs)", ("ragtui.ui.screens.tradeoff", "TradeoffScreen"), ()),
     (
         "Failure list",
         ("ragtui.ui.screens.failures", "FailureListScreen"),
@@ -37,6 +38,8 @@ SYMBOLS = (
     ("▲ / ▼ / ~", "improved / regressed / no clear change (95 % interval of Δ)"),
     ("!", "a drop beyond the configured max_drop, even when it could be noise"),
     ("◆", "the worst category for that metric in the category grid"),
+    ("✦ / ● / ◦", "trade-off: the best run on both recall and faithfulness / on the Pareto front / dominated"),
+    ("┄ / ╎", "trade-off: the faithfulness target / the recall target"),
     ("⚠", "something that changes how to read the numbers (missing questions, judge errors)"),
     ("n/a  –", "not measurable here (no question in that population)"),
     ("★", "a gold passage (it holds the answer)"),
