@@ -40,10 +40,13 @@ lint: install-test
 test: lint
 	RAGTUI_RULES_CHECKED=1 $(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
 
+# bench_scale.py writes 2 × 1,000,000-question runs (about 8 GB) under bench/out and takes
+# most of an hour on a 2-core machine; its --markdown rows are the README's table.
 bench: install-test
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_judge.py
 	$(BIN)/python bench/bench_power.py
+	$(BIN)/python bench/bench_scale.py --markdown
 
 clean:
 	rm -rf $(VENV) build *.egg-info

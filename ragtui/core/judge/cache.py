@@ -39,14 +39,20 @@ FORMAT = "ragtui-judge-cache/1"
 log = logging.getLogger("ragtui.judge")
 
 
-def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int) -> str:
+def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int, repeat: int = 0) -> str:
     """The sha256 naming one call: what the provider would answer depends on these only.
 
     The base URL is left out on purpose: the same model behind another address
     (a proxy, a new port) gives the same verdicts, and should not be paid twice.
+    `repeat` is the repetition of `ragtui judge --repeat N` (0 for the first): each
+    repetition is a call of its own, paid once; the first keeps the key it always had,
+    so a run judged before costs only the repetitions it lacks.
     """
+    fields: dict[str, object] = {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens}
+    if repeat:
+        fields["repeat"] = repeat
     canonical = json.dumps(
-        {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens},
+        fields,
         ensure_ascii=False,
         sort_keys=True,
         separators=(",", ":"),

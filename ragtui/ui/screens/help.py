@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS
+from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS, UNSTABLE_LABEL, UNSTABLE_MARK
 from ragtui.ui.safe_text import join
 
 # (title, screen class, widgets with keys of their own) for each screen whose keys are
@@ -48,6 +48,7 @@ SYMBOLS = (
     ("? (sentence)", "a sentence the judge did not judge"),
     ("⊘", "the system abstained"),
     ("≠", "the judge and the human label disagree"),
+    (UNSTABLE_MARK, f"{UNSTABLE_LABEL}: the judge's verdicts change between repetitions (judge --repeat)"),
     ("·", "a question that passes in both runs"),
 )
 
