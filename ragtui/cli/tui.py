@@ -47,6 +47,7 @@ def sample_sweep() -> tuple[Path, ...]:
 def run(args: argparse.Namespace) -> int:
     from ragtui.cli.terminal import terminal_problem
     from ragtui.core.loading.inputs import Inputs
+    from ragtui.core.loading.remote import run_location
 
     candidates = getattr(args, "b", None) or []
     others: tuple[Path, ...] = ()
@@ -69,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         inputs = Inputs(
-            a=Path(args.a),
-            b=Path(args.b) if getattr(args, "b", None) else None,
+            a=run_location(args.a),
+            b=run_location(args.b) if getattr(args, "b", None) else None,
             gold=Path(args.gold) if args.gold else None,
             config=Path(args.config) if args.config else None,
             k=args.k,

@@ -58,6 +58,9 @@ DISAGREE_MARK = "≠"
 JUDGE_DIRECTED_MARK = "⚠"
 JUDGE_DIRECTED_LABEL = "addresses the judge"
 JUDGE_INJECTION_LABEL = "the judge reported an injection attempt"
+# A question whose verdicts change when the judge is asked again (`ragtui judge --repeat N`).
+UNSTABLE_MARK = "↕"
+UNSTABLE_LABEL = "unstable verdict"
 
 # The peer tools whose files carry their own scores (by import format), as they call
 # themselves, and whose verdicts make a question pass or fail (--status-from).

@@ -178,13 +178,8 @@ class RagtuiApp(SeveralRunsApp):
         if self.comparison is None:
             self.notify("Still loading the runs.", timeout=3)
             return
-        try:
-            from ragtui.ui.screens.failures import FailureListScreen
-        except ModuleNotFoundError as exc:
-            if exc.name != "ragtui.ui.screens.failures":
-                raise
-            self.notify("The failure list is not available in this build.", severity="error")
-            return
+        from ragtui.ui.screens.failures import FailureListScreen
+
         self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status))
 
     def action_calibration_queue(self) -> None:

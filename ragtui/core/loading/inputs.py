@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.loading.remote import RemoteLocation
 
 
 @dataclass(frozen=True)
 class Inputs:
     """Run A (reference), optionally run B (candidate) and more candidates, the gold set and the config."""
 
-    a: Path
-    b: Path | None = None
+    a: Path | RemoteLocation  # a run is a local file or an https:// / s3:// Parquet address
+    b: Path | RemoteLocation | None = None
     gold: Path | None = None
     config: Path | None = None
     k: int | None = None

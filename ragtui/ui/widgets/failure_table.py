@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, kind_codes, status_label
+from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, UNSTABLE_MARK, kind_codes, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
@@ -295,5 +295,9 @@ class FailureTable(ScrollView, can_focus=True):
             labels = CAUSE_LABELS if width >= WIDE else CAUSE_SHORT
             cause = Content(labels.get(row["cause"] or "", "")).truncate(cols.cause, pad=True)
             parts += [cause.stylize(role_colour(self.app, "regression")) if row["cause"] else cause, " "]
-        parts.append(safe(row["question"], one_line=True).truncate(cols.question, ellipsis=True))
+        question_width = cols.question
+        if row.get("unstable") and question_width > 2:
+            parts.append(Content(f"{UNSTABLE_MARK} ").stylize(f"bold {role_colour(self.app, 'regression')}"))
+            question_width -= 2
+        parts.append(safe(row["question"], one_line=True).truncate(question_width, ellipsis=True))
         return Content.assemble(*parts)
