@@ -12,6 +12,7 @@ from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
+from ragtui.core.loading.remote import RemoteLocation
 from ragtui.core.loading.run_cache import RunCache
 from ragtui.core.loading.runs import Run, load_run
 from ragtui.core.loading.schema import UNCATEGORIZED
@@ -105,7 +106,7 @@ def load_comparison(inputs: Inputs) -> Comparison:
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 
-def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]:
+def load_comparisons(inputs: Inputs, candidates: list[Path | RemoteLocation]) -> list[Comparison]:
     """Each candidate compared with run A, exactly as B is by `load_comparison` (one engine).
 
     Every pair is tried before giving up, so one error lists the problems of every run

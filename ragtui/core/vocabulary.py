@@ -38,6 +38,10 @@ TARGET_LABEL = {"meets": "meets target", "misses": "misses target", "inconclusiv
 TARGET_STYLE = {"meets": "$verdict-pass", "misses": "$verdict-fail", "inconclusive": "$no-change"}
 TARGET_LEGEND = " ".join(f"{TARGET_SYMBOL[v]} {v}" for v in TARGET_SYMBOL)  # "✓ meets ✗ misses ? inconclusive"
 WORST = "◆"  # the worst category of a metric in the grid
+# The trade-off view's points: the best run on both axes, a run on the Pareto front, a dominated one.
+TRADEOFF_BEST, TRADEOFF_FRONT, TRADEOFF_DOMINATED = "✦", "●", "◦"
+# Its target lines: faithfulness across (a row), recall up (a column).
+TARGET_ROW, TARGET_COLUMN = "┄", "╎"
 
 
 def run_label(position: int) -> str:
@@ -54,6 +58,9 @@ DISAGREE_MARK = "≠"
 JUDGE_DIRECTED_MARK = "⚠"
 JUDGE_DIRECTED_LABEL = "addresses the judge"
 JUDGE_INJECTION_LABEL = "the judge reported an injection attempt"
+# A question whose verdicts change when the judge is asked again (`ragtui judge --repeat N`).
+UNSTABLE_MARK = "↕"
+UNSTABLE_LABEL = "unstable verdict"
 
 # The peer tools whose files carry their own scores (by import format), as they call
 # themselves, and whose verdicts make a question pass or fail (--status-from).

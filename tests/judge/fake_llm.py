@@ -9,7 +9,8 @@ timeouts and connection handling are exercised for real. Routes:
 The reply is built from the prompt: the number of `<phrase-NONCE n=..>` /
 `<sentence-NONCE n=..>` tags is the sentence count, the first `<passage-NONCE id=..>` is
 the evidence, a sentence containing "FAUX" is not attested; `[[injection]]` in the
-question makes the judge report an injection attempt. Directives written in a question as `[[name]]`
+question makes the judge report an injection attempt; `[[flip]]` makes its second
+answer to that question reverse the last sentence's verdict and score 2. Directives written in a question as `[[name]]`
 script misbehaviour, by attempt number for that question (see BEHAVIOURS).
 
 Bookkeeping for the assertions:
@@ -67,6 +68,7 @@ BEHAVIOURS = {
     "400": ["400*"],
     "empty": ["empty"],
     "injection": ["injection*"],
+    "flip": ["ok", "flip"],  # asked again (judge --repeat), the judge changes its mind once
 }
 
 
@@ -78,13 +80,17 @@ def _first_user(messages: list[dict]) -> str:
     return ""
 
 
-def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4, injection: bool = False) -> dict:
-    """The verdicts a well-behaved judge would give for `prompt`."""
+def verdict_object(
+    prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4, injection: bool = False, flip: bool = False
+) -> dict:
+    """The verdicts a well-behaved judge would give for `prompt` (`flip`: the last sentence's reversed)."""
     sentences = SENTENCE_TAG.findall(prompt)
     passages = PASSAGE_TAG.findall(prompt)
     items = []
     for number, text in enumerate(sentences, start=1):
         attested = bool(passages) and "FAUX" not in text
+        if flip and number == len(sentences):
+            attested = not attested
         evidence = passages[:1] if attested else []
         if french:
             items.append({"texte": text, "atteste": attested, "preuves": evidence, "raison": "selon le passage"})
@@ -107,8 +113,9 @@ def reply_text(action: str, prompt: str) -> tuple[str, bool]:
     elif action == "empty":
         text = ""
     else:
+        score = {"badscore": 7, "flip": 2}.get(action, 4)
         verdict = verdict_object(
-            prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4, injection=action == "injection"
+            prompt, french=action == "french", drop_one=action == "count", score=score, injection=action == "injection", flip=action == "flip"
         )
         text = json.dumps(verdict, ensure_ascii=False)
         if action == "fenced":

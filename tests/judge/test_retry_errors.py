@@ -12,8 +12,10 @@ import json
 from pathlib import Path
 
 from ragtui.cli import main
+from ragtui.core.judge import judge_record
+from ragtui.core.judge.runner import judge_run
 from tests.judge.fake_batch import FakeBatch
-from tests.judge.helpers import SECRET, record, write_run
+from tests.judge.helpers import SECRET, raw_run, record, settings_for, write_run
 
 
 def _judge(url: str, run: Path, out: Path, *extra: str) -> int:
@@ -122,3 +124,12 @@ def test_batch_retry_errors_asks_again_an_unusable_reply_kept_in_the_cache(tmp_p
         assert sum(n for prompt, n in server.attempts.items() if "q1 ?" in prompt) == 1  # the good verdict, paid once
         assert len(server.paid_twice()) == 1  # q2's first call: the errored reply, asked again on purpose
     assert _errors(out) == {"q1": None, "q2": None}
+
+
+async def test_re_judging_one_question_in_the_app_asks_again_a_judge_error_the_cache_holds(fake_llm, tmp_path):
+    settings = settings_for(fake_llm.url, cache_dir=tmp_path / "cache")
+    errored, good = record("q2", "[[nojsontwice]]"), record("q1")
+    first = await judge_run(raw_run([good, errored]), settings)
+    assert first.totals.error_ids == ["q2"]
+    assert (await judge_record(good, settings))["error"] is None and fake_llm.attempts_for("q1 ?") == 1  # replayed, free
+    assert (await judge_record(errored, settings))["error"] is None and fake_llm.attempts_for("q2 ?") == 3  # asked again

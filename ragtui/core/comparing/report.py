@@ -11,6 +11,7 @@ from typing import Any
 
 from ragtui.core.comparing.power import POWER, Power
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.comparing.report_noise import add_noise_fields
 from ragtui.core.comparing.result import Comparison, MetricComparison, RunSummary
 from ragtui.core.comparing.targets import NO_READING, TargetReading
 from ragtui.core.measuring.evaluate import Evaluation
@@ -139,6 +140,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     curve.update({side: [_num(v) for v in summary.recall_curve] for side, summary in comparison.runs.items()})
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
+    add_noise_fields(report, comparison)
     if two_runs:
         config = comparison.config
         report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}

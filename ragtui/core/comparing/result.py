@@ -7,7 +7,8 @@ curve or the calibration itself. Each piece is computed once, by `compare`, here
 - `metrics`: each metric for A and B over the paired questions, Δ, interval, verdict;
 - `categories`: the same per category (`CategoryComparison` of `CategoryCell`s);
 - `runs`: per run ("A", "B") what its header shows — counts, recall curve, the metrics
-  that measured nothing, the peer tool's counts, the judge's agreement with people;
+  that measured nothing, the peer tool's counts, the judge's agreement with people
+  and with itself (its flip rates when asked again);
 - `status` and `status_counts`: each question's status and cause, and their tally;
 - `corrected`: faithfulness and utility corrected by the sampled labels (computed on
   first read: it costs about a second per 100,000 questions and the app's start does not
@@ -27,6 +28,7 @@ from ragtui.core.comparing.targets import NO_READING, TargetReading
 from ragtui.core.loading.config import Config
 from ragtui.core.measuring.calibration import Calibration
 from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.judge_noise import RunNoise
 from ragtui.core.measuring.metrics import Counts, MetricSpec, MetricValue
 
 if TYPE_CHECKING:
@@ -109,6 +111,7 @@ class RunSummary:
     unavailable: frozenset[str]  # metrics that measured nothing although they had questions
     calibration: Calibration | None  # the judge against people's labels; None: no label
     tool: ToolCounts | None = None  # None: the run was measured without tool columns
+    noise: RunNoise | None = None  # the judge against itself (judge --repeat N); None: judged once
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,11 @@ class Comparison:
     def evaluations(self) -> dict[str, Evaluation]:
         """The runs by label: {"A": a} or {"A": a, "B": b}."""
         return {"A": self.a, **({"B": self.b} if self.b is not None else {})}
+
+    @property
+    def unstable_ids(self) -> set[str]:
+        """The questions whose verdicts flip between the judge's repetitions, in either run."""
+        return {qid for summary in self.runs.values() if summary.noise is not None for qid in summary.noise.unstable_ids}
 
     def question_ids(self, status: str) -> list[str]:
         return self.status.filter(pl.col("status") == status).get_column("id").to_list()

@@ -14,6 +14,7 @@ from ragtui.core.loading.labels import RunLabels, from_run
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.correction import CORRECTED_METRICS, correct, corrected_delta
 from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.judge_noise import run_noise
 from ragtui.core.measuring.metrics import counts, recall_curve, unavailable_metrics
 from ragtui.core.measuring.tool_scores import tool_of
 
@@ -49,6 +50,7 @@ def summarize_run(evaluation: Evaluation, labels: RunLabels, config: Config) -> 
         unavailable=frozenset(unavailable_metrics(evaluation)),
         calibration=calibrate(evaluation.questions, labels, confidence=config.confidence),
         tool=tool_counts(evaluation),
+        noise=run_noise(evaluation.questions),
     )
 
 

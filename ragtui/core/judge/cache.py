@@ -39,14 +39,20 @@ FORMAT = "ragtui-judge-cache/1"
 log = logging.getLogger("ragtui.judge")
 
 
-def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int) -> str:
+def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int, repeat: int = 0) -> str:
     """The sha256 naming one call: what the provider would answer depends on these only.
 
     The base URL is left out on purpose: the same model behind another address
     (a proxy, a new port) gives the same verdicts, and should not be paid twice.
+    `repeat` is the repetition of `ragtui judge --repeat N` (0 for the first): each
+    repetition is a call of its own, paid once; the first keeps the key it always had,
+    so a run judged before costs only the repetitions it lacks.
     """
+    fields: dict[str, object] = {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens}
+    if repeat:
+        fields["repeat"] = repeat
     canonical = json.dumps(
-        {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens},
+        fields,
         ensure_ascii=False,
         sort_keys=True,
         separators=(",", ":"),
@@ -85,8 +91,6 @@ class CallCache:
         self._writing: dict[str, dict[str, Any]] = {}  # key -> entry not yet on disk
         self._index: set[str] | None = None  # keys on disk, listed once (see get)
         self.stored_now: set[str] = set()  # keys this process stored: answers of this run
-        self.hits = 0
-        self.writes = 0
         if self.root is not None:
             self.root.mkdir(parents=True, exist_ok=True)
             self._remove_stale_temporaries()
@@ -100,7 +104,6 @@ class CallCache:
         if self.root is None:
             return None
         if key in self._writing:
-            self.hits += 1
             return self._writing[key]
         if self._index is None:
             self._index = self._list_keys()
@@ -123,7 +126,6 @@ class CallCache:
             return None
         if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("response"), dict):
             return None
-        self.hits += 1
         return entry
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
@@ -174,7 +176,6 @@ class CallCache:
                 path.parent.mkdir(exist_ok=True)
                 self._shards.add(path.parent.name)
             _write_atomically(path, data)
-            self.writes += 1
         except OSError as exc:  # a full disk must not lose the verdict already in hand
             log.warning("judge cache: cannot write %s: %s", path, exc)
         finally:

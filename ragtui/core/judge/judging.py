@@ -104,6 +104,7 @@ class JudgeSession:
         self.settings = settings.validated()
         self.retry_errors = retry_errors
         self.retried: set[str] = set()  # ids asked again this run (kept across batch rounds)
+        self._retried_calls: set[tuple[str, int]] = set()  # (id, repetition) asked again: once each
         self.lexical = settings.provider == "lexical"
         self.prompts: PromptSet | None = None if self.lexical else load_prompts(settings.lang, settings.prompts_dir)
         self.prompt_version = lexical.PROMPT_VERSION if self.prompts is None else self.prompts.version
@@ -133,18 +134,25 @@ class JudgeSession:
     def unknown_price(self) -> bool:
         return not self.lexical and self.prices.price(self.settings.model, self.settings.provider) is None
 
-    async def judge(self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False) -> Outcome:
-        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure."""
-        outcome = await self._judge_once(record, gold, raise_fatal)
+    async def judge(
+        self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False, repeat: int = 0
+    ) -> Outcome:
+        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure.
+
+        `repeat` numbers the repetitions of `ragtui judge --repeat N` (0 for the first):
+        the same prompt, asked again, each repetition cached under its own key.
+        """
+        outcome = await self._judge_once(record, gold, raise_fatal, repeat)
         record_id = str(record.get("id"))
-        if self.retry_errors and outcome.error and outcome.replayed and record_id not in self.retried:
+        if self.retry_errors and outcome.error and outcome.replayed and (record_id, repeat) not in self._retried_calls:
+            self._retried_calls.add((record_id, repeat))
             self.retried.add(record_id)
             for key in outcome.usage.replayed:
                 self.cache.forget(key)
-            outcome = await self._judge_once(record, gold, raise_fatal)
+            outcome = await self._judge_once(record, gold, raise_fatal, repeat)
         return outcome
 
-    async def _judge_once(self, record: Mapping[str, Any], gold: Mapping[str, Any] | None, raise_fatal: bool) -> Outcome:
+    async def _judge_once(self, record: Mapping[str, Any], gold: Mapping[str, Any] | None, raise_fatal: bool, repeat: int = 0) -> Outcome:
         inputs = build_inputs(record, self.settings.k, gold, self.settings.unanswerable_categories)
         usage = Usage()
         if inputs.problem:
@@ -158,7 +166,7 @@ class JudgeSession:
 
         failed_call = False
         try:
-            judge = await self._judge_llm(inputs, usage)
+            judge = await self._judge_llm(inputs, usage, repeat)
         except CallError as exc:
             if exc.fatal and raise_fatal:
                 raise
@@ -171,9 +179,9 @@ class JudgeSession:
             judge = self._result(usage, error=f"internal error while judging ({detail}); please report it")
         return Outcome(judge, usage, flags, failed_call)
 
-    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
+    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage, repeat: int = 0):
         assert self.client is not None, "a network judge is used inside `async with`"
-        result = await self.client.complete(messages, max_tokens, schema)
+        result = await self.client.complete(messages, max_tokens, schema, repeat)
         c = result.completion
         cost = self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider, batch=result.batch)
         usage.add(c.tokens_in, c.tokens_out, cost, result.cached)
@@ -181,17 +189,17 @@ class JudgeSession:
             usage.replayed.append(result.key)
         return c
 
-    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage) -> dict[str, Any]:
+    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage, repeat: int = 0) -> dict[str, Any]:
         assert self.prompts is not None
         n = len(inputs.sentences)
         messages = prompt_messages(self.prompts, inputs, self.nonces)
         schema = verdict_schema(n)
         max_tokens = self.settings.max_tokens
-        reply = await self._call(messages, max_tokens, schema, usage)
+        reply = await self._call(messages, max_tokens, schema, usage, repeat)
         grown = reply.truncated
         if grown:
             max_tokens *= TRUNCATION_GROWTH
-            reply = await self._call(messages, max_tokens, schema, usage)
+            reply = await self._call(messages, max_tokens, schema, usage, repeat)
             if reply.truncated:
                 return self._truncated(reply, max_tokens, usage, grown=True, repair=False)
         try:
@@ -202,7 +210,7 @@ class JudgeSession:
                 {"role": "assistant", "content": reply.text[:RAW_LIMIT] or "(empty reply)"},
                 self.prompts.repair_message(str(first), n),
             ]
-            reply = await self._call(repair, max_tokens, schema, usage)
+            reply = await self._call(repair, max_tokens, schema, usage, repeat)
             if reply.truncated:  # not asked again: the repair was the second chance
                 return self._truncated(reply, max_tokens, usage, grown=grown, repair=True)
             try:
@@ -264,12 +272,14 @@ def prompt_messages(prompts: PromptSet, inputs: JudgeInputs, nonces: NonceSource
     return prompts.messages(inputs.question, inputs.sentences, inputs.passages, inputs.expected, inputs.unanswerable, nonce=nonce)
 
 
-async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None) -> dict:
+async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None, retry_errors: bool = True) -> dict:
     """The new `judge` object for one question, using (and filling) the disk cache.
 
     This is the TUI's entry point for re-judging the selected question. It never raises
     for a failed call or an unusable reply: those come back as `{"error": "..."}`.
     Raises InputError only for unusable settings (no model, missing API key, bad prompts).
+    A judge error the cache would replay is asked again (`retry_errors`, as
+    `ragtui judge --retry-errors`): re-judging an errored question is asking again.
 
     Args:
         record: the run record (id, answer, retrieved, cited, question, …); not modified.
@@ -277,6 +287,6 @@ async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | No
             CLI's cache (`OUT.cache/`), and `k` to the run's k.
         gold: the question's gold-set record (question, expected_answer or French aliases).
     """
-    async with JudgeSession(settings) as session:
+    async with JudgeSession(settings, retry_errors=retry_errors) as session:
         outcome = await session.judge(record, gold=gold)
     return outcome.judge

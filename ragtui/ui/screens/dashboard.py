@@ -47,13 +47,15 @@ class DashboardScreen(Screen):
         Binding("s", "open_status('still_failing')", "Still failing", id="dashboard.still_failing", show=False, tooltip="Questions that fail in both runs"),
         Binding("c", "focus_categories", "Categories", id="dashboard.categories", tooltip="Move to the category grid (arrows, Enter)"),
         Binding("b", "toggle_side", "A/B", id="dashboard.toggle_side", tooltip="Show A's or B's values in the category grid"),
+        Binding("T", "tradeoff", "Trade-off", key_display="T", id="dashboard.tradeoff", tooltip="Recall against faithfulness for every run (more than two runs)"),
     ]
 
     side: reactive[str] = reactive("B", init=False)
 
-    def __init__(self, data: DashboardData) -> None:
-        super().__init__(id="dashboard")
+    def __init__(self, data: DashboardData, *, several_runs: bool = False, id: str = "dashboard") -> None:
+        super().__init__(id=id)
         self.data = data
+        self.several_runs = several_runs  # more than two runs were given: T shows their trade-off
         self.set_reactive(DashboardScreen.side, "B" if data.two_runs else "A")
 
     def compose(self) -> ComposeResult:
@@ -115,6 +117,8 @@ class DashboardScreen(Screen):
         return Content.styled(f"{WORST} {worst} per metric · vs target: {TARGET_LEGEND} · arrows + Enter: that category's failures", "dim")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "tradeoff" and not self.several_runs:
+            return False
         if action in _TWO_RUN_ACTIONS and not self.data.two_runs:
             return False
         if action == "open_status" and parameters and parameters[0] in ("regressed", "fixed") and not self.data.two_runs:
@@ -126,6 +130,9 @@ class DashboardScreen(Screen):
 
     def action_open_status(self, status: str) -> None:
         self.app.open_failures(status=status)
+
+    def action_tradeoff(self) -> None:
+        self.app.open_tradeoff()
 
     def action_focus_categories(self) -> None:
         self.query_one(CategoryGrid).focus()

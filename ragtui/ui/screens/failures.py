@@ -21,6 +21,8 @@ from ragtui.core.vocabulary import (
     KIND_LEGEND,
     STATUS_SYMBOL,
     TOOL_KIND_LEGEND,
+    UNSTABLE_LABEL,
+    UNSTABLE_MARK,
     kind_words,
     status_label,
 )
@@ -199,6 +201,8 @@ class FailureListScreen(Screen):
                 role_colour(self.app, STATUS_ROLES.get(status, "muted"))
             ),
         ]
+        if row.get("unstable"):
+            parts += [" · ", Content(f"{UNSTABLE_MARK} {UNSTABLE_LABEL}").stylize(f"bold {role_colour(self.app, 'regression')}")]
         if row.get("cause"):
             parts += [" · cause: ", Content(CAUSE_LABELS.get(row["cause"], row["cause"])).stylize("bold")]
         if self.rows.two_runs:

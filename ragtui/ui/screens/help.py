@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS
+from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS, UNSTABLE_LABEL, UNSTABLE_MARK
 from ragtui.ui.safe_text import join
 from ragtui.ui.widgets.key_footer import KeyFooter
 
@@ -23,6 +23,7 @@ from ragtui.ui.widgets.key_footer import KeyFooter
 # listed; looked up lazily so this file does not import every screen at start-up.
 SCREENS = (
     ("Dashboard", ("ragtui.ui.screens.dashboard", "DashboardScreen"), ()),
+    ("Trade-off (more than two runs)", ("ragtui.ui.screens.tradeoff", "TradeoffScreen"), ()),
     (
         "Failure list",
         ("ragtui.ui.screens.failures", "FailureListScreen"),
@@ -38,6 +39,8 @@ SYMBOLS = (
     ("▲ / ▼ / ~", "improved / regressed / no clear change (95 % interval of Δ)"),
     ("!", "a drop beyond the configured max_drop, even when it could be noise"),
     ("◆", "the worst category for that metric in the category grid"),
+    ("✦ / ● / ◦", "trade-off: the best run on both recall and faithfulness / on the Pareto front / dominated"),
+    ("┄ / ╎", "trade-off: the faithfulness target / the recall target"),
     ("⚠", "something that changes how to read the numbers (missing questions, judge errors)"),
     ("n/a  –", "not measurable here (no question in that population)"),
     ("★", "a gold passage (it holds the answer)"),
@@ -46,17 +49,14 @@ SYMBOLS = (
     ("? (sentence)", "a sentence the judge did not judge"),
     ("⊘", "the system abstained"),
     ("≠", "the judge and the human label disagree"),
+    (UNSTABLE_MARK, f"{UNSTABLE_LABEL}: the judge's verdicts change between repetitions (judge --repeat)"),
     ("·", "a question that passes in both runs"),
 )
 
 
-def _screen_class(module: str, name: str) -> type | None:
-    try:
-        return getattr(importlib.import_module(module), name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:  # not written yet: leave its section out
-            return None
-        raise
+def _screen_class(module: str, name: str) -> type:
+    """Imported here, when ? is pressed: the help screen must not load every screen at start."""
+    return getattr(importlib.import_module(module), name)
 
 
 def key_rows(bindings: list, keymap: dict[str, str], key_display) -> list[tuple[str, str]]:
@@ -113,14 +113,11 @@ class HelpScreen(ModalScreen[None]):
             yield self._table(rows)
             for title, (module, name), widgets in SCREENS:
                 cls = _screen_class(module, name)
-                if cls is None:
-                    continue
                 here = "  (this screen)" if name == self.current else ""
                 yield Static(Content(title + here), classes="section")
                 bindings = list(cls.BINDINGS)
                 for widget_module, widget_name in widgets:
-                    widget = _screen_class(widget_module, widget_name)
-                    bindings += list(widget.BINDINGS) if widget is not None else []
+                    bindings += list(_screen_class(widget_module, widget_name).BINDINGS)
                 yield self._table(key_rows(bindings, keymap, app.get_key_display))
             yield Static(Content("Symbols"), classes="section")
             yield self._table(list(SYMBOLS))

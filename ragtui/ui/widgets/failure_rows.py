@@ -80,8 +80,9 @@ class Group:
 def triage_frame(comparison: Comparison) -> pl.DataFrame:
     """Every question of the comparison with what the list shows, sorted for display.
 
-    Columns: id, category, status, cause, kinds_a, kinds_b, question, haystack (the
-    lower-cased id and question the search runs over), pos (original order).
+    Columns: id, category, status, cause, kinds_a, kinds_b, question, unstable (its
+    verdicts flip between the judge's repetitions), haystack (the lower-cased id and
+    question the search runs over), pos (original order).
     """
     status = comparison.status
     if "cause" not in status.columns:
@@ -98,6 +99,8 @@ def triage_frame(comparison: Comparison) -> pl.DataFrame:
         )
     else:
         frame = frame.with_columns(kinds_b=pl.lit(None, dtype=pl.List(pl.String)))
+    unstable = comparison.unstable_ids  # verdicts that flip between the judge's repetitions
+    frame = frame.with_columns(unstable=pl.col("id").is_in(sorted(unstable)) if unstable else pl.lit(False))
     categories = frame.get_column("category").unique(maintain_order=True).to_list()
     category_rank = {name: rank for rank, name in enumerate(categories)}
     return (

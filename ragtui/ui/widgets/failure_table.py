@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, kind_codes, status_label
+from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, UNSTABLE_MARK, kind_codes, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
@@ -297,5 +297,10 @@ class FailureTable(ScrollView, can_focus=True):
             labels = CAUSE_LABELS if width >= WIDE else CAUSE_SHORT
             cause = Content(labels.get(row["cause"] or "", "")).truncate(cols.cause, pad=True)
             parts += [cause.stylize(role_colour(self.app, "regression")) if row["cause"] and not is_cursor else cause, " "]
-        parts.append(safe(row["question"], one_line=True).truncate(cols.question, ellipsis=True))
+        question_width = cols.question
+        if row.get("unstable") and question_width > 2:
+            mark_style = "bold" if is_cursor else f"bold {role_colour(self.app, 'regression')}"
+            parts.append(Content(f"{UNSTABLE_MARK} ").stylize(mark_style))
+            question_width -= 2
+        parts.append(safe(row["question"], one_line=True).truncate(question_width, ellipsis=True))
         return Content.assemble(*parts)

@@ -37,8 +37,6 @@ from ragtui.core.judge.batch.api import now_iso
 
 FORMAT = "ragtui-judge-batch/1"
 OPEN_STATES = ("submitting", "submitted")
-# What must match for this file's jobs to be this run's (the cache keys depend on them).
-IDENTITY = ("provider", "model", "base_url")
 
 
 def job_file_path(out: str | Path) -> Path:
