@@ -268,3 +268,10 @@ def status_label(status: str, two_runs: bool = True) -> str:
     if status == "still_failing" and not two_runs:
         return "failing"
     return STATUS_LABEL.get(status, status)
+
+
+def json_number(value: float | None, digits: int = 4) -> float | None:
+    """A value as the JSON report writes it: rounded, with NaN and None both `null`."""
+    if value is None or (isinstance(value, float) and value != value):  # NaN is the one float unequal to itself
+        return None
+    return round(float(value), digits)

@@ -6,7 +6,6 @@ so `json.dumps` gives the document other tools read and the renderers never re-c
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ragtui.core.comparing.power import POWER, Power
@@ -16,12 +15,7 @@ from ragtui.core.comparing.result import Comparison, MetricComparison, RunSummar
 from ragtui.core.comparing.targets import NO_READING, TargetReading
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K
-
-
-def _num(value: float | None, digits: int = 4) -> float | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return round(float(value), digits)
+from ragtui.core.vocabulary import json_number as _num
 
 
 def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:

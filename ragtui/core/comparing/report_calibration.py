@@ -3,18 +3,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ragtui.core.comparing.result import Comparison
 from ragtui.core.measuring.correction import CorrectedMetric
 from ragtui.core.measuring.ppi import Corrected, MeanWithInterval
-
-
-def _num(value: float | None, digits: int = 4) -> float | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return round(float(value), digits)
+from ragtui.core.vocabulary import json_number as _num
 
 
 def _pair(interval: tuple[float, float] | None) -> list[float | None] | None:
