@@ -22,7 +22,9 @@ Bookkeeping for the assertions:
 
 `hold_after=N` answers N calls, then holds every further request until `release()`
 (which drops them unanswered: nothing more is paid) — to interrupt a run at a known
-point. Run as a script (`python fake_llm.py --latency 0.1`) it prints its port and
+point. `settled` says the point is reached: a request is held and none is still being
+answered (the hold decision and the count move under one lock, so no answer can be in
+transit when a test interrupts the client). Run as a script (`python fake_llm.py --latency 0.1`) it prints its port and
 serves until killed (the bench uses it in its own process).
 """
 
@@ -176,6 +178,7 @@ class FakeLLM:
         self.requests: list[tuple[str, dict, dict]] = []
         self.arrivals: list[tuple[float, str]] = []  # (time.monotonic(), first user message)
         self.held = 0
+        self.answering = 0  # requests past the hold decision, not yet answered
         self.in_flight = 0
         self.max_in_flight = 0
         self._stop = threading.Event()
@@ -215,12 +218,23 @@ class FakeLLM:
         assert self._server is not None
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
+    def drop_held(self) -> None:
+        """Drop held requests unanswered, and any later one past the point too (a client
+        still retrying while it stops must not be answered: that answer would be paid and lost)."""
+        self._release.set()
+
     def release(self) -> None:
-        """Let held requests go — unanswered — and stop holding new ones."""
+        """Drop held requests unanswered and stop holding: later requests are answered."""
         self.hold_after = None
         self._release.set()
 
     # -- statistics -------------------------------------------------------------------
+    @property
+    def settled(self) -> bool:
+        """Held at the interruption point: a request waits and no answer is still on its way."""
+        with self.lock:
+            return self.held >= 1 and self.answering == 0
+
     @property
     def total_paid(self) -> int:
         with self.lock:
@@ -286,12 +300,24 @@ class _Handler(BaseHTTPRequestHandler):
         problem = self._check_request(body, max_tokens)
         if problem:
             return self._send(422, {"error": {"message": problem}})
-        if fake.hold_after is not None and fake.total_paid >= fake.hold_after:
-            with fake.lock:
+        with fake.lock:
+            hold = fake.hold_after is not None and sum(fake.paid.values()) + fake.answering >= fake.hold_after
+            if hold:
                 fake.held += 1
+            else:
+                fake.answering += 1
+        if hold:
             fake._release.wait()
             self.close_connection = True  # dropped unanswered: not paid
             return None
+        try:
+            self._answer(body, prompt, call, max_tokens, attempt)
+        finally:
+            with fake.lock:
+                fake.answering -= 1
+
+    def _answer(self, body: dict, prompt: str, call: str, max_tokens: int, attempt: int) -> None:
+        fake = self.server_fake
         with fake.lock:
             fake.in_flight += 1
             fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)

@@ -64,7 +64,7 @@ async def test_an_interrupted_repeat_run_resumes_without_paying_any_repetition_t
     questions = [record(f"q{i}") for i in range(6)]
     task = asyncio.create_task(judge_run(raw_run(questions), settings, repeat=3))
     deadline = time.monotonic() + 15
-    while not (server.held >= 1 and sum(1 for _ in (tmp_path / "cache").glob("??/*.json")) == server.total_paid):
+    while not (server.settled and sum(1 for _ in (tmp_path / "cache").glob("??/*.json")) == server.total_paid):
         assert time.monotonic() < deadline, "the run never reached the hold"
         await asyncio.sleep(0.02)
     task.cancel()
