@@ -4,7 +4,9 @@
 Parquet: N questions, 20 retrieved passages each (id, ~120-character text, score), an
 answer of 1–4 sentences with judge verdicts and a utility score. B is A with some
 retrieval and faithfulness changes, so a comparison has something to find.
-Deterministic (seeded); numbers only matter for timing, not for meaning.
+Deterministic (seeded); numbers only matter for timing, not for meaning. Records are
+written as they are made, so 1,000,000 questions (about 1 GB a run) need little memory;
+`--no-parquet` skips the Parquet copies.
 """
 
 from __future__ import annotations
@@ -12,19 +14,20 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 CATEGORIES = ["factuelle_courte", "procedurale", "sans_reponse", "contradiction_connue"]
 WORDS = "salarie conge teletravail accord avenant frais bareme reglement charte jours mois prime cadre".split()
+META = {"generator_model": "llama-3.1-70b-instruct", "judge_model": "claude-sonnet-4", "k": 5}
 
 
 def _text(rng: random.Random) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(16))
 
 
-def make_records(n: int, seed: int, shift: float) -> list[dict]:
+def make_records(n: int, seed: int, shift: float) -> Iterator[dict]:
     rng = random.Random(seed)
-    records = []
     for i in range(n):
         category = CATEGORIES[i % 4]
         gold = [] if category == "sans_reponse" else [f"p{(i * 7 + j) % 50000:05d}" for j in range(1 + i % 2)]
@@ -37,48 +40,48 @@ def make_records(n: int, seed: int, shift: float) -> list[dict]:
             for s in range(1 + i % 4)
         ]
         abstain = category == "sans_reponse" and rng.random() < 0.85
-        records.append(
-            {
-                "id": f"q{i:06d}",
-                "question": f"Question {i} sur {rng.choice(WORDS)} ?",
-                "category": category,
-                "gold_passages": gold,
-                "retrieved": retrieved,
-                "answer": "Je ne trouve pas cette information." if abstain else " ".join(s["text"] for s in sentences),
-                "judge": {
-                    "model": "claude-sonnet-4",
-                    "faithfulness": {"sentences": sentences},
-                    "utility": {"score": rng.randint(2, 5), "reason": "synthetic"},
-                    "error": None,
-                },
-                "latency_ms": rng.randint(300, 3000),
-                "cost_usd": round(rng.random() / 1000, 6),
-            }
-        )
-    return records
+        yield {
+            "id": f"q{i:06d}",
+            "question": f"Question {i} sur {rng.choice(WORDS)} ?",
+            "category": category,
+            "gold_passages": gold,
+            "retrieved": retrieved,
+            "answer": "Je ne trouve pas cette information." if abstain else " ".join(s["text"] for s in sentences),
+            "judge": {
+                "model": "claude-sonnet-4",
+                "faithfulness": {"sentences": sentences},
+                "utility": {"score": rng.randint(2, 5), "reason": "synthetic"},
+                "error": None,
+            },
+            "latency_ms": rng.randint(300, 3000),
+            "cost_usd": round(rng.random() / 1000, 6),
+        }
 
 
-def write(n: int, out: Path) -> dict[str, Path]:
+def write(n: int, out: Path, parquet: bool = True) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = {}
     for label, seed, shift in (("a", 1, 0.0), ("b", 2, 0.02)):
         jsonl = out / f"{label}_{n}.jsonl"
         paths[f"{label}_jsonl"] = jsonl
         paths[f"{label}_parquet"] = out / f"{label}_{n}.parquet"
-        if jsonl.exists() and paths[f"{label}_parquet"].exists():
-            continue
-        records = make_records(n, seed, shift)
-        meta = {"name": f"bench-{label}", "generator_model": "llama-3.1-70b-instruct", "judge_model": "claude-sonnet-4", "k": 5}
-        with jsonl.open("w", encoding="utf-8") as handle:
-            handle.write(json.dumps({"run": meta}) + "\n")
-            for record in records:
-                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        import polars as pl
+        meta = {"name": f"bench-{label}", **META}
+        if not jsonl.exists():
+            partial = jsonl.with_suffix(".partial")
+            with partial.open("w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"run": meta}) + "\n")
+                for record in make_records(n, seed, shift):
+                    handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            partial.replace(jsonl)  # an interrupted run leaves no truncated file to time
+        if parquet and not paths[f"{label}_parquet"].exists():
+            import polars as pl
 
-        frame = pl.read_ndjson(jsonl.read_bytes()[jsonl.read_bytes().index(b"\n") + 1 :])
-        frame.write_parquet(paths[f"{label}_parquet"], metadata={"ragtui.run": json.dumps(meta)})
+            # Streaming: the records after the metadata line, never the whole file in memory.
+            body = pl.scan_ndjson(jsonl, infer_schema_length=10_000).slice(1).drop("run")
+            body.sink_parquet(paths[f"{label}_parquet"], metadata={"ragtui.run": json.dumps(meta)})
     return paths
 
 
 if __name__ == "__main__":
-    write(int(sys.argv[1]), Path(sys.argv[2]))
+    args = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
+    write(int(args[0]), Path(args[1]), parquet="--no-parquet" not in sys.argv)

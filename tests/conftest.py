@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+
+def _use_this_checkouts_data_packages() -> None:
+    """Read `ragtui.themes` and `ragtui.sample_data` from this checkout.
+
+    `ragtui` itself comes from the checkout (pytest puts it first on the path), but the
+    two data packages live outside the `ragtui/` folder: an editable install maps them to
+    the folders of the checkout it was installed from. A test run in another checkout
+    sharing that environment (a git worktree) would draw with the other checkout's
+    themes and load its sample.
+    """
+    for name, folder in (("ragtui.themes", REPO / "themes"), ("ragtui.sample_data", REPO / "sample_data")):
+        spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+
+
+_use_this_checkouts_data_packages()
 
 
 @pytest.fixture(autouse=True)

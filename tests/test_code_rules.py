@@ -1,11 +1,13 @@
 """The rules that keep the tree readable hold: layer contracts, lint, the core's types.
 
-They run inside the suite so that every landing checks them, not only `make test`.
-The settings are in pyproject.toml (`[tool.importlinter]`, `[tool.ruff]`, `[tool.mypy]`).
+They run inside the suite so that a plain `pytest` checks them too; `make test` runs the
+three tools once, before the suite, and sets RAGTUI_RULES_CHECKED so they are not run
+twice. The settings are in pyproject.toml (`[tool.importlinter]`, `[tool.ruff]`, `[tool.mypy]`).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +20,8 @@ BIN = Path(sys.executable).parent
 
 
 def _run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
+    if os.environ.get("RAGTUI_RULES_CHECKED") == "1":
+        pytest.skip("make test ran lint-imports, ruff and mypy just before the suite")
     executable = BIN / tool if (BIN / tool).exists() else shutil.which(tool)
     if executable is None:
         pytest.skip(f"{tool} is not installed (it comes with the test extras: pip install -e '.[test]')")
@@ -37,3 +41,4 @@ def test_the_code_passes_the_projects_lint_rules():
 def test_the_core_type_checks():
     done = _run("mypy")
     assert done.returncode == 0, done.stdout[-3000:]
+

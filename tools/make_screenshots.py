@@ -7,7 +7,8 @@ copy a command that reopens it, export the marks for a PR. Each step is saved as
 The marks go to a temporary folder, never beside the bundled sample. Last, the
 calibration workflow on a copy of the sample (so no labels file lands in sample_data/):
 `L`, 30 answers labelled by key presses — a scripted person who agrees with the judge
-except on the last sentence of every third answer — then `C`.
+except on the last sentence of every third answer — then `C`. And the trade-off view of
+the sample's five runs (baseline, candidate and its k sweep): `T` at 80×24.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ragtui.cli.tui import sample_inputs
+from ragtui.cli.tui import sample_inputs, sample_sweep
 from ragtui.core.loading.inputs import Inputs
 from ragtui.ui.app import RagtuiApp
 
@@ -122,6 +123,21 @@ async def _calibration_walk(app) -> None:
         print(f"{OUT / 'calibration-1-queue.svg'}, {OUT / 'calibration-2-screen.svg'}")
 
 
+async def tradeoff() -> None:
+    """`ragtui` with no argument, then T: every run at its own k, once the others are compared."""
+    sample = sample_inputs()
+    inputs = Inputs(a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], others=sample_sweep())
+    app = RagtuiApp(inputs)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: type(app.screen).__name__ == "DashboardScreen")
+        await pilot.press("T")
+        await _until(pilot, lambda: getattr(app.screen, "tradeoff", None) is not None and app.screen.query("TradeoffChart"), timeout=300)
+        await pilot.pause(0.3)
+        app.save_screenshot(filename="tradeoff-80x24.svg", path=str(OUT))
+        print(f"{OUT / 'tradeoff-80x24.svg'}  (80×24)")
+
+
 if __name__ == "__main__":
     asyncio.run(main())
     asyncio.run(calibration())
+    asyncio.run(tradeoff())

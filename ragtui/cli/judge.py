@@ -50,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--backoff", type=float, dest="backoff_base", metavar="SECONDS", help="first retry wait when the server gives none; doubles each time (default 0.5)")
     calls.add_argument("--cache", metavar="DIR", help="the call cache (default OUT.cache/)")
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
+    calls.add_argument("--repeat", type=positive_k, default=1, metavar="N", help="judge every answer N times (each repetition cached: a rerun pays for none twice); the report and the app show how often verdicts flip (default 1)")
+    calls.add_argument("--retry-errors", action="store_true", help="ask again the questions whose judge error comes from a reply kept in the cache (unusable or cut off) and, with --batch, the requests a batch job failed; good verdicts are not asked again")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")
     add_batch_arguments(parser)
@@ -79,6 +81,10 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
         overrides["fallback_phrases"] = tuple(str(p) for p in run_meta["fallback_phrases"])
     settings = JudgeSettings.from_config(args.config, **overrides)
     if args.no_cache:
+        if args.retry_errors:
+            from ragtui.core.errors import InputError, problem
+
+            raise InputError(problem("command line", None, "--retry-errors", "--retry-errors asks again the errors kept in the cache: drop --no-cache (without a cache every call is asked anyway)"))
         settings = settings.replace(cache_dir=None)
     elif settings.cache_dir is None:
         if str(out) == "-":
@@ -142,11 +148,25 @@ def _print_summary(result, settings, out: Path, calls_line: str | None = None) -
         if ids:
             shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
             say(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}")
+    _print_error_origin(totals)
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
         say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
     if totals.errors > 5:
         say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
+    noise = _noise_line(result.records)
+    if noise:
+        say(noise)
     say(f"ragtui: wrote {out}")
+
+
+def _print_error_origin(totals) -> None:
+    """What --retry-errors did, or that it would help: errors replayed by the cache stay otherwise."""
+    if totals.retried_ids:
+        still = len(set(totals.retried_ids) & set(totals.error_ids))
+        say(f"ragtui: asked again {len(totals.retried_ids)} question(s) whose judge error came from the cache (--retry-errors): {len(totals.retried_ids) - still} now with verdicts")
+    if totals.replayed_error_ids:
+        n = len(totals.replayed_error_ids)
+        say(f"ragtui: {n} judge error(s) come from replies kept in the cache, not asked again: rerun with --retry-errors to ask those questions again")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
         say("ragtui: judge: -o OUT is required (the judged run to write), unless --print-prompt ID")
         return 2
     check_batch_flags(args)
+    _check_repeat(args)
     out = Path(args.output)
     if not is_stdout(args.output) and out.suffix.lower() not in (".jsonl", ".ndjson"):
         raise InputError(problem(out, None, None, "the judged run is written as JSONL: name it OUT.jsonl"))
@@ -190,7 +211,9 @@ def run(args: argparse.Namespace) -> int:
         from ragtui.cli.judge_batch import run_batch
 
         return run_batch(args, raw, gold, settings, out)
-    progress = None if args.quiet else Progress(len(raw.records), sys.stderr)
+    if settings.provider == "lexical" and args.repeat > 1:
+        raise InputError(problem("command line", None, "--repeat", "the lexical judge gives the same verdicts every time: repetitions would measure nothing"))
+    progress = None if args.quiet else Progress(len(raw.records) * args.repeat, sys.stderr)
 
     async def main():
         task = asyncio.current_task()
@@ -199,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         except (NotImplementedError, RuntimeError, ValueError):
             pass
-        return await judge_run(raw, settings, gold=gold, progress=progress)
+        return await judge_run(raw, settings, gold=gold, progress=progress, repeat=args.repeat, retry_errors=args.retry_errors)
 
     from ragtui.core.judge.client import CallError
 
@@ -219,3 +242,28 @@ def run(args: argparse.Namespace) -> int:
         write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out)
     return 0
+
+
+def _check_repeat(args: argparse.Namespace) -> None:
+    """--repeat works through the interactive calls only (a batch run judges each answer once)."""
+    from ragtui.core.errors import InputError, problem
+
+    if args.repeat > 1 and args.batch:
+        raise InputError(problem("command line", None, "--repeat", "--repeat judges through interactive calls: drop --batch (or judge once with --batch, then repeat without it)"))
+
+
+def _noise_line(records: list[dict]) -> str | None:
+    """`ragtui: 3 repetitions of 40 answers: faithfulness 4.0 % flip (…)` from the judged records."""
+    from ragtui.core.calibration_words import noise_text
+    from ragtui.core.measuring.judge_noise import noise_of_judge, summarize
+
+    found = {}
+    for record in records:
+        noise = noise_of_judge(record.get("judge") or {})
+        if noise is not None:
+            found[str(record.get("id"))] = noise
+    run = summarize(found)
+    if run is None:
+        return None
+    rates = [(metric, rate.flipped, rate.units) for metric, rate in (("faithfulness", run.faithfulness), ("utility", run.utility))]
+    return "ragtui: " + noise_text(run.repeats, run.answers, rates, len(run.unstable_ids), run.left_out)

@@ -107,7 +107,9 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
 
     check_batch_settings(settings)
     job_path = job_file_path(out)
-    options = BatchOptions(job_path, wait=not args.no_wait, fallback=args.batch_fallback, poll_interval=max(0.001, args.poll_interval))
+    options = BatchOptions(
+        job_path, wait=not args.no_wait, fallback=args.batch_fallback, poll_interval=max(0.001, args.poll_interval), retry_errors=args.retry_errors
+    )
     progress = None if args.quiet else BatchProgressLine(sys.stderr)
     started = time.monotonic()
 

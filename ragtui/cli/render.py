@@ -19,6 +19,8 @@ from ragtui.core.vocabulary import (
     DISAGREE_MARK,
     JUDGE_DIRECTED_MARK,
     TARGET_LEGEND,
+    UNSTABLE_LABEL,
+    UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
     target_symbol,
@@ -170,6 +172,7 @@ def render_text(report: dict[str, Any]) -> str:
     lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ")
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
+    lines += _noise_lines(report)
     if two:
         lines += ["", *_regression_lines(report)]
     if "marks" in report:
@@ -251,6 +254,14 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _noise_lines(report: dict[str, Any]) -> list[str]:
+    if not report.get("judge_noise"):
+        return []
+    from ragtui.cli.render_calibration import NOISE_TITLE, noise_lines
+
+    return ["", *_wrapped("", NOISE_TITLE), *[line for prefix, text in noise_lines(report) for line in _wrapped(prefix, text)]]
+
+
 def _failure_lines(report: dict[str, Any]) -> list[str]:
     kinds = list(next(iter(report["runs"].values()))["failure_kinds"])
     header = ["failure kind", *report["runs"].keys()]
@@ -281,7 +292,8 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
     category_width = max(len(_safe(r["category"])) for r in regressions)
     lines = [*head_lines, "", "Regressed questions (cause; new failure kinds below):"]
     for r in regressions:
-        lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')}")
+        unstable = f"  {UNSTABLE_MARK} {UNSTABLE_LABEL}" if r.get("unstable_verdict") else ""
+        lines.append(f"{_safe(r['id']):<{id_width}}  {_safe(r['category']):<{category_width}}  {CAUSE_EXPLAINED.get(r['cause'], r['cause'] or '')}{unstable}")
         if r["kinds_added"]:
             lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
     return lines

@@ -1,6 +1,7 @@
-"""Text and markdown lines of the calibration section and the corrected metrics.
+"""Text and markdown lines of the calibration section, the corrected metrics and the judge noise.
 
-Reads the report document only (`calibration`, `metrics.*.corrected`); the words and
+Reads the report document only (`calibration`, `metrics.*.corrected`, `judge_noise`,
+`metrics.*.flip_rate`); the words and
 number formats are `ragtui.core.calibration_words`, shared with the app.
 """
 
@@ -16,6 +17,7 @@ from ragtui.core.calibration_words import (
     cal_interval,
     cal_signed,
     corrected_text,
+    noise_text,
 )
 from ragtui.core.sanitize import neutralize
 
@@ -73,4 +75,24 @@ def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((f"  {metric} {side}: ", text))
         if entry.get("delta") is not None:
             out.append((f"  {metric} Δ: ", f"{cal_signed(metric, entry['delta'])}{cal_interval(metric, entry['delta_ci'], signed=True)} (corrected B − corrected A)"))
+    return out
+
+
+NOISE_TITLE = "Judge noise (verdicts that change when the judge is asked again):"
+
+
+def noise_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """(prefix, text) per run judged more than once; [] when none was."""
+    runs = report.get("judge_noise") or {}
+    out = []
+    for side, noise in runs.items():
+        if noise is None:
+            out.append((f"  {side}: ", "judged once: no repetitions to compare"))
+            continue
+        rates = []
+        for metric in ("faithfulness", "utility"):
+            rate = ((report["metrics"].get(metric) or {}).get("flip_rate") or {}).get(side)
+            if rate is not None:
+                rates.append((metric, rate["flipped"], rate["units"]))
+        out.append((f"  {side}: ", noise_text(noise["repeats"], noise["answers"], rates, noise["unstable_questions"], noise["left_out"])))
     return out

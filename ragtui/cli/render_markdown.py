@@ -26,7 +26,16 @@ from ragtui.cli.render import (
 )
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, TARGET_LEGEND, VERDICT_LABEL, VERDICT_SYMBOL, target_symbol
+from ragtui.core.vocabulary import (
+    CAUSE_EXPLAINED,
+    KIND_LABELS,
+    TARGET_LEGEND,
+    UNSTABLE_LABEL,
+    UNSTABLE_MARK,
+    VERDICT_LABEL,
+    VERDICT_SYMBOL,
+    target_symbol,
+)
 
 
 def _row(cells: list[str]) -> str:
@@ -115,7 +124,8 @@ def _questions(report: dict[str, Any]) -> list[str]:
     status_line = status_from_line(report)
     out += [f"_{status_line}_"] if status_line else []
     regressed = [
-        [md_code(r["id"]), md_code(display.get(r["category"], r["category"])), CAUSE_EXPLAINED.get(r["cause"], r["cause"] or ""),
+        [md_code(r["id"]), md_code(display.get(r["category"], r["category"])),
+         CAUSE_EXPLAINED.get(r["cause"], r["cause"] or "") + (f" · {UNSTABLE_MARK} {UNSTABLE_LABEL}" if r.get("unstable_verdict") else ""),
          ", ".join(KIND_LABELS.get(k, k) for k in r["kinds_added"])]
         for r in report.get("regressions", [])
     ]
@@ -155,6 +165,15 @@ def _marks(report: dict[str, Any]) -> list[str]:
     return _question_list(f"Triage marks ({len(marks)})", rows, ["id", "category", "mark", "note"])[1:]
 
 
+def _noise(report: dict[str, Any]) -> list[str]:
+    if not report.get("judge_noise"):
+        return []
+    from ragtui.cli.render_calibration import NOISE_TITLE, noise_lines
+
+    title, _, rest = NOISE_TITLE.partition(" (")
+    return ["", f"**{title}** ({rest}", "", *[f"- **{prefix.strip().rstrip(':')}** {text}" for prefix, text in noise_lines(report)]]
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     """The report as GitHub-flavoured markdown, for a PR comment."""
     two = "B" in report["runs"]
@@ -168,6 +187,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     if two:
         out += _questions(report)
     out += _calibration(report)
+    out += _noise(report)
     if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
         out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
     if "marks" in report:

@@ -23,7 +23,7 @@ from ragtui.cli.render import (
     target_text,
     value_text,
 )
-from ragtui.core.vocabulary import VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.vocabulary import TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT, VERDICT_LABEL, VERDICT_SYMBOL
 
 LEGEND = "Δ against A, in points (utility's in score units): " + " · ".join(
     f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in ("improved", "regressed", "no_clear_change")
@@ -50,6 +50,32 @@ def _summary_rows(report: dict[str, Any], names: list[str], *, safe=_safe) -> li
     return rows
 
 
+TRADEOFF_LEGEND = (
+    f"each run at its own k · {TRADEOFF_BEST} best on both (largest smaller margin over the targets) · "
+    f"{TRADEOFF_FRONT} Pareto front · {TRADEOFF_DOMINATED} dominated"
+)
+
+
+def _tradeoff_rows(section: dict[str, Any], *, safe=_safe) -> list[list[str]]:
+    """One row per run: shape and label, name, its own k, recall@k, faithfulness, utility."""
+    rows = []
+    for point in section["points"]:
+        label = point["label"]
+        shape = TRADEOFF_BEST if label == section["best"] else (TRADEOFF_FRONT if label in section["front"] else TRADEOFF_DOMINATED)
+        k = f"{point['k']}{'' if point['k_from'] == 'metadata' else '*'}"
+        values = [value_text(name, point[name]) for name in ("recall", "faithfulness", "utility")]
+        rows.append([f"{shape} {label}", safe(point["name"]), k, *values])
+    return rows
+
+
+def _tradeoff_note(section: dict[str, Any]) -> str:
+    targets = section["targets"]
+    marks = [f"recall@k target {value_text('recall', targets['recall'])}" if targets["recall"] is not None else "",
+             f"faithfulness target {value_text('faithfulness', targets['faithfulness'])}" if targets["faithfulness"] is not None else ""]
+    starred = any(point["k_from"] != "metadata" for point in section["points"])
+    return " · ".join(part for part in [*marks, "* k read from the run's name or the comparison" if starred else ""] if part)
+
+
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -66,6 +92,13 @@ def render_multi_text(report: dict[str, Any]) -> str:
     for row in rows:  # the table fits 80 columns: long run names are cut here, shown whole above
         row[1] = _shorten(row[1], 14)
     lines += ["", *_table(rows, ["run", "name", *names], gap=" "), *_wrapped("", LEGEND)]
+    section = report["tradeoff"]
+    trade = _tradeoff_rows(section)
+    for row in trade:
+        row[1] = _shorten(row[1], 14)
+    lines += ["", "Trade-off: recall at each run's own k against faithfulness"]
+    lines += [*_table(trade, ["run", "name", "k", "recall@k", "faithfulness", "utility"], gap="  ")]
+    lines += [*_wrapped("", TRADEOFF_LEGEND), *_wrapped("", _tradeoff_note(section))]
     for position, (run, pair) in enumerate(zip(runs[1:], report["comparisons"], strict=True), start=1):
         title = f" Comparison {position} of {len(runs) - 1}: A → {run['label']} "
         lines += ["", "", "═" * 3 + title + "═" * max(3, WIDTH - 3 - len(title))]
@@ -82,6 +115,12 @@ def render_multi_markdown(report: dict[str, Any]) -> str:
     for row in _summary_rows(report, names, safe=md_code):
         out.append("| " + " | ".join(cell.strip() for cell in row) + " |")
     out += ["", f"_{LEGEND}_"]
+    section = report["tradeoff"]
+    out += ["", "**Trade-off**: recall at each run's own k against faithfulness", ""]
+    out += ["| run | name | k | recall@k | faithfulness | utility |", "|---|---|---|---|---|---|"]
+    for row in _tradeoff_rows(section, safe=md_code):
+        out.append("| " + " | ".join(row) + " |")
+    out += ["", f"_{TRADEOFF_LEGEND}. {_tradeoff_note(section)}_"]
     for position, (run, pair) in enumerate(zip(runs[1:], report["comparisons"], strict=True), start=1):
         out += ["", "---", "", f"#### Comparison {position} of {len(runs) - 1}: A → {run['label']}", ""]
         out += render_markdown(pair).rstrip("\n").split("\n")

@@ -48,11 +48,12 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.comparing.gates import run_gates
     from ragtui.core.comparing.report import build_report
     from ragtui.core.loading.inputs import Inputs
+    from ragtui.core.loading.remote import run_location
     from ragtui.core.session import load_comparison
 
     inputs = Inputs(
-        a=Path(args.a),
-        b=Path(args.b[0]) if args.b else None,
+        a=run_location(args.a),
+        b=run_location(args.b[0]) if args.b else None,
         gold=Path(args.gold) if args.gold else None,
         config=Path(args.config) if args.config else None,
         k=args.k,
@@ -110,10 +111,11 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
     from ragtui.cli.output import write_output
     from ragtui.cli.render_multi import render_multi_markdown, render_multi_text
     from ragtui.core.comparing.multi_report import build_multi_report, failed_multi_checks
+    from ragtui.core.loading.remote import run_location
     from ragtui.core.sanitize import neutralize
     from ragtui.core.session import load_comparisons
 
-    report = build_multi_report(load_comparisons(inputs, [Path(path) for path in args.b]))
+    report = build_multi_report(load_comparisons(inputs, [run_location(path) for path in args.b]))
     if args.format == "json":
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     elif args.format == "markdown":

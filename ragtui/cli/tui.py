@@ -1,4 +1,4 @@
-"""`ragtui`, `ragtui A B`, `ragtui compare A B`, `ragtui open RUN`: the Textual app."""
+"""`ragtui`, `ragtui A B [B2 …]`, `ragtui compare A B`, `ragtui open RUN`: the Textual app."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("a", metavar="RUN", help="the run to open")
     else:
         parser.add_argument("a", metavar="A", nargs="?", help="the reference run (default: the bundled sample)")
-        # nargs="*" so that more than two runs get a message naming what works today, not argparse's.
-        parser.add_argument("b", metavar="B", nargs="*", help="the candidate run")
+        parser.add_argument(
+            "b", metavar="B", nargs="*",
+            help="the candidate run; several: each is compared with A, and T on the dashboard shows their trade-off",
+        )
     add_run_options(parser)
     add_labels_option(parser)
     add_cache_option(parser)
@@ -38,19 +40,22 @@ def sample_inputs() -> dict[str, Path]:
     }
 
 
+def sample_sweep() -> tuple[Path, ...]:
+    """The sample's k sweep (the candidate's pipeline at k = 3, 10, 20), for the trade-off view."""
+    root = sample_inputs()["b"].parent
+    return tuple(root / f"candidate_k{k}.jsonl" for k in (3, 10, 20))
+
+
 def run(args: argparse.Namespace) -> int:
     from ragtui.cli.terminal import terminal_problem
     from ragtui.core.loading.inputs import Inputs
+    from ragtui.core.loading.remote import run_location
 
     candidates = getattr(args, "b", None) or []
-    if isinstance(candidates, list) and len(candidates) > 1:
-        say(
-            "ragtui: the app compares two runs; for more, `ragtui report A B1 B2 …` compares each with A "
-            "(the trade-off view of several runs is not built yet)"
-        )
-        return 2
+    others: tuple[Path, ...] = ()
     if isinstance(candidates, list):
         args.b = candidates[0] if candidates else None
+        others = tuple(Path(path) for path in candidates[1:])
     problem = terminal_problem()
     if problem:
         say(problem)
@@ -62,12 +67,13 @@ def run(args: argparse.Namespace) -> int:
     if args.a is None:
         sample = sample_inputs()
         inputs = Inputs(
-            a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache
+            a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
+            others=sample_sweep(),
         )
     else:
         inputs = Inputs(
-            a=Path(args.a),
-            b=Path(args.b) if getattr(args, "b", None) else None,
+            a=run_location(args.a),
+            b=run_location(args.b) if getattr(args, "b", None) else None,
             gold=Path(args.gold) if args.gold else None,
             config=Path(args.config) if args.config else None,
             k=args.k,
@@ -76,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             status_from=args.status_from,
             labels=labels,
             cache=args.cache,
+            others=others,
         )
     from ragtui.ui.launch import launch
 

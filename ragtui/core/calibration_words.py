@@ -1,4 +1,4 @@
-"""The words and number formats of calibration, for the app and the reports alike.
+"""The words and number formats of calibration and judge noise, for the app and the reports alike.
 
 `87.5 % · corrected 84.1 % (79.0…89.2), 40 sentence labels` — a corrected value always
 sits beside the raw one; the bias is signed (judge − person), in points for sentences
@@ -68,3 +68,20 @@ def budget_text(metric: str, budget: int | None, target: float, best: float | No
 def bias_text(metric: str, value: float, ci, labels: int) -> str:
     """`faithfulness +4.2 pts (+1.0…+7.4) on 40`."""
     return f"{metric} {cal_signed(metric, value)}{cal_interval(metric, ci, signed=True)} on {labels}"
+
+
+def flip_rate_text(metric: str, flipped: int, units: int) -> str:
+    """`faithfulness 4.0 % flip (3 of 75 sentences)`."""
+    what = "sentences" if metric == "faithfulness" else "scores"
+    if not units:
+        return f"{metric}: no {what} judged twice"
+    return f"{metric} {flipped / units * 100:.1f} % flip ({flipped} of {units} {what})"
+
+
+def noise_text(repeats: int, answers: int, rates: list[tuple[str, int, int]], unstable: int, left_out: int) -> str:
+    """`3 repetitions of 40 answers: faithfulness 4.0 % flip (3 of 75 sentences); … ; 5 unstable verdicts`."""
+    parts = [flip_rate_text(metric, flipped, units) for metric, flipped, units in rates]
+    text = f"{repeats} repetitions of {answers} answers: " + "; ".join(parts) + f"; {unstable} unstable verdict{'s' if unstable != 1 else ''}"
+    if left_out:
+        text += f"; {left_out} repetitions without comparable verdicts (judge errors) left out"
+    return text

@@ -7,12 +7,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison, compare
-from ragtui.core.comparing.tool_metrics import compare_tool_metrics
 from ragtui.core.errors import InputError
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
+from ragtui.core.loading.remote import RemoteLocation
 from ragtui.core.loading.run_cache import RunCache
 from ragtui.core.loading.runs import Run, load_run
 from ragtui.core.loading.schema import UNCATEGORIZED
@@ -99,16 +99,14 @@ def load_comparison(inputs: Inputs) -> Comparison:
     status_from = resolve_status_source(inputs.status_from, evaluations)
     evaluations = [apply_status_source(evaluation, status_from) for evaluation in evaluations]
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
-    comparison = compare(evaluation_a, evaluation_b, config)
-    tool_metrics = compare_tool_metrics(evaluation_a, evaluation_b, config)
-    notes = tuple(cache.notes) if cache is not None else ()
-    return replace(
-        comparison, tool_metrics=tool_metrics, status_from=status_from, labels=load_labels(comparison, inputs.labels),
-        warnings=comparison.warnings + notes,
-    )
+    sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
+    labels = load_labels(sides, inputs.labels)
+    comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from)
+    notes = tuple(cache.notes) if cache is not None else ()  # what the run cache did, said in every view
+    return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 
-def load_comparisons(inputs: Inputs, candidates: list[Path]) -> list[Comparison]:
+def load_comparisons(inputs: Inputs, candidates: list[Path | RemoteLocation]) -> list[Comparison]:
     """Each candidate compared with run A, exactly as B is by `load_comparison` (one engine).
 
     Every pair is tried before giving up, so one error lists the problems of every run

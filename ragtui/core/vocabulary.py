@@ -38,6 +38,10 @@ TARGET_LABEL = {"meets": "meets target", "misses": "misses target", "inconclusiv
 TARGET_STYLE = {"meets": "$verdict-pass", "misses": "$verdict-fail", "inconclusive": "$no-change"}
 TARGET_LEGEND = " ".join(f"{TARGET_SYMBOL[v]} {v}" for v in TARGET_SYMBOL)  # "✓ meets ✗ misses ? inconclusive"
 WORST = "◆"  # the worst category of a metric in the grid
+# The trade-off view's points: the best run on both axes, a run on the Pareto front, a dominated one.
+TRADEOFF_BEST, TRADEOFF_FRONT, TRADEOFF_DOMINATED = "✦", "●", "◦"
+# Its target lines: faithfulness across (a row), recall up (a column).
+TARGET_ROW, TARGET_COLUMN = "┄", "╎"
 
 
 def run_label(position: int) -> str:
@@ -54,6 +58,9 @@ DISAGREE_MARK = "≠"
 JUDGE_DIRECTED_MARK = "⚠"
 JUDGE_DIRECTED_LABEL = "addresses the judge"
 JUDGE_INJECTION_LABEL = "the judge reported an injection attempt"
+# A question whose verdicts change when the judge is asked again (`ragtui judge --repeat N`).
+UNSTABLE_MARK = "↕"
+UNSTABLE_LABEL = "unstable verdict"
 
 # The peer tools whose files carry their own scores (by import format), as they call
 # themselves, and whose verdicts make a question pass or fail (--status-from).
@@ -261,3 +268,10 @@ def status_label(status: str, two_runs: bool = True) -> str:
     if status == "still_failing" and not two_runs:
         return "failing"
     return STATUS_LABEL.get(status, status)
+
+
+def json_number(value: float | None, digits: int = 4) -> float | None:
+    """A value as the JSON report writes it: rounded, with NaN and None both `null`."""
+    if value is None or (isinstance(value, float) and value != value):  # NaN is the one float unequal to itself
+        return None
+    return round(float(value), digits)

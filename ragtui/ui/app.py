@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
-from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -24,6 +23,7 @@ from ragtui.ui.commands import RagtuiCommands
 from ragtui.ui.loader import start_loading
 from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded
 from ragtui.ui.screens.loading import LoadingScreen
+from ragtui.ui.several_runs import SeveralRunsApp
 from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_themes, load_user_themes
 from ragtui.ui.user_config import load_keymap
 
@@ -36,12 +36,12 @@ if TYPE_CHECKING:
     from ragtui.ui.models.dashboard import DashboardData
 
 
-class RagtuiApp(App[int]):
-    """ragtui's TUI on one comparison (A against B) or a single run."""
+class RagtuiApp(SeveralRunsApp):
+    """ragtui's TUI on one comparison (A against B), a single run, or several runs (the trade-off)."""
 
     TITLE = "ragtui"
     CSS_PATH = "app.tcss"
-    COMMANDS: ClassVar = App.COMMANDS | {RagtuiCommands}
+    COMMANDS: ClassVar = SeveralRunsApp.COMMANDS | {RagtuiCommands}
 
     # Each binding has an id, so a user's keymap.yaml can move it (docs/ui.md).
     BINDINGS: ClassVar = [
@@ -87,6 +87,7 @@ class RagtuiApp(App[int]):
         self.comparison: Comparison | None = None
         # Problems that stopped loading; `launch` prints them after the screen closes.
         self.load_problems: list[str] = []
+        self._init_several_runs()
         self._startup_notes: list[str] = []
         self._ragtui_themes: list[str] = []
         self._setup_themes(theme_name)
@@ -172,7 +173,8 @@ class RagtuiApp(App[int]):
         self.data = message.data
         self.comparison = message.data.comparison
         self._load_notes(self.comparison)
-        self._replace_loading_screen(DashboardScreen(message.data))
+        self._replace_loading_screen(DashboardScreen(message.data, several_runs=self.several_runs))
+        self.start_tradeoff(message.data.comparison)
         if self.start_question is not None:
             self.call_after_refresh(self.show_question, self.start_question)
 
@@ -230,13 +232,8 @@ class RagtuiApp(App[int]):
         if self.comparison is None:
             self.notify("Still loading the runs.", timeout=3)
             return
-        try:
-            from ragtui.ui.screens.failures import FailureListScreen
-        except ModuleNotFoundError as exc:
-            if exc.name != "ragtui.ui.screens.failures":
-                raise
-            self.notify("The failure list is not available in this build.", severity="error")
-            return
+        from ragtui.ui.screens.failures import FailureListScreen
+
         self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status))
 
     def action_calibration_queue(self) -> None:

@@ -33,5 +33,5 @@ def launch(
     from ragtui.core.sanitize import neutralize
 
     for problem in app.load_problems:
-        print(f"ragtui: {neutralize(problem)}", file=sys.stderr)
+        print(f"ragtui: {neutralize(problem, keep_newlines=False)}", file=sys.stderr)  # one line, like the CLI's `say`
     return app.return_code or 0

@@ -41,3 +41,29 @@ class OpenFailures(Message):
         self.category = category
         self.failure_kind = failure_kind
         self.status = status
+
+
+class TradeoffLoaded(Message):
+    """The other candidates were compared with A: the trade-off of every run, and those comparisons."""
+
+    def __init__(self, tradeoff, comparisons: list) -> None:
+        super().__init__()
+        self.tradeoff = tradeoff
+        self.comparisons = comparisons  # A → each candidate, in the order given (B first)
+
+
+class TradeoffFailed(Message):
+    """Some candidate could not be used: its problems, one line each (the pair A → B still works)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__()
+        self.problems = problems
+
+
+class PairLoaded(Message):
+    """Two runs picked in the trade-off view were compared: the dashboard of that pair."""
+
+    def __init__(self, data: DashboardData, pair: tuple[int, int]) -> None:
+        super().__init__()
+        self.data = data
+        self.pair = pair  # positions of the pair's A and B among every run

@@ -27,8 +27,8 @@ DEFAULT_THEME = "dark"
 # `RagtuiApp.get_theme_variable_defaults`); a theme file may override any of them.
 THEME_VARIABLE_DEFAULTS: dict[str, str] = {
     "verdict-pass": "#4EBF71",  # meets its target / judge attested
-    "verdict-fail": "#E0555A",  # misses its target / judge did not attest
-    "regression": "#E0555A",  # B worse than A
+    "verdict-fail": "#FF7A7E",  # misses its target / judge did not attest
+    "regression": "#FF7A7E",  # B worse than A
     "improvement": "#4EBF71",  # B better than A
     "no-change": "#9DA5B4",  # no clear change
     "not-judged": "#8A8F98",  # no verdict (abstained, judge error, missing)

@@ -130,17 +130,38 @@ def test_run_names_are_inert_in_the_several_run_reports(four_runs, tmp_path, wri
     assert "evil" in text and "| B2 | `evil" in markdown and "\\|name" in markdown
 
 
-def test_the_app_on_more_than_two_runs_exits_2_pointing_to_the_report(four_runs, capsys):
-    gold, a, b1, b2, _ = four_runs
-    code, out, err = _report_app(capsys, a, b1, b2, "--gold", gold)
-    assert code == 2 and out == ""
-    assert err == (
-        "ragtui: the app compares two runs; for more, `ragtui report A B1 B2 …` compares each with A "
-        "(the trade-off view of several runs is not built yet)\n"
-    )
+def test_the_app_on_more_than_two_runs_opens_a_and_b_and_keeps_the_others_for_the_trade_off(four_runs, capsys, monkeypatch):
+    import ragtui.cli.terminal
+    import ragtui.ui.launch
+
+    gold, a, b1, b2, b3 = four_runs
+    launched = []
+    monkeypatch.setattr(ragtui.cli.terminal, "terminal_problem", lambda: None)
+    monkeypatch.setattr(ragtui.ui.launch, "launch", lambda inputs, **options: launched.append(inputs) or 0)
+    code, out, err = _report_app(capsys, a, b1, b2, b3, "--gold", gold)
+    assert (code, out, err) == (0, "", "")
+    (inputs,) = launched
+    assert (inputs.a, inputs.b, inputs.others) == (a, b1, (b2, b3))
+    assert inputs.runs == (a, b1, b2, b3)
 
 
 def _report_app(capsys, *args) -> tuple[int, str, str]:
     code = main([*map(str, args)])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_the_several_run_report_reads_each_run_at_its_own_k_in_a_trade_off_section(four_runs, capsys):
+    gold, a, b1, b2, b3 = four_runs
+    _, out, _ = _report(capsys, a, b1, b2, b3, "--gold", gold, "--format", "json")
+    section = json.loads(out)["tradeoff"]
+    # No k in the metadata: each run's k is read from its name (k5, k5-again, k3, k20).
+    assert [(p["label"], p["k"], p["k_from"]) for p in section["points"]] == [
+        ("A", 5, "name"), ("B1", 5, "name"), ("B2", 3, "name"), ("B3", 20, "name"),
+    ]
+    assert section["targets"]["faithfulness"] is not None and section["target_k"] == 5
+    assert section["best"] in {p["label"] for p in section["points"]} and set(section["front"]) <= {"A", "B1", "B2", "B3"}
+    _, text, _ = _report(capsys, a, b1, b2, b3, "--gold", gold)
+    _, markdown, _ = _report(capsys, a, b1, b2, b3, "--gold", gold, "--format", "markdown")
+    assert "Trade-off: recall at each run's own k" in text and "20*" in text
+    assert "**Trade-off**" in markdown and "| `k20` | 20* |" in markdown

@@ -24,8 +24,8 @@ def test_a_b_and_delta_are_computed_over_the_same_questions(tmp_path):
     comparison = compare_files(a, b)
     recall = comparison.metrics["recall@5"]
     assert (recall.a.value, recall.b.value, recall.delta) == (1.0, 0.5, -0.5)
-    cell = comparison.categories["factuelle_courte"]["metrics"]["recall@5"]
-    assert (cell["A"].value, cell["B"].value, cell["delta"]) == (1.0, 0.5, -0.5)
+    cell = comparison.categories["factuelle_courte"].metrics["recall@5"]
+    assert (cell.a.value, cell.b.value, cell.delta) == (1.0, 0.5, -0.5)
     assert comparison.unpaired == {"A": ["q1", "q2"], "B": ["q5", "q6"]}
     assert any("2 only in A (q1, q2); 2 only in B (q5, q6)" in w for w in comparison.warnings)
 

@@ -49,26 +49,68 @@ def cache(private_run_cache) -> RunCache:
     return RunCache.default()
 
 
+def _texts_of_every_question(run) -> list[dict]:
+    from ragtui.core.loading.schema import TEXT_COLUMNS
+
+    return [run.texts_of(qid) if run.texts is not None else {c: row[c] for c in TEXT_COLUMNS}
+            for qid, row in zip(run.frame.get_column("id"), run.frame.iter_rows(named=True), strict=True)]
+
+
 def test_second_load_reopens_the_cache_with_the_same_run(tmp_path, write_jsonl, cache, parses):
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(30)])
     fresh = load_run(path)
     first = load_run(path, cache=cache)
     again = load_run(path, cache=cache)
     assert parses == ["a.jsonl", "a.jsonl"]  # the uncached load and the first cached one; not the third
-    assert_frame_equal(again.frame, fresh.frame)
+    assert_frame_equal(again.frame, load_run(path, detail=False).frame)  # lean in memory…
+    assert _texts_of_every_question(again) == _texts_of_every_question(first) == _texts_of_every_question(fresh)  # …texts on demand
     assert again.meta == fresh.meta == first.meta
     assert again.warnings == fresh.warnings
     assert again.source_format == "ragtui" and again.path == path
 
 
-def test_headless_load_from_the_cache_has_no_texts_and_full_load_has_them_all(tmp_path, write_jsonl, cache, parses):
+def test_texts_on_demand_come_from_the_right_slice_of_a_run_parsed_in_many(tmp_path, write_jsonl, cache, monkeypatch):
+    from ragtui.core.loading import fast_jsonl
+
+    monkeypatch.setattr(fast_jsonl, "CHUNK_BYTES", 2000)  # a few records a slice: many text files
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
+    opened = load_run(path, cache=cache)
+    assert len(opened.texts.parts) > 5
+    assert opened.texts_of("q27")["judge_sentences"][0]["text"] == "Réponse 27."
+    assert opened.texts_of("q27")["retrieved_texts"] == ["Passage 27 texte.", "Autre."]
+    assert _texts_of_every_question(load_run(path, cache=cache)) == _texts_of_every_question(load_run(path))
+    assert opened.texts_of("absent") is None
+
+
+def test_app_rows_hold_no_text_in_memory_and_the_question_row_has_them_all(tmp_path, write_jsonl, cache):
+    from ragtui.core.loading.config import Config
+    from ragtui.core.measuring.evaluate import evaluate
+
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(10)])
+    evaluation = evaluate(load_run(path, cache=cache), None, Config())
+    assert evaluation.questions.get_column("retrieved_texts").list.drop_nulls().list.len().sum() == 0
+    assert evaluation.question("q04")["retrieved_texts"] == ["Passage 4 texte.", "Autre."]
+    assert evaluation.question("q04")["judge_utility_reason"] == "utile"
+
+
+def test_texts_of_a_cleared_entry_say_why_they_are_missing(tmp_path, write_jsonl, cache):
+    from ragtui.core.loading.config import Config
+    from ragtui.core.measuring.evaluate import evaluate
+
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(10)])
+    evaluation = evaluate(load_run(path, cache=cache), None, Config())
+    cache.clear()
+    row = evaluation.question("q04")
+    assert row["retrieved_texts"] == [None, None] and row["judge_sentences"][0]["attested"] is True  # the lean row still measures
+    assert row["texts_error"].startswith("the texts of this run were removed from the cache")
+
+
+def test_headless_load_from_the_cache_needs_no_parse(tmp_path, write_jsonl, cache, parses):
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(30)])
-    lean = load_run(path, detail=False, cache=cache)  # parsed lean: the texts go to the cache only
-    full = load_run(path, cache=cache)
+    load_run(path, cache=cache)
+    lean = load_run(path, detail=False, cache=cache)
     assert parses == ["a.jsonl"]
-    assert lean.frame.get_column("judge_utility_reason").null_count() == 30
-    assert_frame_equal(full.frame, load_run(path).frame)
-    assert full.frame.row(3, named=True)["retrieved_texts"] == ["Passage 3 texte.", "Autre."]
+    assert_frame_equal(lean.frame, load_run(path, detail=False).frame)
 
 
 def test_touched_file_is_parsed_again(tmp_path, write_jsonl, cache, parses):
@@ -143,7 +185,9 @@ def test_cache_never_grows_past_its_limit_least_recently_used_first(tmp_path, wr
 def test_run_larger_than_the_limit_is_not_kept_and_says_so(tmp_path, write_jsonl, private_run_cache):
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(40)])
     cache = RunCache(private_run_cache, limit=1000)
-    assert load_run(path, cache=cache).frame.height == 40
+    opened = load_run(path, cache=cache)
+    assert opened.frame.height == 40 and opened.texts is None  # the texts are in memory instead
+    assert opened.frame.row(2, named=True)["retrieved_texts"] == ["Passage 2 texte.", "Autre."]
     assert cache.entries() == []
     assert cache.notes == [f"{path}: not kept in the run cache (the run alone is larger than the cache limit (1,000 bytes)): "
                            "the next open parses the file again"]
@@ -154,7 +198,8 @@ def test_unwritable_cache_folder_never_stops_a_load_and_says_so(tmp_path, write_
     blocker.write_text("", encoding="utf-8")
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(5)])
     cache = RunCache(blocker / "runs")
-    assert load_run(path, cache=cache).frame.height == 5
+    opened = load_run(path, cache=cache)
+    assert opened.frame.height == 5 and opened.frame.row(0, named=True)["judge_utility_reason"] == "utile"
     assert len(cache.notes) == 1 and "not kept in the run cache (cannot write" in cache.notes[0]
 
 
@@ -185,7 +230,8 @@ def test_yaml_run_read_by_the_exact_path_reopens_identically(tmp_path, cache, pa
     load_run(path, cache=cache)
     again = load_run(path, cache=cache)
     assert parses == ["a.yaml", "a.yaml"]
-    assert_frame_equal(again.frame, fresh.frame)
+    assert_frame_equal(again.frame, load_run(path, detail=False).frame)
+    assert _texts_of_every_question(again) == _texts_of_every_question(fresh)
     assert again.meta == fresh.meta
 
 

@@ -60,13 +60,13 @@ def test_on_the_sample_b_recall_at_5_is_inconclusive_against_80_percent(sample_c
 
 def test_a_small_category_is_inconclusive_where_the_whole_set_is_not(sample_comparison):
     # Known contradictions: 10/14 found by B; Wilson 45.4…88.3 % straddles 80 %.
-    cell = sample_comparison.categories["contradiction_connue"]["metrics"]["recall@5"]
-    assert cell["B"].value == pytest.approx(10 / 14)
-    assert cell["targets"]["B"].verdict == INCONCLUSIVE
-    assert cell["targets"]["B"].ci == pytest.approx(wilson_interval(10, 14))
+    cell = sample_comparison.categories["contradiction_connue"].metrics["recall@5"]
+    assert cell.b.value == pytest.approx(10 / 14)
+    assert cell.target_reading("B").verdict == INCONCLUSIVE
+    assert cell.target_reading("B").ci == pytest.approx(wilson_interval(10, 14))
     # Short factual, 44/48 found: Wilson 80.4…96.7 % lies above 80 %: meets.
-    short = sample_comparison.categories["factuelle_courte"]["metrics"]["recall@5"]
-    assert short["targets"]["B"].verdict == MEETS
+    short = sample_comparison.categories["factuelle_courte"].metrics["recall@5"]
+    assert short.target_reading("B").verdict == MEETS
 
 
 def test_faithfulness_and_utility_intervals_are_bootstrapped_over_questions(sample_comparison):

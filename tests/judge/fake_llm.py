@@ -9,7 +9,8 @@ timeouts and connection handling are exercised for real. Routes:
 The reply is built from the prompt: the number of `<phrase-NONCE n=..>` /
 `<sentence-NONCE n=..>` tags is the sentence count, the first `<passage-NONCE id=..>` is
 the evidence, a sentence containing "FAUX" is not attested; `[[injection]]` in the
-question makes the judge report an injection attempt. Directives written in a question as `[[name]]`
+question makes the judge report an injection attempt; `[[flip]]` makes its second
+answer to that question reverse the last sentence's verdict and score 2. Directives written in a question as `[[name]]`
 script misbehaviour, by attempt number for that question (see BEHAVIOURS).
 
 Bookkeeping for the assertions:
@@ -21,7 +22,9 @@ Bookkeeping for the assertions:
 
 `hold_after=N` answers N calls, then holds every further request until `release()`
 (which drops them unanswered: nothing more is paid) — to interrupt a run at a known
-point. Run as a script (`python fake_llm.py --latency 0.1`) it prints its port and
+point. `settled` says the point is reached: a request is held and none is still being
+answered (the hold decision and the count move under one lock, so no answer can be in
+transit when a test interrupts the client). Run as a script (`python fake_llm.py --latency 0.1`) it prints its port and
 serves until killed (the bench uses it in its own process).
 """
 
@@ -61,11 +64,13 @@ BEHAVIOURS = {
     "count": ["count"],
     "countalways": ["count*"],
     "nojson": ["nojson*"],
+    "nojsontwice": ["nojson", "nojson"],  # unusable, unusable after the repair, then (asked again) fine
     "badscore": ["badscore"],
     "401echo": ["401echo*"],
     "400": ["400*"],
     "empty": ["empty"],
     "injection": ["injection*"],
+    "flip": ["ok", "flip"],  # asked again (judge --repeat), the judge changes its mind once
 }
 
 
@@ -77,13 +82,17 @@ def _first_user(messages: list[dict]) -> str:
     return ""
 
 
-def verdict_object(prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4, injection: bool = False) -> dict:
-    """The verdicts a well-behaved judge would give for `prompt`."""
+def verdict_object(
+    prompt: str, *, french: bool = False, drop_one: bool = False, score: int = 4, injection: bool = False, flip: bool = False
+) -> dict:
+    """The verdicts a well-behaved judge would give for `prompt` (`flip`: the last sentence's reversed)."""
     sentences = SENTENCE_TAG.findall(prompt)
     passages = PASSAGE_TAG.findall(prompt)
     items = []
     for number, text in enumerate(sentences, start=1):
         attested = bool(passages) and "FAUX" not in text
+        if flip and number == len(sentences):
+            attested = not attested
         evidence = passages[:1] if attested else []
         if french:
             items.append({"texte": text, "atteste": attested, "preuves": evidence, "raison": "selon le passage"})
@@ -106,8 +115,9 @@ def reply_text(action: str, prompt: str) -> tuple[str, bool]:
     elif action == "empty":
         text = ""
     else:
+        score = {"badscore": 7, "flip": 2}.get(action, 4)
         verdict = verdict_object(
-            prompt, french=action == "french", drop_one=action == "count", score=7 if action == "badscore" else 4, injection=action == "injection"
+            prompt, french=action == "french", drop_one=action == "count", score=score, injection=action == "injection", flip=action == "flip"
         )
         text = json.dumps(verdict, ensure_ascii=False)
         if action == "fenced":
@@ -168,6 +178,7 @@ class FakeLLM:
         self.requests: list[tuple[str, dict, dict]] = []
         self.arrivals: list[tuple[float, str]] = []  # (time.monotonic(), first user message)
         self.held = 0
+        self.answering = 0  # requests past the hold decision, not yet answered
         self.in_flight = 0
         self.max_in_flight = 0
         self._stop = threading.Event()
@@ -207,12 +218,23 @@ class FakeLLM:
         assert self._server is not None
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
+    def drop_held(self) -> None:
+        """Drop held requests unanswered, and any later one past the point too (a client
+        still retrying while it stops must not be answered: that answer would be paid and lost)."""
+        self._release.set()
+
     def release(self) -> None:
-        """Let held requests go — unanswered — and stop holding new ones."""
+        """Drop held requests unanswered and stop holding: later requests are answered."""
         self.hold_after = None
         self._release.set()
 
     # -- statistics -------------------------------------------------------------------
+    @property
+    def settled(self) -> bool:
+        """Held at the interruption point: a request waits and no answer is still on its way."""
+        with self.lock:
+            return self.held >= 1 and self.answering == 0
+
     @property
     def total_paid(self) -> int:
         with self.lock:
@@ -278,12 +300,24 @@ class _Handler(BaseHTTPRequestHandler):
         problem = self._check_request(body, max_tokens)
         if problem:
             return self._send(422, {"error": {"message": problem}})
-        if fake.hold_after is not None and fake.total_paid >= fake.hold_after:
-            with fake.lock:
+        with fake.lock:
+            hold = fake.hold_after is not None and sum(fake.paid.values()) + fake.answering >= fake.hold_after
+            if hold:
                 fake.held += 1
+            else:
+                fake.answering += 1
+        if hold:
             fake._release.wait()
             self.close_connection = True  # dropped unanswered: not paid
             return None
+        try:
+            self._answer(body, prompt, call, max_tokens, attempt)
+        finally:
+            with fake.lock:
+                fake.answering -= 1
+
+    def _answer(self, body: dict, prompt: str, call: str, max_tokens: int, attempt: int) -> None:
+        fake = self.server_fake
         with fake.lock:
             fake.in_flight += 1
             fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)

@@ -54,7 +54,7 @@ async def test_a_cancelled_run_resumed_loses_nothing_and_pays_no_call_twice(make
     server = make_fake(hold_after=8)
     settings = settings_for(server.url, cache_dir=tmp_path / "cache", concurrency=4)
     task = asyncio.create_task(judge_run(raw_run(_mixed_records(24)), settings))
-    await _wait_until(lambda: server.held >= 1 and _cached(tmp_path / "cache") == server.total_paid)
+    await _wait_until(lambda: server.settled and _cached(tmp_path / "cache") == server.total_paid)
     task.cancel()  # what Ctrl-C does to the run
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -84,10 +84,10 @@ async def test_an_interrupted_cli_run_resumes_with_no_verdict_lost_and_no_call_p
     cache = tmp_path / "judged.jsonl.cache"
     process = subprocess.Popen(_cli(run, out, server.url, "-q"), cwd=tmp_path, env=_env(), stderr=subprocess.PIPE, text=True)
     try:
-        await _wait_until(lambda: server.held >= 1 and _cached(cache) == server.total_paid, timeout=30)
+        await _wait_until(lambda: server.settled and _cached(cache) == server.total_paid, timeout=30)
         process.send_signal(signal.SIGKILL if how == "kill -9" else signal.SIGINT)
         if how == "Ctrl-C":
-            server.release()  # the held requests fail; the run stops on the signal
+            server.drop_held()  # the held requests fail; the run stops on the signal
         _, stderr = process.communicate(timeout=20)
     finally:
         if process.poll() is None:

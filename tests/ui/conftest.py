@@ -256,13 +256,31 @@ class RecordingFailures(Screen):
 @pytest.fixture
 def recorded_failures(monkeypatch):
     """Replace FailureListScreen (looked up when opened) by a recorder; returns its log."""
-    failures = pytest.importorskip("ragtui.ui.screens.failures")
+    from ragtui.ui.screens import failures
+
     RecordingFailures.opened = []
     monkeypatch.setattr(failures, "FailureListScreen", RecordingFailures)
     return RecordingFailures.opened
 
 # ---- triage screens (failure list, question view, verdict inspector) -------------------------
 # Data and helpers live in triage_data.py; these fixtures only build them.
+
+
+@pytest.fixture
+def toasts(monkeypatch) -> list[str]:
+    """Every notification the app shows, in order (recorded on the way to Textual's own
+    `notify`, so tests need not read the app's private `_notifications`)."""
+    from textual.app import App
+
+    shown: list[str] = []
+    original = App.notify
+
+    def notify(self, message, *args, **kwargs):
+        shown.append(str(message))
+        return original(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(App, "notify", notify)
+    return shown
 
 
 @pytest.fixture

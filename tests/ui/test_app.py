@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from textual.widgets import Static
 
 import ragtui.core.session as session
@@ -182,6 +181,18 @@ async def test_launch_passes_no_mouse_to_textual(two_runs, monkeypatch):
     assert seen == {"mouse": False}
 
 
+async def test_the_problems_left_in_the_terminal_after_the_app_are_inert_one_line_each(two_runs, monkeypatch, capsys):
+    from ragtui.ui import launch as launch_module
+
+    def fake_run(self, **kwargs):
+        self.load_problems = ["b.jsonl:3: id: duplicate id 'q\x1b]0;pwned\x07\nragtui: all good'"]
+
+    monkeypatch.setattr(RagtuiApp, "run", fake_run)
+    launch_module.launch(two_runs)
+    err = capsys.readouterr().err
+    assert err == "ragtui: b.jsonl:3: id: duplicate id 'q␛]0;pwned␇ ragtui: all good'\n"
+
+
 def test_the_cli_theme_and_no_mouse_options_reach_launch(monkeypatch, fixture_paths):
     from ragtui.cli import main
     from ragtui.ui import launch as launch_module
@@ -247,7 +258,6 @@ async def test_the_palette_toggles_a_b_and_opens_help(two_runs):
 
 
 async def test_the_failure_list_screen_is_pushed_for_real(two_runs):
-    pytest.importorskip("ragtui.ui.screens.failures")
     app = RagtuiApp(two_runs)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)

@@ -106,7 +106,7 @@ async def test_the_verdict_inspector_labels_its_focused_sentence_with_j_and_k(tw
     ]
 
 
-async def test_a_labels_file_that_cannot_be_written_is_a_message_naming_labels(fixture_paths, tmp_path):
+async def test_a_labels_file_that_cannot_be_written_is_a_message_naming_labels(fixture_paths, tmp_path, toasts):
     blocked = tmp_path / "a_file"
     blocked.write_text("x")
     p = fixture_paths
@@ -117,8 +117,7 @@ async def test_a_labels_file_that_cannot_be_written_is_a_message_naming_labels(f
         await pilot.pause()
         await pilot.press("4")
         await pilot.pause()
-        messages = [n.message for n in pilot.app._notifications]
-        assert any("--labels FILE" in m and "cannot write labels" in m for m in messages)
+        assert any("--labels FILE" in m and "cannot write labels" in m for m in toasts)
         assert "utility ·" in _bar(pilot.app)  # nothing recorded
 
 

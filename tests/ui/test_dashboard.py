@@ -179,10 +179,10 @@ async def test_the_grid_shows_each_categorys_n_and_values_with_the_worst_marked(
         worst = worst_categories(comparison, "B")
         assert worst["recall@5"] in ("procedurale", "contradiction_connue")
         for row, (category, data) in enumerate(comparison.categories.items()):
-            assert str(grid.get_cell_at((row, 1))) == str(data["n"])
-            cell = data["metrics"]["recall@5"]
-            value = cell["B"].value if cell["B"].n else None
-            expected = cell_text(value, cell["delta"], "rate")
+            assert str(grid.get_cell_at((row, 1))) == str(data.n)
+            cell = data.metrics["recall@5"]
+            value = cell.b.value if cell.b.n else None
+            expected = cell_text(value, cell.delta, "rate")
             shown = str(grid.get_cell_at((row, 2)))
             assert shown.startswith(expected)
             assert shown.endswith("◆") == (worst["recall@5"] == category)
@@ -193,12 +193,12 @@ async def test_b_toggles_the_grid_between_b_and_a_values(two_runs, comparison):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)
-        cell = comparison.categories["procedurale"]["metrics"]["recall@5"]
-        assert str(grid.get_cell_at((1, 2))).startswith(cell_text(cell["B"].value, cell["delta"], "rate"))
+        cell = comparison.categories["procedurale"].metrics["recall@5"]
+        assert str(grid.get_cell_at((1, 2))).startswith(cell_text(cell.b.value, cell.delta, "rate"))
         await pilot.press("b")
         await pilot.pause()
         assert grid.side == "A"
-        assert str(grid.get_cell_at((1, 2))).split(" ")[0] == cell_text(cell["A"].value, None, "rate")
+        assert str(grid.get_cell_at((1, 2))).split(" ")[0] == cell_text(cell.a.value, None, "rate")
         assert "values of A" in str(app.screen.query_one("#categories-title").render())
 
 
@@ -335,3 +335,22 @@ async def test_each_run_header_says_how_often_its_judge_agrees_with_the_human_la
             text = text_of(header)
             assert f"{expected.sentence_agreement:.0%} agree" in text
             assert f"κ {expected.sentence_kappa:.2f}" in text and f"{expected.sentences} sentences" in text
+
+
+def test_the_run_header_shows_the_judge_trust_the_report_prints_sidecar_labels_included(tmp_path, write_jsonl):
+    import json
+
+    from ragtui.core.comparing.report import build_report
+    from ragtui.core.session import Inputs
+    from ragtui.ui.models.dashboard import build_dashboard_data
+
+    sentences = [{"text": "S.", "attested": True}]
+    records = [{"id": f"q{i}", "gold_passages": ["p"], "retrieved": ["p"], "answer": "S.", "judge": {"faithfulness": {"sentences": sentences}}} for i in range(3)]
+    a = write_jsonl(tmp_path / "a.jsonl", {"name": "base"}, records)
+    # The person disagrees with the judge on q1's only sentence: 2 of 3 agree.
+    events = [{"id": f"q{i}", "run": "base", "sentence": 0, "human": i != 1, "sampled": True, "at": "t"} for i in range(3)]
+    (tmp_path / "a.labels.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    comparison = load_comparison(Inputs(a=a))
+    header = build_dashboard_data(comparison).runs[0].calibration
+    assert (header.sentences, header.sentence_agreement) == (3, pytest.approx(2 / 3))
+    assert build_report(comparison)["calibration"]["A"]["sentence_agreement"] == round(2 / 3, 4)

@@ -267,15 +267,17 @@ def host_app(make_screen):
     return TriageHost()
 
 
-def screen_lines(app) -> list[str]:
-    """The text of every line on the terminal, as the compositor would send it.
-
-    Textual has no public call for the composed screen; this one place reads it (the
-    screen's compositor), so a Textual upgrade that moves it breaks one function.
-    """
-    return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
 def screen_strips(app):
-    """The composed screen as styled strips (see `screen_lines`)."""
+    """The composed screen as styled strips, as the compositor would send them to the terminal.
+
+    Textual has no public call for the composed screen; this is the one place in the tests
+    that reads it (the screen's private compositor), so a Textual upgrade that moves it
+    breaks one function. Snapshot tests cover looks; this serves behaviour tests that
+    need to read what is on screen, wherever a widget drew it.
+    """
     return app.screen._compositor.render_strips()
+
+
+def screen_lines(app) -> list[str]:
+    """The text of every line on the terminal (see `screen_strips`)."""
+    return [strip.text for strip in screen_strips(app)]

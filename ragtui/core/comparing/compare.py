@@ -7,79 +7,34 @@ in. Each metric gets a paired bootstrap interval (and an exact McNemar p-value f
 outcomes) and a verdict: `regressed` when the interval lies wholly on the bad side of 0
 (and, for 0/1 outcomes, McNemar's p is below 1 − confidence), `improved` on the good side,
 else `no_clear_change`; a drop larger than `max_drop` is flagged either way.
+
+`compare` returns the whole result every view renders (`ragtui.core.comparing.result`):
+metrics, categories, each run's counts, recall curve and judge trust, statuses, warnings.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
 import polars as pl
 
-from ragtui.core.comparing.power import Power, metric_power
+from ragtui.core.comparing.power import metric_power
+from ragtui.core.comparing.result import CategoryCell, CategoryComparison, Comparison, MetricComparison
+from ragtui.core.comparing.run_summary import run_labels, summarize_run
+from ragtui.core.comparing.run_warnings import judge_change_warning, judge_directed_warning, judge_warnings, unpaired_warning
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
-from ragtui.core.comparing.targets import NO_READING, TargetReading, read_targets
+from ragtui.core.comparing.targets import NO_READING, read_targets
 from ragtui.core.loading.config import Config
+from ragtui.core.loading.labels import RunLabels
+from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import METRICS, Counts, MetricSpec, MetricValue, counts, summarize, summarize_by_category
+from ragtui.core.measuring.metrics import METRICS, MetricSpec, MetricValue, summarize, summarize_by_category
 
 REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
 STATUSES = ("regressed", "fixed", "still_failing", "passing", "not_measured")
 # Utility is on a 1–5 scale: a drop is flagged at the same share of its range as a rate.
 UTILITY_RANGE = 4.0
-
-
-@dataclass(frozen=True)
-class MetricComparison:
-    """One metric for A and B (B fields None with a single run)."""
-
-    name: str
-    spec: MetricSpec
-    a: MetricValue
-    b: MetricValue | None = None
-    delta: float | None = None
-    ci: tuple[float, float] | None = None
-    p_value: float | None = None
-    verdict: str | None = None
-    n: int = 0
-    target: float | None = None
-    drop_flagged: bool = False
-    judge_changed: bool = False  # A and B judged by different models or prompts (judged metrics only)
-    # Each run's interval and its verdict against the target, by run label ("A", "B").
-    targets: dict[str, TargetReading] = field(default_factory=dict)
-    power: Power | None = None  # what this comparison could detect (two runs only)
-
-    def target_reading(self, run: str) -> TargetReading:
-        """Run `run`'s verdict against the target (`meets`/`misses`/`inconclusive`) and interval."""
-        return self.targets.get(run, NO_READING)
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Everything the dashboard and the report show; B is None for a single run."""
-
-    a: Evaluation
-    b: Evaluation | None
-    config: Config
-    metrics: dict[str, MetricComparison]
-    categories: dict[str, dict]
-    status: pl.DataFrame  # id, category, status, cause, kinds_added, kinds_removed, …
-    warnings: tuple[str, ...] = field(default_factory=tuple)
-    unpaired: dict[str, list[str]] = field(default_factory=dict)  # "A"/"B" → ids in that run only
-    # A peer tool's own metrics (`TOOL:METRIC` → tool_metrics.ToolMetric) and whose
-    # verdicts made each question pass or fail ("ragtui", "tool", "both"): see session.
-    tool_metrics: dict[str, Any] = field(default_factory=dict)
-    status_from: str = "ragtui"
-    # People's labels per side ("A", "B"), set by `session.load_comparison` (ragtui.core.labels).
-    labels: dict = field(default_factory=dict)
-
-    @property
-    def k(self) -> int:
-        return self.a.k
-
-    def question_ids(self, status: str) -> list[str]:
-        return self.status.filter(pl.col("status") == status).get_column("id").to_list()
 
 
 def _verdict(spec: MetricSpec, ci: tuple[float, float] | None, p_value: float | None, confidence: float) -> str:
@@ -232,26 +187,26 @@ def _single_status(a: Evaluation) -> pl.DataFrame:
     )
 
 
-def _category_cells(values_a: dict[str, MetricValue], values_b: dict[str, MetricValue] | None) -> dict[str, dict]:
+def _category_cells(values_a: dict[str, MetricValue], values_b: dict[str, MetricValue] | None) -> dict[str, CategoryCell]:
     cells = {}
     for name, va in values_a.items():
         vb = values_b[name] if values_b is not None else None
         delta = vb.value - va.value if vb is not None and vb.value is not None and va.value is not None else None
-        cells[name] = {"A": va, "B": vb, "delta": delta}
+        cells[name] = CategoryCell(va, vb, delta)
     return cells
 
 
-def _categories(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, dict]:
+def _categories(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, CategoryComparison]:
     """Per category: A, B and Δ under the same pairing rule as the overall metrics."""
     if paired is None:
         return {
-            category: {"n": n, "metrics": _category_cells(values, None)}
+            category: CategoryComparison(n, _category_cells(values, None))
             for category, (n, values) in summarize_by_category(a).items()
         }
-    out: dict[str, dict] = {}
+    out: dict[str, CategoryComparison] = {}
     for (category,), group in paired.group_by("category", maintain_order=True):
         values_a, values_b = _paired_values(group, a.k)
-        out[str(category)] = {"n": group.height, "metrics": _category_cells(values_a, values_b)}
+        out[str(category)] = CategoryComparison(group.height, _category_cells(values_a, values_b))
     return out
 
 
@@ -264,52 +219,51 @@ def _unpaired(a: Evaluation, b: Evaluation) -> dict[str, list[str]]:
     }
 
 
-def _unpaired_warning(unpaired: dict[str, list[str]]) -> str | None:
-    parts = []
-    for label, ids in unpaired.items():
-        if ids:
-            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            parts.append(f"{len(ids)} only in {label} ({shown})")
-    if not parts:
-        return None
-    return "questions in only one run are left out of A, B and Δ alike: " + "; ".join(parts)
-
-
-def judge_change_warning(a: Evaluation, b: Evaluation) -> str | None:
-    """When A and B were judged by different models or prompts, Δ of a judged metric mixes the
-    system's change with the judge's: said in every view."""
-    model_a, model_b = a.run.judge_model(), b.run.judge_model()
-    prompt_a = a.run.meta.extra.get("judge_prompt_version")
-    prompt_b = b.run.meta.extra.get("judge_prompt_version")
-    differences = []
-    if model_a and model_b and model_a != model_b:
-        differences.append(f"A by {model_a}, B by {model_b}")
-    if prompt_a and prompt_b and prompt_a != prompt_b:
-        differences.append(f"prompt {prompt_a} for A, {prompt_b} for B")
-    if not differences:
-        return None
-    return (
-        "the runs were judged differently (" + "; ".join(differences) + "): Δ of faithfulness and utility mixes the "
-        "system's change with the judge's; run `ragtui judge` on both runs with one judge"
-    )
-
-
 def _with_targets(
-    metrics: dict[str, MetricComparison], categories: dict[str, dict], runs: dict[str, Evaluation], config: Config
-) -> dict[str, MetricComparison]:
-    """Each run's verdicts against the targets, on the metrics and (as "targets") in each category cell."""
+    metrics: dict[str, MetricComparison], categories: dict[str, CategoryComparison], runs: dict[str, Evaluation], config: Config
+) -> tuple[dict[str, MetricComparison], dict[str, CategoryComparison]]:
+    """Each run's verdicts against the targets, on the metrics and in each category cell."""
     readings = {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
-    for category, data in categories.items():
-        for name, cell in data["metrics"].items():
-            cell["targets"] = {label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()}
-    return {
+    categories = {
+        category: replace(data, metrics={
+            name: replace(cell, targets={label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()})
+            for name, cell in data.metrics.items()
+        })
+        for category, data in categories.items()
+    }
+    metrics = {
         name: replace(m, targets={label: overall.get(name, NO_READING) for label, (overall, _) in readings.items()})
         for name, m in metrics.items()
     }
+    return metrics, categories
 
 
-def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
-    """The comparison of B against A (or the summary of A alone when B is None)."""
+def _status_counts(status: pl.DataFrame) -> dict[str, int]:
+    """Questions per status, every status named (0 where none)."""
+    tally = status.group_by("status").agg(pl.len().alias("n"))
+    found = dict(zip(tally.get_column("status").to_list(), tally.get_column("n").to_list(), strict=True))
+    return {name: int(found.get(name, 0)) for name in STATUSES}
+
+
+def compare(
+    a: Evaluation,
+    b: Evaluation | None,
+    config: Config,
+    *,
+    labels: dict[str, RunLabels] | None = None,
+    status_from: str = "ragtui",
+) -> Comparison:
+    """The comparison of B against A (or the summary of A alone when B is None).
+
+    Args:
+        a: The reference run, measured.
+        b: The candidate run, measured; None to summarise A alone.
+        config: Targets, confidence, max_drop.
+        labels: People's labels per run ("A", "B"); a run left out uses its own `human` labels.
+        status_from: Whose verdicts made each question pass (recorded, for the views to say).
+    """
+    from ragtui.core.comparing.tool_metrics import compare_tool_metrics  # it builds on this module
+
     warnings = list(a.warnings)
     if b is None:
         values = summarize(a)
@@ -317,57 +271,56 @@ def compare(a: Evaluation, b: Evaluation | None, config: Config) -> Comparison:
             name: MetricComparison(name=name, spec=next(s for s in METRICS if s.name(a.k) == name), a=value, n=value.n, target=config.target(name))
             for name, value in values.items()
         }
-        categories = _categories(a, None)
-        metrics = _with_targets(metrics, categories, {"A": a}, config)
-        return Comparison(a, None, config, metrics, categories, _single_status(a), tuple(warnings) + _judge_warnings(a))
-    warnings += list(b.warnings)
-    if a.k != b.k:
-        warnings.append(f"the runs were evaluated at different k ({a.k} and {b.k})")
-    paired = _paired(a, b)
-    if paired.height == 0:
-        from ragtui.core.errors import InputError, problem
+        metrics, categories = _with_targets(metrics, _categories(a, None), {"A": a}, config)
+        status = _single_status(a)
+        warnings += judge_warnings(a)
+        unpaired: dict[str, list[str]] = {}
+    else:
+        warnings += list(b.warnings)
+        if a.k != b.k:
+            warnings.append(f"the runs were evaluated at different k ({a.k} and {b.k})")
+        paired = _paired(a, b)
+        if paired.height == 0:
+            from ragtui.core.errors import InputError, problem
 
-        raise InputError(problem(b.run.path, None, "id", f"no question in common with {a.run.path}"))
-    unpaired = _unpaired(a, b)
-    judge_change = judge_change_warning(a, b)
-    warnings += [w for w in (_unpaired_warning(unpaired), judge_change) if w]
-    metrics = _metric_comparisons(paired, a, config, judge_change is not None)
-    categories = _categories(a, paired)
-    # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
-    ids = paired.select("id")
-    runs = {label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if unpaired[label] else run for label, run in (("A", a), ("B", b))}
-    metrics = _with_targets(metrics, categories, runs, config)
+            raise InputError(problem(b.run.path, None, "id", f"no question in common with {a.run.path}"))
+        unpaired = _unpaired(a, b)
+        judge_change = judge_change_warning(a, b)
+        warnings += [w for w in (unpaired_warning(unpaired), judge_change) if w]
+        metrics = _metric_comparisons(paired, a, config, judge_change is not None)
+        # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
+        ids = paired.select("id")
+        runs = {label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if unpaired[label] else run for label, run in (("A", a), ("B", b))}
+        metrics, categories = _with_targets(metrics, _categories(a, paired), runs, config)
+        status = _status(paired, a.k)
+        warnings += [*judge_warnings(a, "A"), *judge_warnings(b, "B"), *judge_directed_warning(a, b)]
+    evaluations = {"A": a, **({"B": b} if b is not None else {})}
+    labels = run_labels(evaluations, labels)
     return Comparison(
-        a, b, config, metrics, categories, _status(paired, a.k),
-        tuple(warnings) + _judge_warnings(a, "A") + _judge_warnings(b, "B") + _judge_directed_warning(a, b),
+        a, b, config, metrics, categories, status, tuple(warnings),
         unpaired=unpaired,
+        tool_metrics=compare_tool_metrics(a, b, config) if "tool_scores" in a.questions.columns else {},
+        status_from=status_from,
+        labels=labels,
+        runs={side: summarize_run(evaluation, labels[side], config) for side, evaluation in evaluations.items()},
+        status_counts=_status_counts(status),
     )
 
 
-def _judge_directed_warning(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
-    """B addresses the judge more than A: its faithfulness may have been talked up."""
-    in_a, in_b = a.judge_directed["questions"], b.judge_directed["questions"]
-    if in_b <= in_a:
-        return ()
-    return (
-        f"B has more questions whose answer or passages address the judge than A ({in_b} vs {in_a}): "
-        "its verdicts may have been talked into; read those questions (⚠) before trusting a gain",
-    )
+def relabelled(comparison: Comparison, labels: dict[str, RunLabels] | None = None) -> Comparison:
+    """The comparison with each run's judge trust read again from its labels.
 
+    A person labelling in the app changes `RunLabels` in place: the calibration and the
+    corrected values handed over at load are then read again from this new result.
 
-def _judge_warnings(evaluation: Evaluation, label: str | None = None) -> tuple[str, ...]:
-    from ragtui.core.families import same_family_warning
-
-    run = evaluation.run
-    warning = same_family_warning(run.meta.generator_model, run.judge_model())
-    if warning is None:
-        return ()
-    return (f"{label or run.name} ({run.name}): {warning}" if label else warning,)
-
-
-def counts_for(comparison: Comparison) -> dict[str, Counts]:
-    """Counts of A and B for headers (questions, missing, judge errors, …)."""
-    out = {"A": counts(comparison.a)}
-    if comparison.b is not None:
-        out["B"] = counts(comparison.b)
-    return out
+    Args:
+        comparison: What `compare` returned.
+        labels: The labels per run to read (default: the comparison's own).
+    """
+    config = comparison.config
+    labels = {**comparison.labels, **(labels or {})}
+    runs = {
+        side: replace(summary, calibration=calibrate(comparison.evaluations[side].questions, labels[side], confidence=config.confidence))
+        for side, summary in comparison.runs.items()
+    }
+    return replace(comparison, runs=runs, labels=labels)  # a new object: `corrected` is read again too

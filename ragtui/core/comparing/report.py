@@ -6,26 +6,21 @@ so `json.dumps` gives the document other tools read and the renderers never re-c
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from ragtui.core.comparing.compare import Comparison, MetricComparison
 from ragtui.core.comparing.power import POWER, Power
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.comparing.report_noise import add_noise_fields
+from ragtui.core.comparing.result import Comparison, MetricComparison, RunSummary
 from ragtui.core.comparing.targets import NO_READING, TargetReading
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import CURVE_MAX_K, counts, recall_curve, unavailable_metrics
+from ragtui.core.measuring.metrics import CURVE_MAX_K
+from ragtui.core.vocabulary import json_number as _num
 
 
-def _num(value: float | None, digits: int = 4) -> float | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return round(float(value), digits)
-
-
-def _run_header(evaluation: Evaluation) -> dict[str, Any]:
+def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
     run = evaluation.run
-    c = counts(evaluation)
+    c = summary.counts
     return {
         "name": run.name,
         "path": str(run.path),
@@ -45,7 +40,7 @@ def _run_header(evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, set[str]] | None = None) -> dict[str, Any]:
+def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"A": _num(m.a.value)}
     if two_runs and m.b is not None:
         out["B"] = _num(m.b.value)
@@ -88,28 +83,24 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     out = {}
     for category, data in comparison.categories.items():
         metrics = {}
-        for name, cell in data["metrics"].items():
-            entry: dict[str, Any] = {"A": _num(cell["A"].value), "n": cell["A"].n}
+        for name, cell in data.metrics.items():
+            entry: dict[str, Any] = {"A": _num(cell.a.value), "n": cell.a.n}
             if two_runs:
-                entry["B"] = _num(cell["B"].value) if cell["B"] else None
-                entry["delta"] = _num(cell["delta"])
-                entry["n_by_run"] = {"A": cell["A"].n, "B": cell["B"].n if cell["B"] else 0}
+                entry["B"] = _num(cell.b.value) if cell.b else None
+                entry["delta"] = _num(cell.delta)
+                entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
             if comparison.metrics[name].target is not None:
-                entry.update(target_fields(cell.get("targets", {}), ("A", "B") if two_runs else ("A",)))
+                entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",)))
             metrics[name] = entry
-        out[category] = {"name": comparison.config.category_name(category), "n": data["n"], "metrics": metrics}
+        out[category] = {"name": comparison.config.category_name(category), "n": data.n, "metrics": metrics}
     return out
 
 
 def build_report(comparison: Comparison) -> dict[str, Any]:
     """The report document (docs/cli.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
-    runs = {"A": _run_header(comparison.a)}
-    if comparison.b is not None:
-        runs["B"] = _run_header(comparison.b)
-    unavailable = {"A": unavailable_metrics(comparison.a)}
-    if comparison.b is not None:
-        unavailable["B"] = unavailable_metrics(comparison.b)
+    runs = {side: _run_header(evaluation, comparison.runs[side]) for side, evaluation in comparison.evaluations.items()}
+    unavailable = {side: summary.unavailable for side, summary in comparison.runs.items()}
     report: dict[str, Any] = {
         "runs": runs,
         "k": comparison.k,
@@ -139,11 +130,11 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     not_measured = comparison.question_ids("not_measured")
     if not_measured:  # present only when some question was not measured: never "passing"
         report["questions"]["not_measured"] = not_measured
-    curve = {"k": list(range(1, CURVE_MAX_K + 1)), "A": [_num(v) for v in recall_curve(comparison.a)]}
-    if comparison.b is not None:
-        curve["B"] = [_num(v) for v in recall_curve(comparison.b)]
+    curve: dict[str, list] = {"k": list(range(1, CURVE_MAX_K + 1))}
+    curve.update({side: [_num(v) for v in summary.recall_curve] for side, summary in comparison.runs.items()})
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
+    add_noise_fields(report, comparison)
     if two_runs:
         config = comparison.config
         report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}

@@ -1,49 +1,18 @@
 """The calibration parts of the report document: per-run agreement and bias, and the
-`corrected` object under faithfulness and utility (docs/cli.md), from the comparison's labels."""
+`corrected` object under faithfulness and utility (docs/cli.md), as the comparison holds them."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from ragtui.core.comparing.compare import Comparison
-from ragtui.core.loading.labels import RunLabels, from_run
-from ragtui.core.measuring.calibration import Calibration, calibrate
-from ragtui.core.measuring.correction import CorrectedMetric, correct, corrected_delta
-from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.comparing.result import Comparison
+from ragtui.core.measuring.correction import CorrectedMetric
 from ragtui.core.measuring.ppi import Corrected, MeanWithInterval
-
-
-def _num(value: float | None, digits: int = 4) -> float | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return round(float(value), digits)
+from ragtui.core.vocabulary import json_number as _num
 
 
 def _pair(interval: tuple[float, float] | None) -> list[float | None] | None:
     return None if interval is None else [_num(interval[0]), _num(interval[1])]
-
-
-def _labels(comparison: Comparison, side: str, evaluation: Evaluation) -> RunLabels:
-    found = comparison.labels.get(side)
-    return found if found is not None else from_run(evaluation.run.name, evaluation.questions)
-
-
-def _sides(comparison: Comparison) -> dict[str, Evaluation]:
-    return {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
-
-
-def run_calibration(comparison: Comparison, side: str) -> Calibration | None:
-    evaluation = _sides(comparison)[side]
-    return calibrate(evaluation.questions, _labels(comparison, side, evaluation), confidence=comparison.config.confidence)
-
-
-def run_corrections(comparison: Comparison, side: str) -> dict[str, CorrectedMetric]:
-    evaluation = _sides(comparison)[side]
-    return correct(
-        evaluation.questions, _labels(comparison, side, evaluation),
-        confidence=comparison.config.confidence, max_drop=comparison.config.max_drop,
-    )
 
 
 def _bias(bias: MeanWithInterval | None) -> dict[str, Any] | None:
@@ -52,7 +21,7 @@ def _bias(bias: MeanWithInterval | None) -> dict[str, Any] | None:
 
 def calibration_section(comparison: Comparison, side: str) -> dict[str, Any] | None:
     """`report["calibration"][side]`: counts, agreement (overall, per category), confusion, bias."""
-    result = run_calibration(comparison, side)
+    result = comparison.runs[side].calibration
     if result is None:
         return None
     out: dict[str, Any] = {}
@@ -63,8 +32,8 @@ def calibration_section(comparison: Comparison, side: str) -> dict[str, Any] | N
             out[key] = _bias(value)
         else:
             out[key] = _num(value) if isinstance(value, float) else value
-    labels = _labels(comparison, side, _sides(comparison)[side])
-    out["labels_file"] = str(labels.path) if labels.path is not None else None
+    path = comparison.labels[side].path
+    out["labels_file"] = str(path) if path is not None else None
     return out
 
 
@@ -82,12 +51,10 @@ def _corrected_run(metric: CorrectedMetric) -> dict[str, Any] | None:
 
 def corrected_sections(comparison: Comparison) -> dict[str, dict[str, Any]]:
     """metric name → the `corrected` object: {"A", "B", "delta", "delta_ci"} (None where no sampled labels)."""
-    per_side = {side: run_corrections(comparison, side) for side in _sides(comparison)}
     out: dict[str, dict[str, Any]] = {}
-    for name in ("faithfulness", "utility"):
-        entry: dict[str, Any] = {side: _corrected_run(found[name]) for side, found in per_side.items()}
-        if "B" in per_side:
-            delta, ci = corrected_delta(per_side["A"][name].corrected, per_side["B"][name].corrected, comparison.config.confidence)
-            entry["delta"], entry["delta_ci"] = _num(delta), _pair(ci)
+    for name, corrected in comparison.corrected.items():
+        entry: dict[str, Any] = {side: _corrected_run(metric) for side, metric in corrected.runs.items()}
+        if "B" in corrected.runs:
+            entry["delta"], entry["delta_ci"] = _num(corrected.delta), _pair(corrected.delta_ci)
         out[name] = entry
     return out

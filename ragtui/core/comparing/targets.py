@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from ragtui.core.measuring.evaluate import Evaluation
 
 MEETS, MISSES, INCONCLUSIVE = "meets", "misses", "inconclusive"
-TARGET_VERDICTS = (MEETS, MISSES, INCONCLUSIVE)
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import polars as pl
 
-from ragtui.core.comparing.compare import MetricComparison, _verdict
+from ragtui.core.comparing.compare import _verdict
 from ragtui.core.comparing.power import metric_power
+from ragtui.core.comparing.result import CategoryCell, MetricComparison
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 from ragtui.core.comparing.targets import readings_of_values
 from ragtui.core.loading.config import Config
@@ -44,7 +45,7 @@ class ToolMetric:
     errors: dict[str, int]  # per run: questions present whose score is an error
     pass_rate: dict[str, float | None]  # per run, over the compared questions
     unpaired: int = 0  # questions scored in one run only, left out of A, B and Δ
-    categories: dict[str, dict] = field(default_factory=dict)  # category → {A, B, delta, n}
+    categories: dict[str, CategoryCell] = field(default_factory=dict)  # category → A, B, Δ (n: A's n)
 
     @property
     def name(self) -> str:
@@ -117,7 +118,7 @@ def _tool_metric(
             targets=readings_of_values(spec, {"A": values.to_numpy().astype(np.float64)}, target, config.confidence),
         )
         categories = {
-            row["category"]: {"A": MetricValue(row["A"], row["n"]), "B": None, "delta": None, "n": row["n"]}
+            row["category"]: CategoryCell(MetricValue(row["A"], row["n"]))
             for row in kept.group_by("category", maintain_order=True).agg(pl.col("value").mean().alias("A"), pl.len().alias("n")).iter_rows(named=True)
         }
         return ToolMetric(tool, comparison, threshold, errors, {"A": _rate(kept.get_column("passed"))}, 0, categories)
@@ -179,12 +180,12 @@ def _mcnemar(paired: pl.DataFrame, spec: MetricSpec) -> float | None:
     return mcnemar_exact_p(worse, better)
 
 
-def _categories(paired: pl.DataFrame) -> dict[str, dict]:
+def _categories(paired: pl.DataFrame) -> dict[str, CategoryCell]:
     grouped = paired.group_by("category", maintain_order=True).agg(
         pl.col("value").mean().alias("A"), pl.col("value_b").mean().alias("B"), pl.len().alias("n")
     )
     return {
-        row["category"]: {"A": MetricValue(row["A"], row["n"]), "B": MetricValue(row["B"], row["n"]), "delta": row["B"] - row["A"], "n": row["n"]}
+        row["category"]: CategoryCell(MetricValue(row["A"], row["n"]), MetricValue(row["B"], row["n"]), row["B"] - row["A"])
         for row in grouped.iter_rows(named=True)
     }
 

@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import polars as pl
-
-from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.report import _metric, _num
+from ragtui.core.comparing.result import Comparison, ToolCounts
 from ragtui.core.comparing.tool_metrics import ToolMetric
-from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.tool_scores import tool_of
 
 
 def tool_metrics_section(comparison: Comparison) -> dict[str, Any]:
@@ -37,30 +33,24 @@ def _tool_metric(metric: ToolMetric, two_runs: bool, category_name: Callable[[st
         out["unpaired"] = metric.unpaired
     categories = {}
     for category, cell in metric.categories.items():
-        entry: dict[str, Any] = {"name": category_name(category), "A": _num(cell["A"].value), "n": cell["n"]}
+        entry: dict[str, Any] = {"name": category_name(category), "A": _num(cell.a.value), "n": cell.a.n}
         if two_runs:
-            entry["B"] = _num(cell["B"].value)
-            entry["delta"] = _num(cell["delta"])
+            entry["B"] = _num(cell.b.value) if cell.b is not None else None
+            entry["delta"] = _num(cell.delta)
         categories[category] = entry
     out["categories"] = categories
     return out
 
 
-def tool_run_fields(evaluation: Evaluation) -> dict[str, Any]:
+def tool_run_fields(counts: ToolCounts) -> dict[str, Any]:
     """A run's tool and its verdict counts: judged by the tool, failing, errors."""
-    present = evaluation.questions.filter(pl.col("present"))
-    return {
-        "tool": tool_of(evaluation),
-        "tool_verdicts": present.filter(pl.col("tool_pass").is_not_null() & pl.col("tool_error").is_null()).height,
-        "tool_failing": present.filter((pl.col("tool_pass") == False) & pl.col("tool_error").is_null()).height,  # noqa: E712
-        "tool_errors": present.filter(pl.col("tool_error").is_not_null()).height,
-    }
+    return {"tool": counts.tool, "tool_verdicts": counts.verdicts, "tool_failing": counts.failing, "tool_errors": counts.errors}
 
 
 def add_tool_fields(report: dict[str, Any], comparison: Comparison) -> None:
     """Put `status_from`, the runs' tool counts and `tool_metrics` into a built report."""
     report["status_from"] = comparison.status_from
-    for label, evaluation in (("A", comparison.a), ("B", comparison.b)):
-        if evaluation is not None and label in report["runs"] and "tool_pass" in evaluation.questions.columns:
-            report["runs"][label].update(tool_run_fields(evaluation))
+    for label, summary in comparison.runs.items():
+        if label in report["runs"] and summary.tool is not None:
+            report["runs"][label].update(tool_run_fields(summary.tool))
     report["tool_metrics"] = tool_metrics_section(comparison)

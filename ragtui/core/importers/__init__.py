@@ -2,7 +2,8 @@
 
 RAGAS, promptfoo, inspect_ai, DeepEval and TREC files become ragtui's native run records
 (docs/formats.md), so runs produced by different tools can be triaged and compared. A
-format is recognised by content (`detect`) or named (`fmt`, the CLI's `--from`). What a
+format is recognised by content (`detect`) or named (`fmt`, the CLI's `--from`); each
+format is one row of `registry.IMPORTERS` (its names, reader and recognisers). What a
 format lacks stays absent and is listed in `run.imported_from.not_available`; nothing
 is invented (docs/importers.md has the field-by-field mapping).
 
@@ -19,14 +20,10 @@ from typing import Any
 
 from ragtui.core.errors import InputError, problem
 from ragtui.core.importers.detection import detect, detect_gold
+from ragtui.core.importers.registry import FORMATS, Importer, importer_named
 from ragtui.core.loading.records import RawRun
 
-FORMATS: tuple[str, ...] = ("ragas", "promptfoo", "inspect", "deepeval", "trec")
-
-# Names users may type for --from.
-ALIASES = {"inspect_ai": "inspect", "trec_eval": "trec", "qrels": "trec"}
-
-__all__ = ["FORMATS", "detect", "detect_gold", "import_gold", "import_run"]
+__all__ = ["FORMATS", "detect", "detect_gold", "format_named", "import_gold", "import_run"]
 
 
 def import_run(
@@ -56,44 +53,29 @@ def import_run(
         InputError: naming the file, the line or record, and the field.
     """
     path = Path(path)
-    name = _format_name(path, fmt if fmt is not None else detect(path))
-    if name == "ragas":
-        from ragtui.core.importers.ragas import read_ragas
-
-        return read_ragas(path, gold_questions)
-    if name == "promptfoo":
-        from ragtui.core.importers.promptfoo import read_promptfoo
-
-        return read_promptfoo(path, gold_questions, variant)
-    if name == "inspect":
-        from ragtui.core.importers.inspect_log import read_inspect
-
-        return read_inspect(path, gold_questions, variant)
-    if name == "deepeval":
-        from ragtui.core.importers.deepeval import read_deepeval
-
-        return read_deepeval(path, gold_questions, gold_categories)
-    from ragtui.core.importers.trec import read_run
-
-    return read_run(path, gold_questions)
+    importer = _importer(path, fmt if fmt is not None else detect(path))
+    return importer.read(path, gold_questions, variant=variant, gold_categories=gold_categories)
 
 
 def import_gold(path: Path, fmt: str | None = None) -> tuple[list[dict[str, Any]], list[int]]:
     """Gold records (id, question, gold_passages, category) and their lines: TREC qrels."""
     path = Path(path)
-    name = _format_name(path, fmt if fmt is not None else detect_gold(path), gold=True)
-    if name != "trec":
-        raise InputError(problem(path, None, None, f"a {name} file is a run, not a gold set: only TREC qrels are read as gold"))
-    from ragtui.core.importers.trec import read_qrels
-
-    return read_qrels(path)
+    importer = _importer(path, fmt if fmt is not None else detect_gold(path), gold=True)
+    if importer.gold_reader is None:
+        raise InputError(problem(path, None, None, f"a {importer.name} file is a run, not a gold set: only TREC qrels are read as gold"))
+    return importer.read_gold(path)
 
 
-def _format_name(path: Path, fmt: str | None, gold: bool = False) -> str:
+def format_named(path: Path, fmt: str) -> str:
+    """The format `fmt` (--from) names, aliases and any case accepted; InputError naming `path` if none."""
+    return _importer(path, fmt).name
+
+
+def _importer(path: Path, fmt: str | None, gold: bool = False) -> Importer:
     if fmt is None:
         kind = "TREC qrels" if gold else "a ragtui run nor a file of " + ", ".join(FORMATS)
         raise InputError(problem(path, None, None, f"not {kind}: name the format with --from NAME if it is one"))
-    name = ALIASES.get(fmt.lower(), fmt.lower())
-    if name not in FORMATS:
+    importer = importer_named(fmt)
+    if importer is None:
         raise InputError(problem(path, None, None, f"unknown format '{fmt}': expected one of {', '.join(FORMATS)}"))
-    return name
+    return importer

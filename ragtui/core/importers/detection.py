@@ -3,27 +3,23 @@
 The loader asks this of every run file, native ones included, so it reads at most the
 first 64 KiB (plus a zip's directory) and answers None for ragtui's own files. Only a
 pretty-printed JSON document whose first 64 KiB name no tool is parsed whole, and only
-when it is small.
+when it is small. This module finds the route (an archive, a JSON object or array, a text
+file) and hands what it read to the formats' recognisers (`registry.IMPORTERS`).
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 import zipfile
 from pathlib import Path
 
-from ragtui.core.importers import trec
+from ragtui.core.importers.registry import recognised
 
 HEAD_BYTES = 64 * 1024
 FULL_PARSE_LIMIT = 16 * 1024 * 1024
 _SNIFF_LINES = 20
 
-_PROMPTFOO_KEY = re.compile(r'"evalId"\s*:')
-_DEEPEVAL_KEY = re.compile(r'"(testCases|test_cases)"\s*:\s*\[')
-_INSPECT_KEYS = (re.compile(r'"eval"\s*:\s*\{'), re.compile(r'"(task|task_id|run_id)"\s*:'))
-_RAGAS_KEY = re.compile(r'^\[\s*\{\s*"user_input"\s*:')
 _NATIVE_START = re.compile(r'^\{\s*"run"\s*:')
 
 
@@ -37,30 +33,28 @@ def detect(path: Path) -> str | None:
     if head is None:
         return None
     if head.startswith(b"PK\x03\x04"):
-        return "inspect" if _is_inspect_archive(path) else None
+        return _archive_format(path)
     if path.suffix.lower() in (".yaml", ".yml", ".parquet"):
         return None
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if text.startswith("{"):
         return _json_object_format(path, text)
     if text.startswith("["):
-        return "ragas" if _RAGAS_KEY.match(text) else None
+        return recognised("array", text)
     lines = _complete_lines(text, len(head) == HEAD_BYTES)
     if not lines:
         return None
-    if _is_ragas_header(lines[0]):
-        return "ragas"
-    return "trec" if trec.sniff(lines[:_SNIFF_LINES]) else None
+    return recognised("header", lines[0]) or recognised("lines", lines[:_SNIFF_LINES])
 
 
 def detect_gold(path: Path) -> str | None:
-    """"trec" for a TREC qrels file, else None (a native gold set or unknown)."""
+    """The format of a gold set in a peer tool's format ("trec" for qrels), else None (native or unknown)."""
     head = _head(Path(path))
     if head is None or head.startswith(b"PK"):
         return None
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     lines = _complete_lines(text, len(head) == HEAD_BYTES)
-    return "trec" if trec.sniff(lines[:_SNIFF_LINES]) == "qrels" else None
+    return recognised("gold_lines", lines[:_SNIFF_LINES])
 
 
 def _head(path: Path) -> bytes | None:
@@ -76,13 +70,13 @@ def _complete_lines(text: str, truncated: bool) -> list[str]:
     return lines[:-1] if truncated and len(lines) > 1 else lines
 
 
-def _is_inspect_archive(path: Path) -> bool:
+def _archive_format(path: Path) -> str | None:
     try:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
     except (zipfile.BadZipFile, OSError):
-        return False
-    return any(name in ("header.json", "_journal/start.json") or name.startswith("samples/") for name in names)
+        return None
+    return recognised("archive", names)
 
 
 def _json_object_format(path: Path, text: str) -> str | None:
@@ -92,15 +86,12 @@ def _json_object_format(path: Path, text: str) -> str | None:
     except json.JSONDecodeError:
         obj = None
     if isinstance(obj, dict):
-        return _format_from_keys(obj)
+        return recognised("keys", obj)
     if _NATIVE_START.match(text):
         return None
-    if _PROMPTFOO_KEY.search(text):
-        return "promptfoo"
-    if _DEEPEVAL_KEY.search(text):
-        return "deepeval"
-    if all(pattern.search(text) for pattern in _INSPECT_KEYS):
-        return "inspect"
+    found = recognised("head", text)
+    if found is not None:
+        return found
     try:
         small = path.stat().st_size <= FULL_PARSE_LIMIT
     except OSError:
@@ -111,28 +102,4 @@ def _json_object_format(path: Path, text: str) -> str | None:
         obj = json.loads(path.read_bytes())
     except (ValueError, OSError):
         return None
-    return _format_from_keys(obj) if isinstance(obj, dict) else None
-
-
-def _format_from_keys(obj: dict) -> str | None:
-    """The format of one JSON object: a whole document, or the first line of a JSONL file."""
-    keys = set(obj)
-    if "user_input" in keys:
-        return "ragas"
-    if "evalId" in keys and "results" in keys:
-        return "promptfoo"
-    if "testCase" in keys and keys & {"promptIdx", "gradingResult", "response"}:
-        return "promptfoo"  # `promptfoo eval -o out.jsonl`: one result a line
-    if isinstance(obj.get("testCases", obj.get("test_cases")), list):
-        return "deepeval"
-    if isinstance(obj.get("eval"), dict) and keys & {"samples", "plan", "results", "stats"}:
-        return "inspect"
-    return None
-
-
-def _is_ragas_header(line: str) -> bool:
-    try:
-        columns = set(next(csv.reader([line])))
-    except (csv.Error, StopIteration):
-        return False
-    return "user_input" in columns or {"question", "contexts"} <= columns
+    return recognised("keys", obj) if isinstance(obj, dict) else None

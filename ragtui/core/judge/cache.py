@@ -13,7 +13,8 @@ sibling, fsync, rename) — chosen over an append-only journal because:
 - several processes may share a cache (the CLI judging while the TUI re-judges one
   question): independent renames need no lock, concurrent appends to one journal do;
 - a lookup is one open(), without loading the whole history, so a warm rerun of a
-  10,000-question run starts at once; one bad verdict is invalidated by deleting one file;
+  10,000-question run starts at once; one bad verdict is invalidated by deleting one file
+  (what `--retry-errors` does for the replies that ended in a judge error);
 - the costs — an inode per call, a rename per write — are small next to an HTTP call.
 Writes run on a writer thread so the event loop keeps sending requests; `flush()`
 waits for them, and a pending write finishes even when its task is cancelled.
@@ -38,14 +39,20 @@ FORMAT = "ragtui-judge-cache/1"
 log = logging.getLogger("ragtui.judge")
 
 
-def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int) -> str:
+def call_key(provider: str, model: str, prompt_version: str, messages: list[dict[str, str]], max_tokens: int, repeat: int = 0) -> str:
     """The sha256 naming one call: what the provider would answer depends on these only.
 
     The base URL is left out on purpose: the same model behind another address
     (a proxy, a new port) gives the same verdicts, and should not be paid twice.
+    `repeat` is the repetition of `ragtui judge --repeat N` (0 for the first): each
+    repetition is a call of its own, paid once; the first keeps the key it always had,
+    so a run judged before costs only the repetitions it lacks.
     """
+    fields: dict[str, object] = {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens}
+    if repeat:
+        fields["repeat"] = repeat
     canonical = json.dumps(
-        {"v": 1, "provider": provider, "model": model, "prompt_version": prompt_version, "messages": messages, "max_tokens": max_tokens},
+        fields,
         ensure_ascii=False,
         sort_keys=True,
         separators=(",", ":"),
@@ -83,8 +90,7 @@ class CallCache:
         self._shards: set[str] = set()  # shard folders known to exist
         self._writing: dict[str, dict[str, Any]] = {}  # key -> entry not yet on disk
         self._index: set[str] | None = None  # keys on disk, listed once (see get)
-        self.hits = 0
-        self.writes = 0
+        self.stored_now: set[str] = set()  # keys this process stored: answers of this run
         if self.root is not None:
             self.root.mkdir(parents=True, exist_ok=True)
             self._remove_stale_temporaries()
@@ -98,7 +104,6 @@ class CallCache:
         if self.root is None:
             return None
         if key in self._writing:
-            self.hits += 1
             return self._writing[key]
         if self._index is None:
             self._index = self._list_keys()
@@ -121,7 +126,6 @@ class CallCache:
             return None
         if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("response"), dict):
             return None
-        self.hits += 1
         return entry
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
@@ -132,6 +136,7 @@ class CallCache:
         if self.root is None:
             return
         entry = {"format": FORMAT, "key": key, **entry}
+        self.stored_now.add(key)
         self._writing[key] = entry
         if self._index is not None:
             self._index.add(key)
@@ -145,6 +150,23 @@ class CallCache:
         self._pending.add(future)
         future.add_done_callback(self._pending.discard)
 
+    def forget(self, key: str) -> None:
+        """Delete the entry for `key` so that its call is made again (`ragtui judge --retry-errors`).
+
+        Only an answer from an earlier run is forgotten: one stored by this run is what
+        asking again just gave.
+        """
+        if self.root is None or key in self.stored_now:
+            return
+        if self._index is not None:
+            self._index.discard(key)
+        try:
+            self.path(key).unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # the call is made again all the same; its answer replaces the entry
+            log.warning("judge cache: cannot delete %s: %s", self.path(key), exc)
+
     def _write(self, key: str, entry: dict[str, Any]) -> None:
         path = self.path(key)
         try:
@@ -154,7 +176,6 @@ class CallCache:
                 path.parent.mkdir(exist_ok=True)
                 self._shards.add(path.parent.name)
             _write_atomically(path, data)
-            self.writes += 1
         except OSError as exc:  # a full disk must not lose the verdict already in hand
             log.warning("judge cache: cannot write %s: %s", path, exc)
         finally:

@@ -115,9 +115,9 @@ class JudgeClient:
     def _redact(self, text: str) -> str:
         return redact(text, [self.settings.api_key])
 
-    async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> CallResult:
-        """One call, from the cache when possible. Raises CallError."""
-        key, cached = cached_call(self.cache, self.settings, self.prompt_version, messages, max_tokens, self.stats)
+    async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], repeat: int = 0) -> CallResult:
+        """One call (repetition `repeat` of it), from the cache when possible. Raises CallError."""
+        key, cached = cached_call(self.cache, self.settings, self.prompt_version, messages, max_tokens, self.stats, repeat)
         if cached is not None:
             return cached
         shared = self._inflight.get(key)
@@ -144,7 +144,7 @@ class JudgeClient:
                 "provider": self.settings.provider,
                 "model": self.settings.model,
                 "prompt_version": self.prompt_version,
-                "request": {"messages": messages, "max_tokens": max_tokens},
+                "request": {"messages": messages, "max_tokens": max_tokens, **({"repeat": repeat} if repeat else {})},
                 "response": completion.to_json(),
                 "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             },
@@ -221,14 +221,20 @@ class JudgeClient:
 
 
 def cached_call(
-    cache: CallCache, settings: JudgeSettings, prompt_version: str, messages: list[dict[str, str]], max_tokens: int, stats: ClientStats
+    cache: CallCache,
+    settings: JudgeSettings,
+    prompt_version: str,
+    messages: list[dict[str, str]],
+    max_tokens: int,
+    stats: ClientStats,
+    repeat: int = 0,
 ) -> tuple[str, CallResult | None]:
     """A call's cache key, and its answer when the cache already holds it (counted as cached).
 
     The interactive client and the batch call source both start every call here, so the
     two key and replay a call the same way.
     """
-    key = call_key(settings.provider, settings.model, prompt_version, messages, max_tokens)
+    key = call_key(settings.provider, settings.model, prompt_version, messages, max_tokens, repeat)
     entry = cache.get(key)
     if entry is None:
         return key, None

@@ -57,6 +57,7 @@ class Usage:
     tokens_in: int = 0
     tokens_out: int = 0
     cost_usd: float | None = 0.0
+    replayed: list[str] = field(default_factory=list)  # keys answered by entries an earlier run cached
 
     def add(self, tokens_in: int, tokens_out: int, cost: float | None, cached: bool) -> None:
         self.calls += 1
@@ -77,20 +78,33 @@ class Outcome:
     judge: dict[str, Any]
     usage: Usage
     flags: QuestionFlags = field(default_factory=QuestionFlags)  # what the detector saw before judging
+    failed_call: bool = False  # its error is no cached reply's: a call failed (or was deferred in batch), or a bug
 
     @property
     def error(self) -> str | None:
         return self.judge.get("error")
+
+    @property
+    def replayed(self) -> bool:
+        """Every reply it rests on came from the cache, stored by an earlier run: a rerun
+        gives the same verdict — or the same judge error — without asking anyone."""
+        return not self.failed_call and self.usage.calls > 0 and len(self.usage.replayed) == self.usage.calls
 
 
 class JudgeSession:
     """Prompts, prices, cache and HTTP client shared by the questions of one run.
 
     Use as `async with JudgeSession(settings) as session: await session.judge(record)`.
+    With `retry_errors`, a question whose judge error was replayed from the cache (an
+    unusable or cut-off reply an earlier run paid for) is asked again, once: the replies
+    it rests on are forgotten from the cache, so only they are paid again.
     """
 
-    def __init__(self, settings: JudgeSettings):
+    def __init__(self, settings: JudgeSettings, *, retry_errors: bool = False):
         self.settings = settings.validated()
+        self.retry_errors = retry_errors
+        self.retried: set[str] = set()  # ids asked again this run (kept across batch rounds)
+        self._retried_calls: set[tuple[str, int]] = set()  # (id, repetition) asked again: once each
         self.lexical = settings.provider == "lexical"
         self.prompts: PromptSet | None = None if self.lexical else load_prompts(settings.lang, settings.prompts_dir)
         self.prompt_version = lexical.PROMPT_VERSION if self.prompts is None else self.prompts.version
@@ -120,8 +134,25 @@ class JudgeSession:
     def unknown_price(self) -> bool:
         return not self.lexical and self.prices.price(self.settings.model, self.settings.provider) is None
 
-    async def judge(self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False) -> Outcome:
-        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure."""
+    async def judge(
+        self, record: Mapping[str, Any], *, gold: Mapping[str, Any] | None = None, raise_fatal: bool = False, repeat: int = 0
+    ) -> Outcome:
+        """The new `judge` object for `record`. Never raises for a bad reply or HTTP failure.
+
+        `repeat` numbers the repetitions of `ragtui judge --repeat N` (0 for the first):
+        the same prompt, asked again, each repetition cached under its own key.
+        """
+        outcome = await self._judge_once(record, gold, raise_fatal, repeat)
+        record_id = str(record.get("id"))
+        if self.retry_errors and outcome.error and outcome.replayed and (record_id, repeat) not in self._retried_calls:
+            self._retried_calls.add((record_id, repeat))
+            self.retried.add(record_id)
+            for key in outcome.usage.replayed:
+                self.cache.forget(key)
+            outcome = await self._judge_once(record, gold, raise_fatal, repeat)
+        return outcome
+
+    async def _judge_once(self, record: Mapping[str, Any], gold: Mapping[str, Any] | None, raise_fatal: bool, repeat: int = 0) -> Outcome:
         inputs = build_inputs(record, self.settings.k, gold, self.settings.unanswerable_categories)
         usage = Usage()
         if inputs.problem:
@@ -133,37 +164,42 @@ class JudgeSession:
             return Outcome(self._result(usage, sentences=sentences, utility=utility), usage, flags)
         from ragtui.core.judge.client import CallError
 
+        failed_call = False
         try:
-            judge = await self._judge_llm(inputs, usage)
+            judge = await self._judge_llm(inputs, usage, repeat)
         except CallError as exc:
             if exc.fatal and raise_fatal:
                 raise
+            failed_call = True
             judge = self._result(usage, error=f"judge call failed: {exc}")
         except Exception as exc:  # a bug must cost one question, not a 10,000-question run
             log.exception("judge: unexpected error on %s", inputs.record_id)
             detail = redact(f"{type(exc).__name__}: {exc}", [self.settings.api_key])
+            failed_call = True
             judge = self._result(usage, error=f"internal error while judging ({detail}); please report it")
-        return Outcome(judge, usage, flags)
+        return Outcome(judge, usage, flags, failed_call)
 
-    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage):
+    async def _call(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], usage: Usage, repeat: int = 0):
         assert self.client is not None, "a network judge is used inside `async with`"
-        result = await self.client.complete(messages, max_tokens, schema)
+        result = await self.client.complete(messages, max_tokens, schema, repeat)
         c = result.completion
         cost = self.prices.cost(self.settings.model, c.tokens_in, c.tokens_out, self.settings.provider, batch=result.batch)
         usage.add(c.tokens_in, c.tokens_out, cost, result.cached)
+        if result.cached and result.key not in self.cache.stored_now:
+            usage.replayed.append(result.key)
         return c
 
-    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage) -> dict[str, Any]:
+    async def _judge_llm(self, inputs: JudgeInputs, usage: Usage, repeat: int = 0) -> dict[str, Any]:
         assert self.prompts is not None
         n = len(inputs.sentences)
         messages = prompt_messages(self.prompts, inputs, self.nonces)
         schema = verdict_schema(n)
         max_tokens = self.settings.max_tokens
-        reply = await self._call(messages, max_tokens, schema, usage)
+        reply = await self._call(messages, max_tokens, schema, usage, repeat)
         grown = reply.truncated
         if grown:
             max_tokens *= TRUNCATION_GROWTH
-            reply = await self._call(messages, max_tokens, schema, usage)
+            reply = await self._call(messages, max_tokens, schema, usage, repeat)
             if reply.truncated:
                 return self._truncated(reply, max_tokens, usage, grown=True, repair=False)
         try:
@@ -174,7 +210,7 @@ class JudgeSession:
                 {"role": "assistant", "content": reply.text[:RAW_LIMIT] or "(empty reply)"},
                 self.prompts.repair_message(str(first), n),
             ]
-            reply = await self._call(repair, max_tokens, schema, usage)
+            reply = await self._call(repair, max_tokens, schema, usage, repeat)
             if reply.truncated:  # not asked again: the repair was the second chance
                 return self._truncated(reply, max_tokens, usage, grown=grown, repair=True)
             try:
@@ -236,12 +272,14 @@ def prompt_messages(prompts: PromptSet, inputs: JudgeInputs, nonces: NonceSource
     return prompts.messages(inputs.question, inputs.sentences, inputs.passages, inputs.expected, inputs.unanswerable, nonce=nonce)
 
 
-async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None) -> dict:
+async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | None = None, retry_errors: bool = True) -> dict:
     """The new `judge` object for one question, using (and filling) the disk cache.
 
     This is the TUI's entry point for re-judging the selected question. It never raises
     for a failed call or an unusable reply: those come back as `{"error": "..."}`.
     Raises InputError only for unusable settings (no model, missing API key, bad prompts).
+    A judge error the cache would replay is asked again (`retry_errors`, as
+    `ragtui judge --retry-errors`): re-judging an errored question is asking again.
 
     Args:
         record: the run record (id, answer, retrieved, cited, question, …); not modified.
@@ -249,6 +287,6 @@ async def judge_record(record: dict, settings: JudgeSettings, *, gold: dict | No
             CLI's cache (`OUT.cache/`), and `k` to the run's k.
         gold: the question's gold-set record (question, expected_answer or French aliases).
     """
-    async with JudgeSession(settings) as session:
+    async with JudgeSession(settings, retry_errors=retry_errors) as session:
         outcome = await session.judge(record, gold=gold)
     return outcome.judge

@@ -57,10 +57,6 @@ class Config:
     # Sections other commands own (e.g. `judge:`), kept as read.
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def with_k(self, k: int | None) -> Config:
-        """This config with `k` overridden (the -k option); unchanged when k is None."""
-        return self if k is None else replace(self, k=k)
-
     def target(self, metric: str) -> float | None:
         """The target of a metric. `recall@5` in the file also serves `recall@K` for another K."""
         if metric in self.targets:

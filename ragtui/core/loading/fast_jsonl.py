@@ -137,7 +137,31 @@ def _verdicts(frame: pl.DataFrame, prefix: str) -> list[pl.Expr]:
     out.append(
         pl.when(pl.col(prefix).is_not_null()).then(pl.col(prefix).struct.json_encode()).alias(f"{prefix}_json")
     )
+    if prefix == "judge":
+        out += _repeats(fields, obj)
     return out
+
+
+def _repeats(fields: dict[str, DType], obj: Any) -> list[pl.Expr]:
+    """`judge.repeats` as the two repeat columns; unsure (the exact path) unless every part is typed."""
+    attested = pl.lit(None, dtype=RUN_SCHEMA["judge_repeat_attested"])
+    scores = pl.lit(None, dtype=RUN_SCHEMA["judge_repeat_utility"])
+    listed = fields.get("repeats", pl.Null)
+    if listed != pl.Null:
+        if not isinstance(listed, pl.List):
+            raise _NotSure
+        # A part typed Null in every repetition (all of them errors) is rare: the exact path takes it.
+        rfields = _fields(listed.inner)
+        sentences = _fields(rfields.get("faithfulness", pl.Null)).get("sentences", pl.Null)
+        if not isinstance(sentences, pl.List) or _fields(sentences.inner).get("attested") != pl.Boolean:
+            raise _NotSure
+        score = _fields(rfields.get("utility", pl.Null)).get("score", pl.Null)
+        _require(score, pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32)
+        item = pl.element().struct
+        verdicts = item.field("faithfulness").struct.field("sentences").list.eval(pl.element().struct.field("attested"))
+        attested = obj.field("repeats").list.eval(verdicts)
+        scores = obj.field("repeats").list.eval(item.field("utility").struct.field("score").cast(pl.Float64))
+    return [attested.alias("judge_repeat_attested"), scores.alias("judge_repeat_utility")]
 
 
 def _struct_field(obj: Any, fields: dict[str, DType], name: str, target: DType) -> pl.Expr:
@@ -179,6 +203,10 @@ def _values_are_clean(frame: pl.DataFrame) -> bool:
     for prefix in ("judge", "human"):
         attested = pl.col(f"{prefix}_sentences").list.eval(pl.element().struct.field("attested").is_null().any())
         checks.append(attested.list.first().fill_null(False).any())
+    repeat_scores = pl.col("judge_repeat_utility").list.eval(((pl.element() < 1) | (pl.element() > 5) | pl.element().is_nan()).any())
+    checks.append(repeat_scores.list.first().fill_null(False).any())
+    repeat_nulls = pl.col("judge_repeat_attested").list.eval(pl.element().list.eval(pl.element().is_null().any()).list.first().fill_null(False).any())
+    checks.append(repeat_nulls.list.first().fill_null(False).any())
     flags = frame.select([c.fill_null(False).alias(f"c{i}") for i, c in enumerate(checks)]).row(0)
     return not any(flags)
 

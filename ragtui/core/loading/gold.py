@@ -14,8 +14,6 @@ from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run
 from ragtui.core.loading.schema import GOLD_SCHEMA
 from ragtui.core.measuring.textnorm import normalize_question
 
-GOLD_EXTENSIONS = {".yaml", ".yml", ".json", ".jsonl"}
-
 
 @dataclass(frozen=True)
 class GoldSet:

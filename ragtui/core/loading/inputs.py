@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.loading.remote import RemoteLocation
 
 
 @dataclass(frozen=True)
 class Inputs:
-    """Run A (reference), optionally run B (candidate), the gold set and the config."""
+    """Run A (reference), optionally run B (candidate) and more candidates, the gold set and the config."""
 
-    a: Path
-    b: Path | None = None
+    a: Path | RemoteLocation  # a run is a local file or an https:// / s3:// Parquet address
+    b: Path | RemoteLocation | None = None
     gold: Path | None = None
     config: Path | None = None
     k: int | None = None
@@ -25,5 +29,12 @@ class Inputs:
     status_from: str | None = None
     # The calibration labels file (--labels); None: `RUN.labels.jsonl` beside each run.
     labels: Path | None = None
+    # Further candidates after B (`ragtui A B1 B2 …`): each compared with A for the trade-off view.
+    others: tuple[Path, ...] = ()
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
+
+    @property
+    def runs(self) -> tuple[Path, ...]:
+        """Every run, the reference first."""
+        return (self.a, *((self.b,) if self.b is not None else ()), *self.others)

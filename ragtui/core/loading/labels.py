@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -28,9 +28,15 @@ LABELS_SUFFIX = ".labels.jsonl"
 SENTENCE_LABELS = {"id": pl.String(), "sentence": pl.Int64(), "human": pl.Boolean(), "sampled": pl.Boolean()}
 UTILITY_LABELS = {"id": pl.String(), "human": pl.Float64(), "sampled": pl.Boolean()}
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.loading.remote import RemoteLocation
 
-def default_labels_path(run_path: Path) -> Path:
-    """`RUN.labels.jsonl` beside the run file."""
+
+def default_labels_path(run_path: Path | RemoteLocation) -> Path:
+    """`RUN.labels.jsonl` beside the run file; for a run at an address (nothing can be
+    written beside it), in the current folder."""
+    if not isinstance(run_path, Path):
+        return Path(run_path.stem + LABELS_SUFFIX)
     return run_path.with_name(run_path.stem + LABELS_SUFFIX)
 
 
@@ -236,13 +242,16 @@ def writable_problem(path: Path) -> str | None:
     return None
 
 
-def load_labels(comparison: Any, labels_file: Path | None) -> dict[str, RunLabels]:
+def load_labels(sides: dict[str, Any], labels_file: Path | None) -> dict[str, RunLabels]:
     """Each side's labels: the run's own `human` labels, with its sidecar replayed over them.
 
     Without `labels_file` each run has its own `RUN.labels.jsonl`; with it, both runs share
     that file and events are told apart by run name. Raises InputError on a bad line.
+
+    Args:
+        sides: The measured runs by label ("A", "B").
+        labels_file: The shared labels file (--labels), or None.
     """
-    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
     names = [evaluation.run.name for evaluation in sides.values()]
     if labels_file is not None and len(set(names)) < len(names):
         raise InputError(problem(

@@ -176,6 +176,29 @@ def _verdicts(check: _Checker, value: Any, prefix: str) -> dict[str, Any]:
     return row
 
 
+def _repeats(check: _Checker, judge: Any) -> dict[str, Any]:
+    """`judge.repeats` (`ragtui judge --repeat N`): each repetition's sentence verdicts and score."""
+    row: dict[str, Any] = {"judge_repeat_attested": None, "judge_repeat_utility": None}
+    repeats = judge.get("repeats") if isinstance(judge, dict) else None
+    if repeats is None:
+        return row
+    if not isinstance(repeats, list):
+        check.error("judge.repeats", f"expected a list of repetitions, found {_kind(repeats)}")
+        return row
+    attested: list[list[bool] | None] = []
+    scores: list[float | None] = []
+    for index, item in enumerate(repeats):
+        where = f"judge.repeats[{index}]"
+        if not isinstance(item, dict):
+            check.error(where, f"expected a repetition's verdicts, found {_kind(item)}")
+            return row
+        verdicts = _verdicts(check, item, where)
+        sentences = verdicts[f"{where}_sentences"]
+        attested.append(None if sentences is None else [s["attested"] for s in sentences])
+        scores.append(verdicts[f"{where}_utility"])
+    return {"judge_repeat_attested": attested, "judge_repeat_utility": scores}
+
+
 def _sentences(check: _Checker, value: Any, field: str) -> list[dict[str, Any]] | None:
     if value is None:
         return None
@@ -232,6 +255,7 @@ def normalize_run_record(path: Path, line: int, record: dict[str, Any], problems
         "abstained_given": check.boolean(record.get("abstained"), "abstained"),
         "cited": check.string_list(record.get("cited"), "cited"),
         **_verdicts(check, record.get("judge"), "judge"),
+        **_repeats(check, record.get("judge")),
         **_verdicts(check, record.get("human"), "human"),
         "latency_ms": check.number(record.get("latency_ms"), "latency_ms", low=0),
         "cost_usd": check.number(record.get("cost_usd"), "cost_usd", low=0),

@@ -22,6 +22,7 @@ entry, the least recently used ones are removed first.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import json
@@ -29,6 +30,7 @@ import os
 import secrets
 import shutil
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,7 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
 # never read again and age out of the cache.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 MANIFEST = "entry.json"
@@ -189,22 +191,36 @@ class CacheEntry:
     def folder(self) -> Path:
         return self.cache.folder / self.key
 
-    def read(self, path: Path, detail: bool) -> Run | None:
-        """The cached run (texts included with `detail`), or None: absent, stale, or unreadable."""
+    def read(self, path: Path) -> Run | None:
+        """The cached run, lean, with its texts on demand (`Run.texts`); None when the entry
+        is absent, stale or unreadable."""
         import polars as pl
 
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
             if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:
                 return None
-            frame = pl.read_parquet(self.folder / LEAN)
-            if detail:
-                texts = read_texts(self.folder, manifest["texts"])
-                frame = frame.with_columns(texts.get_columns())
-            os.utime(self.folder / MANIFEST)  # last used: eviction removes the least recent first
-        except (OSError, ValueError, KeyError, pl.exceptions.PolarsError):
+            # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
+            # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
+            frame = pl.read_parquet(self.folder / LEAN).rechunk()
+            texts = TextStore.of(self.folder, manifest["texts"])
+            if texts.rows != frame.height:
+                return None
+            # Last used: eviction removes the least recent first. The precise clock, not the
+            # kernel's coarse file-time tick, so a reopen sorts after an entry written just before.
+            now = time.time_ns()
+            os.utime(self.folder / MANIFEST, ns=(now, now))
+        except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
             return None
-        return _run_from_manifest(manifest, frame, path)
+        return _run_from_manifest(manifest, frame, path, texts)
+
+    def texts(self) -> TextStore | None:
+        """The texts of the entry just committed, or None when it is not in the cache."""
+        try:
+            manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            return TextStore.of(self.folder, manifest["texts"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def writer(self) -> EntryWriter | str:
         """A writer for this entry, or why the cache folder cannot be written."""
@@ -217,14 +233,60 @@ class CacheEntry:
         return EntryWriter(self, staging)
 
 
-def read_texts(folder: Path, parts: list[str]) -> pl.DataFrame:
-    """The text columns of every row, in frame order."""
-    import polars as pl
+@dataclass(frozen=True)
+class TextStore:
+    """A run's texts kept out of memory: the text files of its cache entry, read one
+    question at a time (a row group is 1,000 rows, so one read decodes at most that many)."""
 
-    from ragtui.core.loading.schema import TEXT_COLUMNS
+    folder: Path
+    parts: tuple[str, ...]
+    starts: tuple[int, ...]  # the frame row each part begins at
+    rows: int
 
-    frames = [pl.read_parquet(folder / part) for part in parts]
-    return pl.concat(frames, rechunk=True).select(TEXT_COLUMNS) if frames else pl.DataFrame()
+    @classmethod
+    def of(cls, folder: Path, parts: list[list[Any]]) -> TextStore:
+        starts, total = [], 0
+        for _, rows in parts:
+            starts.append(total)
+            total += int(rows)
+        return cls(folder, tuple(str(name) for name, _ in parts), tuple(starts), total)
+
+    def row(self, index: int) -> dict[str, Any]:
+        """The text columns of frame row `index`.
+
+        Raises:
+            OSError: the entry was removed meanwhile (`ragtui cache clear`, eviction by
+                another process); the caller then reads the file again.
+        """
+        import polars as pl
+
+        from ragtui.core.loading.schema import TEXT_COLUMNS
+
+        if not 0 <= index < self.rows:
+            raise IndexError(index)
+        part = bisect.bisect_right(self.starts, index) - 1
+        try:
+            found = pl.scan_parquet(self.folder / self.parts[part]).slice(index - self.starts[part], 1).collect()
+        except pl.exceptions.PolarsError as exc:
+            raise OSError(f"cannot read the cached texts: {exc}") from None
+        return found.select(TEXT_COLUMNS).row(0, named=True)
+
+    def frames(self) -> Iterator[tuple[int, Any]]:
+        """(first frame row, text columns) of each part in turn: a whole-run pass (the
+        search) holds one part's texts at a time while it reads.
+
+        Raises:
+            OSError: as `row`.
+        """
+        import polars as pl
+
+        from ragtui.core.loading.schema import TEXT_COLUMNS
+
+        for start, name in zip(self.starts, self.parts, strict=True):
+            try:
+                yield start, pl.read_parquet(self.folder / name, columns=list(TEXT_COLUMNS))
+            except pl.exceptions.PolarsError as exc:
+                raise OSError(f"cannot read the cached texts: {exc}") from None
 
 
 class EntryWriter:
@@ -233,7 +295,7 @@ class EntryWriter:
     def __init__(self, entry: CacheEntry, staging: Path) -> None:
         self.entry = entry
         self.staging = staging
-        self.parts: list[str] = []
+        self.parts: list[tuple[str, int]] = []  # (file name, rows)
         self.rows = 0
         self.failed: str | None = None
 
@@ -246,16 +308,17 @@ class EntryWriter:
         name = f"texts-{len(self.parts):05d}.parquet"
         try:
             with atomic_writer(self.staging / name, "wb") as handle:
-                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP)
+                # zstd's fastest level: this write is on the first open's critical path.
+                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP, compression_level=1)
         except OSError as exc:
             self.failed = exc.strerror or str(exc)
             return
-        self.parts.append(name)
+        self.parts.append((name, frame.height))
         self.rows += frame.height
 
     def reset(self) -> None:
         """Forget the parts written so far (the loader starts again from the first row)."""
-        for name in self.parts:
+        for name, _ in self.parts:
             with contextlib.suppress(OSError):
                 (self.staging / name).unlink()
         self.parts, self.rows, self.failed = [], 0, None
@@ -294,7 +357,7 @@ class EntryWriter:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def _manifest(entry: CacheEntry, run: Run, parts: list[str]) -> dict[str, Any]:
+def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]]) -> dict[str, Any]:
     return {
         "version": CACHE_VERSION,
         "source": str(entry.source.resolve()),
@@ -302,14 +365,14 @@ def _manifest(entry: CacheEntry, run: Run, parts: list[str]) -> dict[str, Any]:
         "sha1": entry.digest,
         "created": time.time(),
         "rows": run.frame.height,
-        "texts": parts,
+        "texts": [list(part) for part in parts],
         "meta": asdict(run.meta),
         "warnings": [asdict(warning) for warning in run.warnings],
         "source_format": run.source_format,
     }
 
 
-def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path) -> Run:
+def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore) -> Run:
     from ragtui.core.loading.runs import Run, RunMeta
 
     meta = dict(manifest["meta"])
@@ -319,4 +382,4 @@ def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path
     warnings = tuple(
         Problem(**{**warning, "file": str(path) if warning["file"] == given else warning["file"]}) for warning in manifest["warnings"]
     )
-    return Run(RunMeta(**meta), frame, path, warnings, manifest["source_format"])
+    return Run(RunMeta(**meta), frame, path, warnings, manifest["source_format"], texts=texts)

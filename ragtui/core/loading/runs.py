@@ -14,7 +14,8 @@ from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run
 from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ragtui.core.loading.run_cache import EntryWriter, RunCache
+    from ragtui.core.loading.remote import RemoteLocation
+    from ragtui.core.loading.run_cache import EntryWriter, RunCache, TextStore
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
 
@@ -40,13 +41,28 @@ class Run:
 
     meta: RunMeta
     frame: pl.DataFrame
-    path: Path
+    path: Path | RemoteLocation  # a local file, or an address polars fetches (loading/remote.py)
     warnings: tuple[Problem, ...] = ()
     source_format: str = "ragtui"
+    # Where the texts of a lean frame are (loading/run_cache.py): read per question, never held.
+    texts: TextStore | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
         return self.meta.name
+
+    def texts_of(self, question_id: str) -> dict[str, Any] | None:
+        """One question's text columns (`schema.TEXT_COLUMNS`) from the cache; None when the
+        frame holds its own texts or the question is not in the run.
+
+        Raises:
+            OSError: the cache entry was removed since the run was opened.
+        """
+        if self.texts is None:
+            return None
+        ids = self.frame.get_column("id")
+        found = (ids == question_id).arg_true()
+        return self.texts.row(int(found[0])) if len(found) else None
 
     def judge_model(self) -> str | None:
         """The judge model named in the metadata, else the most common one in the verdicts."""
@@ -56,7 +72,7 @@ class Run:
         return str(models.mode().sort().first()) if len(models) else None
 
 
-def parse_meta(path: Path, meta: dict[str, Any], line: int | None, problems: list[Problem]) -> RunMeta:
+def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | None, problems: list[Problem]) -> RunMeta:
     """Validate the metadata; problems are appended, defaults used for bad values."""
 
     def text(name: str) -> str | None:
@@ -134,10 +150,7 @@ def file_format(path: Path, fmt: str | None) -> str:
 
     if fmt is None:
         return importers.detect(path) or "ragtui"
-    name = importers.ALIASES.get(fmt, fmt)
-    if name != "ragtui" and name not in importers.FORMATS:
-        raise InputError(problem(path, None, None, f"unknown format '{fmt}': expected one of {', '.join(importers.FORMATS)}"))
-    return name
+    return "ragtui" if fmt == "ragtui" else importers.format_named(path, fmt)
 
 
 def _read_raw(
@@ -157,7 +170,7 @@ def _read_raw(
 
 
 def load_run(
-    path: str | Path,
+    path: str | Path | RemoteLocation,
     fmt: str | None = None,
     gold_questions: dict[str, str] | None = None,
     *,
@@ -172,8 +185,14 @@ def load_run(
     file the fast path is unsure about, is validated record by record. `detail=False`
     leaves out the texts only the question view shows (`schema.without_detail`). With a
     `cache`, a file loaded before (and unchanged since) is reopened from its Parquet
-    entry, and a file parsed now is written there (loading/run_cache.py).
+    entry, and a file parsed now is written there (loading/run_cache.py); the frame is then
+    lean either way, and with `detail` its texts are read per question (`Run.texts_of`).
     """
+    from ragtui.core.loading.remote import RemoteLocation, is_remote, load_remote_run
+
+    if isinstance(path, RemoteLocation) or is_remote(path):
+        # polars fetches it; there is no cheap, trustworthy "unchanged" check to cache it by.
+        return load_remote_run(path if isinstance(path, RemoteLocation) else RemoteLocation(str(path)), detail=detail)
     path = Path(path)
     fmt = file_format(path, fmt)  # detected once, for both paths
     entry = None
@@ -181,20 +200,27 @@ def load_run(
         # A peer tool's records are matched to the gold set: its frame depends on it too.
         shaping = None if fmt == "ragtui" else [variant, sorted((gold_questions or {}).items()), sorted(gold_categories or ())]
         entry = cache.entry(path, fmt, shaping)
-        cached = entry.read(path, detail) if entry is not None else None
+        cached = entry.read(path) if entry is not None else None
         if cached is not None:
             return cached
     made = entry.writer() if entry is not None else None
     writer = made if not isinstance(made, str) else None
+    # With the texts going to the cache, none are kept in memory: the question view reads
+    # them back one question at a time (Run.texts).
     try:
-        run = _load(path, fmt, gold_questions, detail, variant, gold_categories, writer)
+        run = _load(path, fmt, gold_questions, detail and writer is None, variant, gold_categories, writer)
     except BaseException:
         if writer is not None:
             writer.abort()
         raise
     why = made if isinstance(made, str) else (writer.commit(run) if writer is not None else None)
+    texts = entry.texts() if entry is not None and writer is not None and why is None else None
+    if texts is not None:
+        return replace(run, texts=texts)
     if why is not None and cache is not None:
         cache.notes.append(f"{path}: not kept in the run cache ({why}): the next open parses the file again")
+    if detail and writer is not None:
+        run = _load(path, fmt, gold_questions, True, variant, gold_categories, None)  # the texts were not kept: read them now
     return run
 
 

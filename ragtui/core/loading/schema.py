@@ -46,6 +46,9 @@ RUN_SCHEMA: dict[str, pl.DataType] = {
     "abstained_given": pl.Boolean(),
     "cited": pl.List(pl.String),
     **_verdict_columns("judge"),
+    # `ragtui judge --repeat N`: repetitions 2…N, one entry each (null where it gave none).
+    "judge_repeat_attested": pl.List(pl.List(pl.Boolean)),
+    "judge_repeat_utility": pl.List(pl.Float64),
     **_verdict_columns("human"),
     "latency_ms": pl.Float64(),
     "cost_usd": pl.Float64(),

@@ -46,7 +46,6 @@ class Evaluation:
     extra_ids: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
     utility_target: float = 4.0
-    gold_from_run: bool = False
 
     @functools.cached_property
     def judge_directed(self) -> RunFlags:
@@ -60,9 +59,21 @@ class Evaluation:
         return self.questions.filter(~pl.col("present")).get_column("id").to_list()
 
     def question(self, question_id: str) -> dict | None:
-        """One question's row as a dict (for the question view), or None."""
+        """One question's row as a dict (for the question view), or None.
+
+        Its texts (passages, sentences, reasons) come from the run cache when the run was
+        opened lean (`Run.texts_of`); `texts_error` says why when they cannot be read.
+        """
         rows = self.questions.filter(pl.col("id") == question_id)
-        return rows.row(0, named=True) if rows.height else None
+        if not rows.height:
+            return None
+        row = rows.row(0, named=True)
+        if self.run.texts is not None and row.get("present", True):
+            try:
+                row.update(self.run.texts_of(question_id) or {})
+            except OSError as exc:
+                row["texts_error"] = f"the texts of this run were removed from the cache ({exc}): reopen it to see them"
+        return row
 
 
 def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str, ...], list[str]]:
@@ -144,7 +155,6 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
         extra_ids=extra,
         warnings=tuple(warnings),
         utility_target=config.utility_target,
-        gold_from_run=gold is None,
     )
 
 

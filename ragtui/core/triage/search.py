@@ -5,7 +5,8 @@ passage's text and the judge's reasons (sentence reasons, the utility reason, th
 error), in A and in B, normalised like every other match in ragtui
 (`normalize_for_match`: `conge` finds `congé`, `CONGÉ` and `congé.`). It is built once,
 on the first search, as one string a question; each search is then one literal
-`str.contains` over that column.
+`str.contains` over that column. A run opened lean (its texts in the run cache) has them
+read back once, part by part, for that first search.
 """
 
 from __future__ import annotations
@@ -18,39 +19,63 @@ from ragtui.core.measuring.textnorm import normalize_for_match, normalized_expr
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.measuring.evaluate import Evaluation
 
 _SEP = "\n"
 
 
-def _texts(questions: pl.DataFrame, side: str) -> pl.DataFrame:
-    """One haystack string per question id for one run."""
+def _cached_texts() -> list[pl.Expr]:
+    """The texts a lean run keeps in the run cache (`schema.TEXT_COLUMNS`), as strings."""
     reasons = pl.col("judge_sentences").list.eval(pl.element().struct.field("reason")).list.join(_SEP)
-    return questions.select(
-        "id",
-        pl.concat_str(
-            [
-                pl.col("answer"),
-                pl.col("retrieved_texts").list.join(_SEP),
-                reasons,
-                pl.col("judge_utility_reason"),
-                pl.col("judge_error"),
-            ],
-            separator=_SEP,
-            ignore_nulls=True,
-        ).alias(f"text_{side}"),
-    )
+    return [pl.col("retrieved_texts").list.join(_SEP), reasons, pl.col("judge_utility_reason")]
+
+
+def _joined(columns: list[pl.Expr], name: str) -> pl.Expr:
+    return pl.concat_str(columns, separator=_SEP, ignore_nulls=True).alias(name)
+
+
+def _texts(evaluation: Evaluation, side: str) -> pl.DataFrame:
+    """One haystack string per question id for one run.
+
+    A run opened lean (texts in the run cache) is read part by part, so only the joined
+    strings are held, never every passage at once.
+
+    Raises:
+        OSError: the run's cache entry was removed since it was opened.
+    """
+    questions = evaluation.questions
+    own = [pl.col("answer"), pl.col("judge_error")]
+    store = evaluation.run.texts
+    if store is None:
+        return questions.select("id", _joined([*own, *_cached_texts()], f"text_{side}"))
+    ids = evaluation.run.frame.get_column("id")
+    parts = [frame.with_columns(ids.slice(start, frame.height).alias("id")).select("id", _joined(_cached_texts(), "_texts")) for start, frame in store.frames()]
+    cached = pl.concat(parts) if parts else pl.DataFrame(schema={"id": pl.String, "_texts": pl.String})
+    joined = questions.select("id", *own).join(cached, on="id", how="left", maintain_order="left")
+    return joined.select("id", _joined([*own, pl.col("_texts")], f"text_{side}"))
 
 
 class SearchIndex:
-    """The normalised text of every question of a comparison, in the comparison's order."""
+    """The normalised text of every question of a comparison, in the comparison's order.
+
+    `unreadable` says why passages and reasons are left out of it (a lean run whose cache
+    entry was removed since it was opened): the search then covers ids, questions and
+    answers, and the app says so.
+    """
 
     def __init__(self, comparison: Comparison) -> None:
-        a = comparison.a.questions
-        frame = a.select("id", "question").join(_texts(a, "a"), on="id", how="left", maintain_order="left")
-        columns = [pl.col("id"), pl.col("question"), pl.col("text_a")]
-        if comparison.b is not None:
-            frame = frame.join(_texts(comparison.b.questions, "b"), on="id", how="left", maintain_order="left")
-            columns.append(pl.col("text_b"))
+        self.unreadable: str | None = None
+        evaluations = [("a", comparison.a)] + ([("b", comparison.b)] if comparison.b is not None else [])
+        frame = comparison.a.questions.select("id", "question")
+        columns = [pl.col("id"), pl.col("question")]
+        for side, evaluation in evaluations:
+            try:
+                texts = _texts(evaluation, side)
+            except OSError as exc:
+                self.unreadable = f"passages and reasons are not searched: {exc}; reopen the runs to search them"
+                texts = evaluation.questions.select("id", _joined([pl.col("answer"), pl.col("judge_error")], f"text_{side}"))
+            frame = frame.join(texts, on="id", how="left", maintain_order="left")
+            columns.append(pl.col(f"text_{side}"))
         self.frame = frame.select(
             "id", normalized_expr(pl.concat_str(columns, separator=_SEP, ignore_nulls=True)).alias("haystack")
         )

@@ -1,24 +1,21 @@
 """What the dashboard shows, gathered from the core once, in the loading worker.
 
-Nothing here computes a metric: values, intervals, verdicts, counts and the recall
-curve all come from `ragtui.core`. This module only picks them out and orders them,
-so the screen's thread never runs a polars query and the widgets stay simple views.
+Nothing here computes: values, intervals, verdicts, counts, the recall curve and the
+judge's agreement with people are all read from the `Comparison` that `compare` returned.
+This module only picks them out and orders them, so the widgets stay simple views.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import polars as pl
-
-from ragtui.core.comparing.compare import Comparison, MetricComparison, counts_for
-from ragtui.core.measuring.calibration import Calibration, calibrate
-from ragtui.core.measuring.correction import CorrectedMetric, correct
-from ragtui.core.measuring.metrics import Counts, recall_curve
+from ragtui.core.comparing.result import Comparison, MetricComparison
+from ragtui.core.measuring.calibration import Calibration
+from ragtui.core.measuring.correction import CorrectedMetric
+from ragtui.core.measuring.metrics import Counts
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
 DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")
-STATUS_ORDER = ("regressed", "fixed", "still_failing", "passing", "not_measured")
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,8 @@ class DashboardData:
         return self.comparison.k
 
 
-def _header(label: str, evaluation, counts: Counts, labels=None) -> RunHeader:
+def _header(comparison: Comparison, label: str) -> RunHeader:
+    evaluation, summary = comparison.evaluations[label], comparison.runs[label]
     run = evaluation.run
     return RunHeader(
         label=label,
@@ -72,8 +70,8 @@ def _header(label: str, evaluation, counts: Counts, labels=None) -> RunHeader:
         generator_model=run.meta.generator_model,
         judge_model=run.judge_model(),
         k=evaluation.k,
-        counts=counts,
-        calibration=calibrate(evaluation.questions, labels),
+        counts=summary.counts,
+        calibration=summary.calibration,
     )
 
 
@@ -85,48 +83,28 @@ def dashboard_metrics(comparison: Comparison) -> tuple[MetricComparison, ...]:
 
 def build_dashboard_data(comparison: Comparison) -> DashboardData:
     """Pick out of a Comparison what the dashboard shows (runs in the loading worker)."""
-    counts = counts_for(comparison)
-    runs = [_header("A", comparison.a, counts["A"], comparison.labels.get("A"))]
-    curves = {"A": recall_curve(comparison.a)}
-    if comparison.b is not None:
-        runs.append(_header("B", comparison.b, counts["B"], comparison.labels.get("B")))
-        curves["B"] = recall_curve(comparison.b)
-    tally = comparison.status.group_by("status").agg(pl.len().alias("n"))
-    found = dict(zip(tally.get_column("status").to_list(), tally.get_column("n").to_list()))
-    status_counts = {status: int(found.get(status, 0)) for status in STATUS_ORDER}
     return DashboardData(
         comparison=comparison,
-        runs=tuple(runs),
+        runs=tuple(_header(comparison, label) for label in comparison.runs),
         metrics=dashboard_metrics(comparison),
-        curves=curves,
-        status_counts=status_counts,
+        curves={label: summary.recall_curve for label, summary in comparison.runs.items()},
+        status_counts=comparison.status_counts,
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
-        corrections=corrections_of(comparison, comparison.labels),
+        corrections=corrections_of(comparison),
         tool_groups=tool_groups(comparison),
         tool_errors=tool_errors(comparison),
     )
 
 
-def corrections_of(comparison: Comparison, labels: dict) -> dict[str, dict[str, CorrectedMetric]]:
-    """Each side's corrected faithfulness and utility, from its labels (none: no entry)."""
-    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
-    config = comparison.config
-    return {
-        side: correct(evaluation.questions, labels[side], confidence=config.confidence, max_drop=config.max_drop)
-        for side, evaluation in sides.items()
-        if side in labels
-    }
+def corrections_of(comparison: Comparison) -> dict[str, dict[str, CorrectedMetric]]:
+    """Each side's corrected faithfulness and utility, as the comparison holds them."""
+    return {side: {name: found.runs[side] for name, found in comparison.corrected.items()} for side in comparison.runs}
 
 
 def tool_errors(comparison: Comparison) -> dict[str, int]:
     """Questions each run's tool could not judge, for the tool group's title."""
-    sides = {"A": comparison.a, **({"B": comparison.b} if comparison.b is not None else {})}
-    return {
-        side: evaluation.questions.filter(pl.col("present") & pl.col("tool_error").is_not_null()).height
-        for side, evaluation in sides.items()
-        if "tool_error" in evaluation.questions.columns
-    }
+    return {side: summary.tool.errors for side, summary in comparison.runs.items() if summary.tool is not None}
 
 
 def tool_groups(comparison: Comparison) -> tuple[tuple[str, tuple[MetricComparison, ...]], ...]:
@@ -150,14 +128,14 @@ def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:
         sign = 1.0 if metric.spec.higher_is_better else -1.0
         best_score, best_category = None, None
         for category, data in comparison.categories.items():
-            cell = data["metrics"].get(metric.name)
+            cell = data.metrics.get(metric.name)
             if cell is None:
                 continue
             if comparison.b is not None and side == "B":
-                delta = cell["delta"]
+                delta = cell.delta
                 score = None if delta is None or sign * delta >= 0 else sign * delta
             else:
-                value = cell[side]
+                value = cell.value(side)
                 score = None if value is None or value.value is None or value.n == 0 else sign * value.value
             if score is not None and (best_score is None or score < best_score):
                 best_score, best_category = score, category

@@ -19,6 +19,7 @@ from ragtui.core.comparing.question_diff import Change, describe_changes
 from ragtui.core.judge_directed import QuestionFlags, question_flags
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.judge_noise import QuestionNoise, noise_of_row
 
 SIDES = ("A", "B")
 
@@ -35,6 +36,7 @@ class QuestionData:
     changes: list[Change] = field(default_factory=list)
     category_name: str = ""
     flags: dict[str, QuestionFlags] = field(default_factory=dict)  # side → what addresses the judge
+    noise: dict[str, QuestionNoise] = field(default_factory=dict)  # side → its repetitions compared (judge --repeat)
 
     @property
     def two_runs(self) -> bool:
@@ -61,7 +63,8 @@ def load_question(comparison: Comparison, question_id: str) -> QuestionData:
     status = hits.row(0, named=True) if hits.height else None
     evaluations = {"A": comparison.a, "B": comparison.b}
     flags = {side: side_flags(row, evaluations[side]) for side, row in rows.items()}
-    data = QuestionData(question_id, comparison.k, rows, names, status, changes, flags=flags)
+    noise = {side: found for side, row in rows.items() if row and (found := noise_of_row(row)) is not None}
+    data = QuestionData(question_id, comparison.k, rows, names, status, changes, flags=flags, noise=noise)
     category = data.any_row.get("category") or UNCATEGORIZED
     return replace(data, category_name=comparison.config.category_name(category))
 

@@ -4,8 +4,9 @@ For each run: the labels (from the queue / all) and their file, sentence agreeme
 Cohen's κ overall and per category, the judge × person confusion matrix, utility
 agreement, the judge's bias on the sampled labels with its interval, and faithfulness
 and utility corrected by those labels (PPI++) beside the raw values, with the label
-budget. Recomputed each time the screen is shown, so labels just made count. `L` opens
-the calibration queue.
+budget; then the judge's noise when the run was judged more than once (`ragtui judge
+--repeat N`): how often its verdicts flip. Recomputed each time the screen is shown, so
+labels just made count. `L` opens the calibration queue.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.calibration_words import (
     NO_SAMPLED,
@@ -24,13 +25,17 @@ from ragtui.core.calibration_words import (
     budget_text,
     cal_value,
     corrected_text,
+    noise_text,
 )
-from ragtui.core.comparing.compare import Comparison
-from ragtui.core.measuring.calibration import Calibration, calibrate
+from ragtui.core.comparing.compare import Comparison, relabelled
+from ragtui.core.measuring.calibration import Calibration
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
-from ragtui.core.measuring.correction import CorrectedMetric, correct
+from ragtui.core.measuring.correction import CorrectedMetric
+from ragtui.core.measuring.judge_noise import RunNoise
+from ragtui.core.vocabulary import UNSTABLE_MARK
 from ragtui.ui.models.labelling import labelling_of
 from ragtui.ui.safe_text import join, safe
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 GOOD_AGREEMENT = 0.85  # what a good judge reaches on sentences
 
@@ -103,10 +108,11 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
     lines: list[Content] = [join(Content.styled(f"{side} · ", "bold"), name.stylize("bold"), Content.styled(" · judge ", "dim"), judge)]
     where = safe(_shown_path(labels.path) if labels.path else "no labels file", one_line=True, limit=60)
     lines.append(join(f"labels {labels.count()} ({labels.count(sampled_only=True)} from the queue) → ", where))
-    result = calibrate(evaluation.questions, labels, confidence=config.confidence)
+    noise = _noise_lines(comparison.runs[side].noise)
+    result = comparison.runs[side].calibration
     if result is None:
         lines.append(Content.styled("no labels yet: press L to label answers from the random queue", "italic"))
-        return Content("\n").join(lines)
+        return Content("\n").join(lines + noise)
     if result.labels > result.labels_sampled:
         lines.append(Content.styled(OUTSIDE_QUEUE, "dim"))
     lines.append(_agreement_line(result))
@@ -122,10 +128,19 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
         lines.append(join(Content.styled("bias (judge − person) ", "bold"), "; ".join(biases)))
     else:
         lines.append(Content.styled(NO_SAMPLED, "italic"))
-    corrections = correct(evaluation.questions, labels, confidence=config.confidence, max_drop=config.max_drop)
-    for metric in ("faithfulness", "utility"):
-        lines += _corrected_lines(metric, corrections[metric], config.category_name)
-    return Content("\n").join(lines)
+    for metric, corrected in comparison.corrected.items():
+        lines += _corrected_lines(metric, corrected.runs[side], config.category_name)
+    return Content("\n").join(lines + noise)
+
+
+def _noise_lines(noise: RunNoise | None) -> list[Content]:
+    """`judge noise 3 repetitions of 40 answers: …`: how often the judge changes its mind."""
+    if noise is None:
+        return [Content.styled("judge noise: judged once (ragtui judge --repeat N measures it)", "dim")]
+    rates = [(metric, rate.flipped, rate.units) for metric, rate in (("faithfulness", noise.faithfulness), ("utility", noise.utility))]
+    text = noise_text(noise.repeats, noise.answers, rates, len(noise.unstable_ids), noise.left_out)
+    style = "$warning" if noise.unstable_ids else ""
+    return [join(Content.styled(f"judge noise {UNSTABLE_MARK if noise.unstable_ids else ''}".rstrip() + " ", "bold"), Content.styled(text, style))]
 
 
 class CalibrationScreen(Screen):
@@ -159,7 +174,7 @@ class CalibrationScreen(Screen):
         with VerticalScroll(id="calibration-body"):
             for side in self.sides:
                 yield Static(id=f"calibration-{side}")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.refresh_numbers()
@@ -172,8 +187,9 @@ class CalibrationScreen(Screen):
         labelling = labelling_of(self.app, self.comparison)
         title = join(Content.styled("Calibration · the judge against people", "bold"), Content.styled(f"   queue seed {QUEUE_SEED} · L: label", "dim"))
         self.query_one("#calibration-title", Static).update(title)
+        current = relabelled(self.comparison, labelling.labels)  # the labels may have changed since the load
         for side in self.sides:
-            self.query_one(f"#calibration-{side}", Static).update(run_section(self.comparison, side, labelling))
+            self.query_one(f"#calibration-{side}", Static).update(run_section(current, side, labelling))
 
     def action_back(self) -> None:
         self.dismiss()

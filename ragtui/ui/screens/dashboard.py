@@ -15,13 +15,14 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.vocabulary import TARGET_LEGEND, WORST
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
 from ragtui.ui.widgets.corrected_line import corrected_content
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
@@ -46,13 +47,15 @@ class DashboardScreen(Screen):
         Binding("s", "open_status('still_failing')", "Still failing", id="dashboard.still_failing", show=False, tooltip="Questions that fail in both runs"),
         Binding("c", "focus_categories", "Categories", id="dashboard.categories", tooltip="Move to the category grid (arrows, Enter)"),
         Binding("b", "toggle_side", "A/B", id="dashboard.toggle_side", tooltip="Show A's or B's values in the category grid"),
+        Binding("T", "tradeoff", "Trade-off", key_display="T", id="dashboard.tradeoff", tooltip="Recall against faithfulness for every run (more than two runs)"),
     ]
 
     side: reactive[str] = reactive("B", init=False)
 
-    def __init__(self, data: DashboardData) -> None:
-        super().__init__(id="dashboard")
+    def __init__(self, data: DashboardData, *, several_runs: bool = False, id: str = "dashboard") -> None:
+        super().__init__(id=id)
         self.data = data
+        self.several_runs = several_runs  # more than two runs were given: T shows their trade-off
         self.set_reactive(DashboardScreen.side, "B" if data.two_runs else "A")
 
     def compose(self) -> ComposeResult:
@@ -86,7 +89,7 @@ class DashboardScreen(Screen):
                     yield Static("", id="categories-more")
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
-        yield Footer()
+        yield KeyFooter()
 
     def on_screen_resume(self) -> None:
         """Back from labelling: the corrected values follow the labels just made."""
@@ -94,9 +97,10 @@ class DashboardScreen(Screen):
         if labelling is None or labelling.version == getattr(self, "_labels_seen", 0):
             return
         self._labels_seen = labelling.version
+        from ragtui.core.comparing.compare import relabelled
         from ragtui.ui.models.dashboard import corrections_of
 
-        corrections = corrections_of(self.data.comparison, labelling.labels)
+        corrections = corrections_of(relabelled(self.data.comparison, labelling.labels))
         for panel in self.query("#metrics MetricPanel").results(MetricPanel):
             panel.set_corrected(corrected_content(panel.metric.spec.key, corrections))
 
@@ -114,6 +118,8 @@ class DashboardScreen(Screen):
         return Content.styled(f"{WORST} {worst} per metric · vs target: {TARGET_LEGEND} · arrows + Enter: that category's failures", "dim")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "tradeoff" and not self.several_runs:
+            return False
         if action in _TWO_RUN_ACTIONS and not self.data.two_runs:
             return False
         if action == "open_status" and parameters and parameters[0] in ("regressed", "fixed") and not self.data.two_runs:
@@ -125,6 +131,9 @@ class DashboardScreen(Screen):
 
     def action_open_status(self, status: str) -> None:
         self.app.open_failures(status=status)
+
+    def action_tradeoff(self) -> None:
+        self.app.open_tradeoff()
 
     def action_focus_categories(self) -> None:
         self.query_one(CategoryGrid).focus()

@@ -12,9 +12,10 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.ui.safe_text import join, safe
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 INPUT_ERROR_CODE, INTERNAL_ERROR_CODE = 2, 1
 
@@ -54,7 +55,7 @@ class ErrorScreen(Screen):
                 for text in self.problems:
                     yield Static(join(Content.styled("• ", "bold"), safe(text)), classes="problem")
             yield Static(Content(hint), id="error-hint")
-        yield Footer()
+        yield KeyFooter()
 
     def action_leave(self) -> None:
         self.app.exit(return_code=INTERNAL_ERROR_CODE if self.internal else INPUT_ERROR_CODE)

@@ -15,15 +15,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
     CAUSE_LABELS,
     KIND_LABELS,
     KIND_LEGEND,
     STATUS_SYMBOL,
     TOOL_KIND_LEGEND,
+    UNSTABLE_LABEL,
+    UNSTABLE_MARK,
     kind_words,
     status_label,
 )
@@ -39,6 +42,7 @@ from ragtui.ui.widgets.failure_rows import (
     FailureRows,
 )
 from ragtui.ui.widgets.failure_table import FailureTable
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 
 
@@ -105,15 +109,16 @@ class FailureListScreen(TriageKeys, Screen):
         self.comparison = comparison
         start = FailureFilter(status=status or "failing", kind=failure_kind, category=category)
         self.rows = FailureRows(comparison, start)
+        self._told_unreadable = False  # the search's "passages not searched" warning, once
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="failures-title")
         yield Static(id="failures-filters")
-        yield Input(placeholder="search id or question text (Enter: keep, Esc: clear)", id="failures-search")
+        yield Input(placeholder="search ids, questions, answers, passages, reasons (Enter: keep, Esc: clear)", id="failures-search")
         self.rows.notes = self.notes  # the app is running now: its notes can be read
         yield FailureTable(self.rows, id="failures-table")
         yield Static(id="failures-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_resize(self) -> None:
         self._show_filters()  # the kind legend shows on wide terminals only
@@ -163,7 +168,7 @@ class FailureListScreen(TriageKeys, Screen):
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
         if self.app.size.width >= 120:
             legend = KIND_LEGEND + (f" {TOOL_KIND_LEGEND}" if self.comparison.status_from != "ragtui" else "")
-            parts += ["\n", Content(legend).stylize("dim")]
+            parts += ["\n", legend]
         self.query_one("#failures-filters", Static).update(Content.assemble(*parts))
 
     def action_cycle_status(self) -> None:
@@ -195,6 +200,13 @@ class FailureListScreen(TriageKeys, Screen):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         self._set_filter(search=event.value)
+        if event.value.strip():
+            from ragtui.core.triage.search import search_index
+
+            unreadable = search_index(self.comparison).unreadable
+            if unreadable and not self._told_unreadable:
+                self._told_unreadable = True
+                self.notify(neutralize(unreadable), severity="warning", timeout=8, markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -226,6 +238,8 @@ class FailureListScreen(TriageKeys, Screen):
                 role_colour(self.app, STATUS_ROLES.get(status, "muted"))
             ),
         ]
+        if row.get("unstable"):
+            parts += [" · ", Content(f"{UNSTABLE_MARK} {UNSTABLE_LABEL}").stylize(f"bold {role_colour(self.app, 'regression')}")]
         if row.get("cause"):
             parts += [" · cause: ", Content(CAUSE_LABELS.get(row["cause"], row["cause"])).stylize("bold")]
         if self.rows.two_runs:

@@ -13,15 +13,17 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS
+from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS, UNSTABLE_LABEL, UNSTABLE_MARK
 from ragtui.ui.safe_text import join
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 # (title, screen class, widgets with keys of their own) for each screen whose keys are
 # listed; looked up lazily so this file does not import every screen at start-up.
 SCREENS = (
     ("Dashboard", ("ragtui.ui.screens.dashboard", "DashboardScreen"), ()),
+    ("Trade-off (more than two runs)", ("ragtui.ui.screens.tradeoff", "TradeoffScreen"), ()),
     (
         "Failure list",
         ("ragtui.ui.screens.failures", "FailureListScreen"),
@@ -37,6 +39,8 @@ SYMBOLS = (
     ("▲ / ▼ / ~", "improved / regressed / no clear change (95 % interval of Δ)"),
     ("!", "a drop beyond the configured max_drop, even when it could be noise"),
     ("◆", "the worst category for that metric in the category grid"),
+    ("✦ / ● / ◦", "trade-off: the best run on both recall and faithfulness / on the Pareto front / dominated"),
+    ("┄ / ╎", "trade-off: the faithfulness target / the recall target"),
     ("⚠", "something that changes how to read the numbers (missing questions, judge errors)"),
     ("n/a  –", "not measurable here (no question in that population)"),
     ("★", "a gold passage (it holds the answer)"),
@@ -45,6 +49,7 @@ SYMBOLS = (
     ("? (sentence)", "a sentence the judge did not judge"),
     ("⊘", "the system abstained"),
     ("≠", "the judge and the human label disagree"),
+    (UNSTABLE_MARK, f"{UNSTABLE_LABEL}: the judge's verdicts change between repetitions (judge --repeat)"),
     ("·", "a question that passes in both runs"),
     ("o b g f", "a question's mark in the failure list: ok, bug, gold wrong, flaky"),
     ("[-…-] {+…+}", "words removed / added from A's answer to B's (d)"),
@@ -52,13 +57,9 @@ SYMBOLS = (
 )
 
 
-def _screen_class(module: str, name: str) -> type | None:
-    try:
-        return getattr(importlib.import_module(module), name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:  # not written yet: leave its section out
-            return None
-        raise
+def _screen_class(module: str, name: str) -> type:
+    """Imported here, when ? is pressed: the help screen must not load every screen at start."""
+    return getattr(importlib.import_module(module), name)
 
 
 def key_rows(bindings: list, keymap: dict[str, str], key_display) -> list[tuple[str, str]]:
@@ -82,7 +83,12 @@ def key_rows(bindings: list, keymap: dict[str, str], key_display) -> list[tuple[
 class HelpScreen(ModalScreen[None]):
     """A scrollable list of keys per screen; Esc, ? or Enter closes it."""
 
-    BINDINGS = [Binding("escape,question_mark,enter", "dismiss", "Close", id="help.close")]
+    BINDINGS = [
+        # Shown as `?` (the key that opened it); Esc and Enter close it too.
+        Binding("escape,question_mark,enter", "dismiss", "Close", key_display="?", id="help.close"),
+        # A modal screen hides the app's keys: `q` must still quit from here.
+        Binding("q", "app.quit", "Quit", id="help.quit"),
+    ]
 
     DEFAULT_CSS = """
     HelpScreen {
@@ -110,20 +116,17 @@ class HelpScreen(ModalScreen[None]):
             yield self._table(rows)
             for title, (module, name), widgets in SCREENS:
                 cls = _screen_class(module, name)
-                if cls is None:
-                    continue
                 here = "  (this screen)" if name == self.current else ""
                 yield Static(Content(title + here), classes="section")
                 bindings = list(cls.BINDINGS)
                 for widget_module, widget_name in widgets:
-                    widget = _screen_class(widget_module, widget_name)
-                    bindings += list(widget.BINDINGS) if widget is not None else []
+                    bindings += list(_screen_class(widget_module, widget_name).BINDINGS)
                 yield self._table(key_rows(bindings, keymap, app.get_key_display))
             yield Static(Content("Symbols"), classes="section")
             yield self._table(list(SYMBOLS))
             yield Static(Content("Failure kinds in the list"), classes="section")
             yield self._table([(code, KIND_LABELS[kind]) for kind, code in KIND_CODES.items()])
-        yield Footer()
+        yield KeyFooter()
 
     @staticmethod
     def _table(rows: list[tuple[str, str]]) -> Static:

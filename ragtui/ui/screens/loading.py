@@ -14,9 +14,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.ui.safe_text import join, safe
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:  # the core (polars, numpy) loads in the worker, after the first paint
     from ragtui.core.loading.inputs import Inputs
@@ -48,7 +49,7 @@ class LoadingScreen(Screen):
             yield Static(join("Loading ", files, "…"), id="loading-what")
             yield Static(Content.styled("Reading the runs, measuring each question, comparing A with B.", "dim"))
             yield Static(Content(""), id="loading-elapsed")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)

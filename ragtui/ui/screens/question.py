@@ -21,7 +21,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.tool_scores import tool_of
@@ -34,6 +34,7 @@ from ragtui.ui.screens.question_keys import QuestionRejudge, QuestionSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.answer_view import sentences
 from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import header_content
 from ragtui.ui.widgets.question_rejudge import Rejudged
@@ -144,7 +145,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Scr
         with VerticalScroll(id="question-diff"):
             yield Static(id="question-diff-body")
         yield LabelBar(id="label-bar")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._layout_for(self.app.size.width)
@@ -314,7 +315,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Scr
             return
         self.sentence_at[self.side] = max(0, min(self.sentence_at[self.side] + delta, count - 1))
         self.redraw()
-        self._side(self.side).reveal_focus()
+        self.call_after_refresh(self._side(self.side).reveal_answer)  # once the new focus is laid out
 
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen

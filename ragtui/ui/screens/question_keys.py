@@ -62,7 +62,10 @@ class QuestionSearch:
                 return
             from ragtui.core.triage.search import search_index
 
-            self.matches = Matches(term, search_index(self.comparison).ids(term))
+            index = search_index(self.comparison)
+            if index.unreadable:
+                self._say(index.unreadable, severity="warning", timeout=8)
+            self.matches = Matches(term, index.ids(term))
             if not self.matches.ids:
                 self._say(f"nothing matches “{term}” (ids, questions, answers, passages, reasons)", severity="warning", timeout=4)
                 self.matches = None

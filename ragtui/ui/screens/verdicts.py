@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
@@ -27,6 +27,7 @@ from ragtui.ui.models.question import judge_reported_injection, side_flags
 from ragtui.ui.safe_text import join, safe
 from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import directed_content
 from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
@@ -86,7 +87,7 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         yield Static(id="verdict-title")
         yield VerticalScroll(id="verdict-body")
         yield LabelBar(id="label-bar")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         await self._show()

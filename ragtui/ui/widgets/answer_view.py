@@ -53,11 +53,11 @@ def _attested(row: dict[str, Any], sentence: dict[str, Any]) -> bool | None:
     return None if row.get("judge_error") else sentence.get("attested")
 
 
-def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colour, width: int | None = None) -> tuple[Content, int]:
+def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colour, width: int | None = None) -> tuple[Content, tuple[int, int]]:
     """The answer block (header, abstention, sentences with verdicts, utility, judge error),
-    and the line of it the focused sentence starts on."""
+    and the focused sentence's (first line, line count) in it, wrapped at `width`; (0, 1) if none."""
     if row is None or not row.get("present", True):
-        return Content("missing from this run: no answer, counted as a failure").stylize(f"bold {colour('fail')}"), 0
+        return Content("missing from this run: no answer, counted as a failure").stylize(f"bold {colour('fail')}"), (0, 1)
     said = sentences(row)
     # The core counted them (n_attested); counting 5,000 sentences again on each key is not free.
     n_ok = row["n_attested"] if row.get("n_attested") is not None else sum(1 for s in said if _attested(row, s))
@@ -65,7 +65,7 @@ def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colo
     if said and not row.get("judge_error"):
         header.append(f" · {n_ok} of {len(said)} sentences attested")
     lines: list[Content] = [Content.assemble(*header)]
-    focus_line = 0
+    focus = (0, 1)
     if row.get("abstained"):
         lines.append(Content("⊘ abstained (said it cannot find the information)").stylize(f"bold {colour('not_judged')}"))
     if row.get("answer") is None:
@@ -79,11 +79,11 @@ def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colo
             sentence = said[index]
             symbol, role, _ = verdict_mark(_attested(row, sentence))
             is_focused = index == focused
-            if is_focused:
-                focus_line = sum(line.plain.count("\n") + 1 for line in lines)
             lead = Content(f"{CURSOR_MARK if is_focused else ' '} {symbol} {index + 1:>{digits}}. ").stylize(f"bold {colour(role)}")
             text = safe(sentence.get("text")).stylize(colour(role))
             line = hang(lead, text.stylize("bold underline") if is_focused else text, width)
+            if is_focused:
+                focus = (sum(drawn.plain.count("\n") + 1 for drawn in lines), line.plain.count("\n") + 1)
             lines.append(line)
         if window.stop < len(said):
             lines.append(Content(f"  ⋮ sentences {window.stop + 1}–{len(said)} below (j goes on)").stylize("dim"))
@@ -91,7 +91,7 @@ def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colo
         lead = Content(f"  {VERDICT_UNKNOWN} ").stylize(f"bold {colour('not_judged')}")
         lines.append(Content.assemble(hang(lead, safe(row.get("answer")), width), Content("  (not judged)").stylize("italic")))
     lines += _utility_lines(row, colour)
-    return Content("\n").join(lines), focus_line
+    return Content("\n").join(lines), focus
 
 
 def _utility_lines(row: dict[str, Any], colour: Colour) -> list[Content]:

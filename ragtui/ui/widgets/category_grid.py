@@ -24,7 +24,6 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.comparing.targets import NO_READING
 from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories
@@ -137,13 +136,13 @@ class CategoryGrid(DataTable):
         worst = worst_categories(self.comparison, self.side)
         show_delta = self.side == "B" and self.comparison.b is not None
         for category, data in self.comparison.categories.items():
-            cells: list[Text] = [rich_text(self.comparison.config.category_name(category), limit=24), Text(str(data["n"]), justify="right")]
+            cells: list[Text] = [rich_text(self.comparison.config.category_name(category), limit=24), Text(str(data.n), justify="right")]
             for metric in self._metrics:
-                cell = data["metrics"].get(metric.name)
-                value = cell[self.side] if cell is not None else None
+                cell = data.metrics.get(metric.name)
+                value = cell.value(self.side) if cell is not None else None
                 number = value.value if value is not None and value.n else None
-                text = cell_text(number, cell["delta"] if show_delta and cell else None, metric.spec.scale)
-                verdict = cell.get("targets", {}).get(self.side, NO_READING).verdict if cell is not None else None
+                text = cell_text(number, cell.delta if show_delta and cell else None, metric.spec.scale)
+                verdict = cell.target_reading(self.side).verdict if cell is not None else None
                 if number is not None and verdict is not None:
                     text += f" {target_symbol(verdict)}"  # ? where the category is too small to tell
                 worst_here = worst.get(metric.name) == category
@@ -171,8 +170,8 @@ class CategoryGrid(DataTable):
             self.post_message(OpenFailures(category=category))
             return
         metric = self.comparison.metrics[name]
-        cell = self.comparison.categories[category]["metrics"].get(name)
-        applies = cell is not None and any(v is not None and v.n for v in (cell["A"], cell["B"]))
+        cell = self.comparison.categories[category].metrics.get(name)
+        applies = cell is not None and cell.applies
         if not applies:
             self.notify(
                 f"{short_label(metric.spec, self.comparison.k)} does not apply to this category (n = 0).",

@@ -99,8 +99,9 @@ class Group:
 def triage_frame(comparison: Comparison) -> pl.DataFrame:
     """Every question of the comparison with what the list shows, sorted for display.
 
-    Columns: id, category, status, cause, kinds_a, kinds_b, question, pos (original
-    order), d_utility (B − A) and gold_fall (B's first gold rank − A's) for the sorts.
+    Columns: id, category, status, cause, kinds_a, kinds_b, question, unstable (its
+    verdicts flip between the judge's repetitions), pos (original order), d_utility
+    (B − A) and gold_fall (B's first gold rank − A's) for the sorts.
     """
     status = comparison.status
     if "cause" not in status.columns:
@@ -132,6 +133,8 @@ def triage_frame(comparison: Comparison) -> pl.DataFrame:
             kinds_b=pl.lit(None, dtype=pl.List(pl.String)), d_utility=pl.lit(None, dtype=pl.Float64), gold_fall=pl.lit(None, dtype=pl.Int64)
         )
     frame = frame.drop("_ua")
+    unstable = comparison.unstable_ids  # verdicts that flip between the judge's repetitions
+    frame = frame.with_columns(unstable=pl.col("id").is_in(sorted(unstable)) if unstable else pl.lit(False))
     categories = frame.get_column("category").unique(maintain_order=True).to_list()
     category_rank = {name: rank for rank, name in enumerate(categories)}
     return (

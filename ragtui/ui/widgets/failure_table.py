@@ -22,7 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ragtui.core.triage.notes import MARK_LETTERS
-from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, kind_codes, status_label
+from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, UNSTABLE_MARK, kind_codes, status_label
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
@@ -291,7 +291,9 @@ class FailureTable(ScrollView, can_focus=True):
         row = self.rows.row(index)
         cols = self.columns(width)
         status = row["status"]
-        colour = role_colour(self.app, STATUS_ROLES.get(status, "muted"))
+        # On the cursor bar, text takes the bar's own colour: red on the blue bar fell to
+        # 1.26:1 (1.04:1 in 256 colours). The symbols (▼ ▲ ✗) still carry the meaning.
+        colour = "" if is_cursor else role_colour(self.app, STATUS_ROLES.get(status, "muted"))
         parts: list[Content | str] = [
             f" {CURSOR_MARK} " if is_cursor else "   ",
             Content(STATUS_SYMBOL.get(status, "?")).stylize(colour),
@@ -310,6 +312,11 @@ class FailureTable(ScrollView, can_focus=True):
         if cols.cause:
             labels = CAUSE_LABELS if width >= WIDE else CAUSE_SHORT
             cause = Content(labels.get(row["cause"] or "", "")).truncate(cols.cause, pad=True)
-            parts += [cause.stylize(role_colour(self.app, "regression")) if row["cause"] else cause, " "]
-        parts.append(safe(row["question"], one_line=True).truncate(cols.question, ellipsis=True))
+            parts += [cause.stylize(role_colour(self.app, "regression")) if row["cause"] and not is_cursor else cause, " "]
+        question_width = cols.question
+        if row.get("unstable") and question_width > 2:
+            mark_style = "bold" if is_cursor else f"bold {role_colour(self.app, 'regression')}"
+            parts.append(Content(f"{UNSTABLE_MARK} ").stylize(mark_style))
+            question_width -= 2
+        parts.append(safe(row["question"], one_line=True).truncate(question_width, ellipsis=True))
         return Content.assemble(*parts)

@@ -12,7 +12,17 @@ from collections.abc import Callable
 
 from textual.content import Content
 
-from ragtui.core.vocabulary import CAUSE_LABELS, GOLD_MARK, JUDGE_DIRECTED_LABEL, JUDGE_DIRECTED_MARK, STATUS_SYMBOL, status_label
+from ragtui.core.measuring.judge_noise import QuestionNoise
+from ragtui.core.vocabulary import (
+    CAUSE_LABELS,
+    GOLD_MARK,
+    JUDGE_DIRECTED_LABEL,
+    JUDGE_DIRECTED_MARK,
+    STATUS_SYMBOL,
+    UNSTABLE_LABEL,
+    UNSTABLE_MARK,
+    status_label,
+)
 from ragtui.ui.models.question import QuestionData
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.verdict_styles import STATUS_ROLES
@@ -59,9 +69,15 @@ def header_content(data: QuestionData, position: int, total: int, colour: Colour
         else Content("none: no passage holds the answer (the system should abstain)").stylize("italic")
     )
     lines.append(Content.assemble(_label("Gold"), Content(f"{GOLD_MARK} ").stylize(colour("gold")) if gold else "", gold_text))
+    for side, side_row in data.rows.items():
+        if side_row and side_row.get("texts_error"):  # the run cache's entry went away under the app
+            lines.append(Content.assemble(_label("Texts"), Content(f"{side}: {side_row['texts_error']}").stylize(f"bold {colour('regression')}")))
     flagged = {side: flags for side, flags in data.flags.items() if flags}
     if flagged:
         lines.append(directed_content(flagged, data.two_runs, colour))
+    unstable = {side: noise for side, noise in data.noise.items() if noise.unstable}
+    if unstable:
+        lines.append(unstable_content(unstable, data.two_runs, colour))
     if data.two_runs:
         lines.append(changes_content(data, colour))
     return Content("\n").join(lines)
@@ -75,6 +91,25 @@ def directed_content(flagged: dict, two_runs: bool, colour: Colour) -> Content:
         Content(f"{JUDGE_DIRECTED_MARK} {JUDGE_DIRECTED_LABEL}").stylize(f"bold {colour('regression')}"),
         " — ",
         safe(where, limit=300),  # passage ids come from the files: untrusted
+    )
+
+
+def unstable_content(unstable: dict[str, QuestionNoise], two_runs: bool, colour: Colour) -> Content:
+    """`↕ unstable verdict — B: 1 of 2 sentences flip, utility 4 · 2 · 4 over 3 repetitions`."""
+    where = []
+    for side, noise in unstable.items():
+        parts = []
+        if noise.flipped_sentences:
+            parts.append(f"{noise.flipped_sentences} of {len(noise.sentences)} sentences flip")
+        if noise.utility_flipped:
+            parts.append("utility " + " · ".join(f"{score:g}" for score in noise.scores))
+        text = ", ".join(parts) + f" over {noise.repeats} repetitions"
+        where.append(f"{side}: {text}" if two_runs else text)
+    return Content.assemble(
+        _label("Judge"),
+        Content(f"{UNSTABLE_MARK} {UNSTABLE_LABEL}").stylize(f"bold {colour('regression')}"),
+        " — ",
+        "; ".join(where) + " (v: each sentence)",
     )
 
 

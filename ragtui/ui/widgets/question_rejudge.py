@@ -49,10 +49,8 @@ def judge_settings(comparison: Comparison) -> Any:
     section = comparison.config.extra.get("judge")
     if not section:
         raise JudgeUnavailable(NOT_CONFIGURED)
-    try:
-        from ragtui.core.judge import JudgeSettings
-    except ImportError:  # the judge package is optional in a trimmed install
-        raise JudgeUnavailable("The judge is not available in this installation (ragtui.core.judge).") from None
+    from ragtui.core.judge import JudgeSettings
+
     mapping = {"judge": section, "k": comparison.k, "fallback_phrases": list(comparison.config.fallback_phrases)}
     try:
         return JudgeSettings.from_config(mapping).validated()

@@ -14,6 +14,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Region
 from textual.widgets import Static
 
 from ragtui.ui.safe_text import safe
@@ -67,7 +68,11 @@ class QuestionSide(Vertical):
         self.side = side
         self._last: tuple | None = None
         self._drawn_width = 0  # the width the retrieved list was cut to
-        self._focus_line = 0  # the line of the answer the focused sentence starts on
+        self._focus_span = (0, 1)  # the focused sentence's (first line, line count) in the answer
+        # Set once the focused sentence was brought into view: a resize (which rewraps
+        # everything above it) brings it back, so the reason below never names a
+        # sentence that scrolled away.
+        self._follow_sentence = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="side-body"):
@@ -114,7 +119,7 @@ class QuestionSide(Vertical):
         else:
             self._drawn_width = self._width()
             passages.update(passages_content(row, k, self._drawn_width, self._colour, show_all=show_all, full=full))
-        answer, self._focus_line = answer_content(row, focused, self._colour, self._width())
+        answer, self._focus_span = answer_content(row, focused, self._colour, self._width())
         self.query_one(".side-answer", Static).update(answer)
         self.query_one(".side-detail", Static).update(sentence_detail(row, focused, k, self._colour))
         verdicts = tool_content(row, tool, self._colour)
@@ -126,22 +131,26 @@ class QuestionSide(Vertical):
         if rejudged is not None:
             panel.update(rejudged_content(row, rejudged, self._colour))
         if reset_scroll:
+            self._follow_sentence = False
             self.query_one(".side-body", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def reveal_answer(self) -> None:
-        """Scroll so the answer (where the focused sentence is) is in view."""
-        self.query_one(".side-body", VerticalScroll).scroll_to_widget(self.query_one(".side-answer"), animate=False, top=True)
+        """Scroll so the focused sentence is in view: with the answer's start when both fit.
 
-    def reveal_focus(self) -> None:
-        """Scroll so the focused sentence is in view, a line of context above it."""
+        Scrolling to the answer's first line was not enough on a short terminal (60×20):
+        the focused ✗ sentence stayed below the visible part while its reason showed.
+        """
+        self._follow_sentence = True
         body = self.query_one(".side-body", VerticalScroll)
         answer = self.query_one(".side-answer", Static)
-        top = answer.virtual_region.y + max(self._focus_line - 1, 0)
-        if self._focus_line <= 1:
-            body.scroll_to_widget(answer, animate=False, top=True)
-            return
-        if not body.scroll_y <= top < body.scroll_y + body.scrollable_content_region.height - 1:
-            body.scroll_to(y=top, animate=False, immediate=True)
+        region = answer.virtual_region
+        start, count = self._focus_span  # the answer is wrapped to the side's width when drawn
+        visible = max(body.scrollable_content_region.height, 1)
+        if start + count <= visible:
+            target = Region(region.x, region.y, region.width, start + count)
+        else:
+            target = Region(region.x, region.y + start, region.width, min(count, visible))
+        body.scroll_to_region(target, animate=False, top=True, immediate=True)
 
     def reveal_rejudge(self) -> None:
         """Bring a new re-judged verdict into view (it sits below the answer)."""
@@ -153,10 +162,12 @@ class QuestionSide(Vertical):
 
     def on_resize(self) -> None:
         # The retrieved list is cut to the panel width: redraw once the new width is laid
-        # out. A change of height (a longer header above) needs nothing.
+        # out; then, everything above the answer having rewrapped, find the sentence again.
         self.call_after_refresh(self._redraw)
 
     def _redraw(self) -> None:
         if self._last is not None and self._width() != self._drawn_width:
             row, name, k, focused, active, rejudged, show_all, tool, full = self._last
             self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all, tool=tool, full=full)
+        if self._follow_sentence:
+            self.call_after_refresh(self.reveal_answer)

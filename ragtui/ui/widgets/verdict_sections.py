@@ -1,6 +1,7 @@
 """What the verdict inspector shows, as Content blocks (no widgets here).
 
-Per sentence: the judge's verdict and reason, the human label beside it when the run has
+Per sentence: the judge's verdict and reason, each repetition's verdict when the run was
+judged more than once (↕ marks a flip), the human label beside it when the run has
 one (≠ marks a disagreement), and the evidence passages' text resolved from the
 retrieved list by id. Then utility (judge and human), the judge error, and the raw
 judge JSON pretty-printed — all of it literal text through `safe`.
@@ -14,7 +15,8 @@ from typing import Any
 
 from textual.content import Content
 
-from ragtui.core.vocabulary import DISAGREE_MARK
+from ragtui.core.measuring.judge_noise import score_repeats, sentence_repeats
+from ragtui.core.vocabulary import DISAGREE_MARK, UNSTABLE_MARK
 from ragtui.ui.models.question import passage_text
 from ragtui.ui.safe_text import safe
 from ragtui.ui.widgets.answer_view import evidence_content
@@ -89,6 +91,9 @@ def sentence_content(row: dict[str, Any], index: int, k: int, colour: Colour) ->
             safe(sentence.get("reason")) if sentence.get("reason") else Content("no reason given").stylize("italic"),
         ),
     ]
+    repeated = sentence_repeats(row, index)
+    if repeated is not None:
+        lines.append(_repeats_line(repeated, colour))
     human = _human_for(row, index, sentence.get("text"))
     if human is not None:
         h_symbol, h_role, h_label = verdict_mark(human.get("attested"))
@@ -112,6 +117,17 @@ def sentence_content(row: dict[str, Any], index: int, k: int, colour: Colour) ->
     return Content("\n").join(lines)
 
 
+def _repeats_line(verdicts: list[bool | None], colour: Colour) -> Content:
+    """`   repeats ✓ ✗ ✓ — ↕ flipped: attested in 2 of 3`, or the same verdict every time."""
+    marks = " ".join(verdict_mark(v)[0] for v in verdicts)
+    given = [v for v in verdicts if v is not None]
+    missing = f", {len(verdicts) - len(given)} without a verdict" if len(given) < len(verdicts) else ""
+    if 0 < sum(given) < len(given):
+        said = f"{UNSTABLE_MARK} flipped: attested in {sum(given)} of {len(given)} repetitions{missing}"
+        return Content.assemble(f"   repeats {marks} — ", Content(said).stylize(f"bold {colour('regression')}"))
+    return Content(f"   repeats {marks} — the same in {len(given)} repetitions{missing}").stylize("dim")
+
+
 def utility_content(row: dict[str, Any], colour: Colour) -> Content:
     """Utility and its reason (judge, and human when labelled), then the judge error."""
     lines = [Content("Utility").stylize("bold")]
@@ -127,6 +143,14 @@ def utility_content(row: dict[str, Any], colour: Colour) -> Content:
                 safe(reason or ""),
             )
         )
+    scores = score_repeats(row)
+    if scores is not None:
+        given = [score for score in scores if score is not None]
+        shown = " · ".join("–" if score is None else f"{score:g}" for score in scores)
+        if len(set(given)) > 1:
+            lines.append(Content.assemble(f"   repeats {shown} — ", Content(f"{UNSTABLE_MARK} the score changed").stylize(f"bold {colour('regression')}")))
+        else:
+            lines.append(Content(f"   repeats {shown} — the same in {len(given)} repetitions").stylize("dim"))
     judge_u, human_u = row.get("judge_utility"), row.get("human_utility")
     if judge_u is not None and human_u is not None and judge_u != human_u:
         lines.append(Content(f"   {DISAGREE_MARK} judge and human differ by {abs(judge_u - human_u):g}").stylize(colour("regression")))

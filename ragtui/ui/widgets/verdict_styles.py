@@ -34,11 +34,6 @@ def role_colour(app: App, role: str) -> str:
     return f"${own}" if own in app.theme_variables else f"${fallback}"
 
 
-def missing_theme_variables(app: App) -> list[str]:
-    """ragtui's theme variables the running app does not define (for a one-time notice)."""
-    return [own for own, _ in _ROLES.values() if own not in app.theme_variables]
-
-
 def verdict_mark(attested: bool | None) -> tuple[str, str, str]:
     """(symbol, colour role, label) of a sentence verdict; None means not judged."""
     if attested is True:

@@ -36,3 +36,26 @@ def test_matches_step_forward_and_back_and_wrap():
     assert matches.step("c", 1) == "e"
     assert matches.step("e", 1) == "a"
     assert matches.step("a", -1) == "e"
+
+
+def test_a_run_opened_from_the_cache_is_searched_in_its_cached_passages_and_reasons(tmp_path):
+    from tests.ui.triage_data import triage_comparison
+
+    comparison = triage_comparison(tmp_path / "t")
+    assert comparison.b is not None and comparison.b.run.texts is not None  # lean: texts on disk
+    index = SearchIndex(comparison)
+    assert index.unreadable is None
+    assert index.ids("does not mention a written form") == ["proc-02"]  # a reason, read back from the cache
+
+
+def test_a_cleared_cache_entry_leaves_ids_questions_and_answers_searchable_and_says_why(tmp_path):
+    import shutil
+
+    from tests.ui.triage_data import triage_comparison
+
+    comparison = triage_comparison(tmp_path / "t")
+    assert comparison.b is not None and comparison.b.run.texts is not None
+    shutil.rmtree(comparison.b.run.texts.folder)  # `ragtui cache clear` from another terminal
+    index = SearchIndex(comparison)
+    assert index.unreadable is not None and "reopen the runs" in index.unreadable
+    assert index.ids("none-02") == ["none-02"] and index.ids("timeout after 60") == ["fact-03"]

@@ -58,15 +58,15 @@ class BatchCalls:
         self.wanted: dict[str, WantedCall] = {}
         self.fallback: JudgeClient | None = None  # --batch-fallback: failed requests asked interactively
 
-    async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> CallResult:
-        key, cached = cached_call(self.cache, self.settings, self.prompt_version, messages, max_tokens, self.stats)
+    async def complete(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any], repeat: int = 0) -> CallResult:
+        key, cached = cached_call(self.cache, self.settings, self.prompt_version, messages, max_tokens, self.stats, repeat)
         if cached is not None:
             return cached
         failure = self.jobs.failed.get(key)
         if failure is not None:
             if self.fallback is not None:
-                return await self.fallback.complete(messages, max_tokens, schema)
-            raise CallError(f"batch request failed: {failure} (rerun with --batch-fallback to judge it interactively)")
+                return await self.fallback.complete(messages, max_tokens, schema, repeat)
+            raise CallError(f"batch request failed: {failure} (rerun with --retry-errors to submit it again, or --batch-fallback to judge it interactively)")
         if key not in self.wanted:
             body = self.provider.body(messages, max_tokens, schema)
             characters = sum(len(m.get("content") or "") for m in messages)

@@ -37,8 +37,6 @@ from ragtui.core.judge.batch.api import now_iso
 
 FORMAT = "ragtui-judge-batch/1"
 OPEN_STATES = ("submitting", "submitted")
-# What must match for this file's jobs to be this run's (the cache keys depend on them).
-IDENTITY = ("provider", "model", "base_url")
 
 
 def job_file_path(out: str | Path) -> Path:
@@ -127,6 +125,12 @@ class JobFile:
         """An intent the provider has no job for: its requests are submitted afresh."""
         self.jobs.remove(job)
         self.save()
+
+    def forget_failures(self) -> None:
+        """Forget the requests jobs failed (`--retry-errors`): the next round submits them again."""
+        if self.failed:
+            self.failed.clear()
+            self.save()
 
     def mark_collected(self, job: dict[str, Any], failures: dict[str, str]) -> None:
         """Results are in the cache: remember the failures, stop polling this job."""

@@ -12,7 +12,9 @@
    (flushed), then the job marked collected with the provider's message for each
    request without an answer. Repairs and truncation retries are the next round's calls.
 Without `wait`, step 3 polls once: jobs still running are left to a later run.
-A rerun of a finished run is step 1 alone: no request at all.
+A rerun of a finished run is step 1 alone: no request at all. With `retry_errors`, the
+requests earlier jobs failed are forgotten first (so submitted again), and a question
+whose judge error the cache replays has those replies forgotten (so they are wanted again).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class BatchOptions:
     poll_interval: float = 10.0
     poll_max_interval: float = 300.0
     limits: Limits | None = None  # the provider's own when None (tests pass small ones)
+    retry_errors: bool = False  # submit again what jobs failed, ask again errors the cache replays
 
 
 @dataclass
@@ -88,10 +91,12 @@ async def judge_run_batch(
 ) -> BatchOutcome:
     """Judge `raw` through the batch API. Raises CallError (fatal) or InputError."""
     check_batch_settings(settings)
-    session = JudgeSession(settings)
+    session = JudgeSession(settings, retry_errors=options.retry_errors)
     provider = make_provider(session.settings)
     identity = {"provider": settings.provider, "model": settings.model, "base_url": settings.resolved_base_url}
     jobs = JobFile.open(options.job_path, identity)
+    if options.retry_errors:
+        jobs.forget_failures()  # their requests become wanted again, and are submitted
     for refusal in jobs.adaptations:  # requests are built as the provider last accepted them
         provider.adapt(400, refusal)
     calls = BatchCalls(session.settings, session.prompt_version, session.cache, provider, jobs)

@@ -1,0 +1,161 @@
+"""Scale benchmark (issue 14): large runs, the run cache, texts on demand, first paint.
+
+Prints figures beside their peers, measured in the same run; asserts nothing. Every
+figure is a fresh process (imports count) with its own peak RSS; the run cache lives in
+OUT/cache (emptied before each cold measurement), never in the user's.
+
+    python bench/bench_scale.py [--sizes 100000,1000000] [--out bench/out] [--repeat 5]
+
+Rows, for each size N (two runs of N questions, 20 passages each, from make_runs.py):
+  - polars' bare read of both JSONL files (`pl.read_ndjson`): the peer;
+  - `ragtui report A B --format json` with `--no-cache`, cold (cache written) and warm;
+  - the app's first dashboard paint, cold and warm, and its peak memory (texts on demand).
+And on the bundled sample: first paint against the import floor (polars, textual, yaml and
+numpy imported in a fresh process). `--markdown` also prints the README's table rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+_FLOOR = "import polars, textual, yaml, numpy"
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of a child process run to completion."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, env=env, cwd=REPO)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"failed: {' '.join(argv)} (status {status})")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def first_paint(files: dict[str, Path | None], env: dict[str, str]) -> dict[str, float]:
+    """The app's first dashboard paint, from process start (bench_ui.py's child)."""
+    from bench_ui import run_child
+
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        return run_child(files)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def machine() -> str:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3
+    load = os.getloadavg()[0]
+    import polars
+    import textual
+
+    return (f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GB, Python {platform.python_version()}, polars {polars.__version__}, "
+            f"textual {textual.__version__}; load average {load:.1f} at start")
+
+
+def scale(n: int, out: Path, env: dict[str, str], cache: Path, rows: list[str], full: bool) -> None:
+    """The rows for 2 × n questions; without `full`, the no-cache report and the app's cold
+    open are left out (at 1,000,000 each costs many minutes on a 2-core machine)."""
+    from make_runs import write
+
+    subprocess.run([sys.executable, str(HERE / "make_runs.py"), str(n), str(out), "--no-parquet"], check=True)
+    paths = write(n, out, parquet=False)
+    a, b = str(paths["a_jsonl"]), str(paths["b_jsonl"])
+    python = sys.executable
+    # The whole file, metadata line included (one extra row): polars' plainest read.
+    read_both = f"import polars as pl\nfor path in {[a, b]!r}:\n    pl.read_ndjson(path)\n"
+    report = [python, "-m", "ragtui", "report", a, b, "--format", "json"]
+    files = {"a": paths["a_jsonl"], "b": paths["b_jsonl"], "gold": None, "config": None}
+    print(f"2 × {n:,} questions (JSONL, {paths['a_jsonl'].stat().st_size / 1e9:.2f} GB each):", flush=True)
+    peer_s, peer_mb = timed([python, "-c", read_both], env)
+    line("polars' bare read of both files", peer_s, peer_mb, "(the peer)")
+    if full:
+        plain_s, plain_mb = timed([*report, "--no-cache"], env)
+        line("report --no-cache", plain_s, plain_mb, f"= {plain_s / peer_s:.2f}× polars' time, {plain_mb / peer_mb:.2f}× its memory")
+    shutil.rmtree(cache, ignore_errors=True)
+    cold_s, cold_mb = timed(report, env)
+    line("report, empty cache (writes it)", cold_s, cold_mb, f"= {cold_s / peer_s:.2f}× polars' time, {cold_mb / peer_mb:.2f}× its memory")
+    warm_s, warm_mb = timed(report, env)
+    line("report again, from the cache", warm_s, warm_mb, f"= {warm_s / cold_s:.0%} of the first")
+    rows.append(f"| `report`, 2 × {n:,} (JSONL), first open (writes the cache) | {cold_s:.1f} s, peak {cold_mb:,.0f} MB = "
+                f"{cold_s / peer_s:.2f}× / {cold_mb / peer_mb:.2f}× polars' bare read ({peer_s:.1f} s, {peer_mb:,.0f} MB) | ≤ 1.3× / ≤ 1.5× |")
+    if full:
+        rows.append(f"| `report --no-cache`, 2 × {n:,} | {plain_s:.1f} s, peak {plain_mb:,.0f} MB = {plain_s / peer_s:.2f}× / "
+                    f"{plain_mb / peer_mb:.2f}× polars | |")
+        shutil.rmtree(cache, ignore_errors=True)
+        app_cold = first_paint(files, env)
+        line("app first paint, empty cache", app_cold["first_paint_s"], app_cold["peak_mb"],
+             f"= {app_cold['peak_mb'] / cold_mb:.2f}× the report's memory")
+        rows.append(f"| app peak memory, 2 × {n:,}, first open (texts on demand) | {app_cold['peak_mb']:,.0f} MB = "
+                    f"{app_cold['peak_mb'] / cold_mb:.2f}× the report's | ≤ 1.5× |")
+    app_warm = first_paint(files, env)
+    line("app first paint, from the cache", app_warm["first_paint_s"], app_warm["peak_mb"], f"= {app_warm['peak_mb'] / warm_mb:.2f}× the "
+         "reopened report's memory")
+    rows.append(f"| reopen from the run cache, 2 × {n:,} | `report` {warm_s:.1f} s = {warm_s / cold_s:.0%} of the first ({cold_s:.1f} s); "
+                f"app first paint {app_warm['first_paint_s']:.1f} s, peak {app_warm['peak_mb']:,.0f} MB | ≤ 25 %; app < 6 GB at 1,000,000 |")
+
+
+def line(what: str, seconds: float, megabytes: float, note: str) -> None:
+    print(f"  {what:<34} {seconds:7.1f} s   peak {megabytes:7,.0f} MB   {note}", flush=True)
+
+
+def sample_paint(env: dict[str, str], repeat: int, rows: list[str]) -> None:
+    from ragtui.cli.tui import sample_inputs
+
+    sample = sample_inputs()
+    paints, floors = [], []
+    for _ in range(repeat):  # interleaved: a busy machine slows both alike
+        floors.append(timed([sys.executable, "-c", _FLOOR], env)[0])
+        paints.append(first_paint(sample, env)["first_paint_s"])
+    paint, floor = statistics.median(paints), statistics.median(floors)
+    print(f"bundled sample, median of {repeat} (warm cache):", flush=True)
+    print(f"  import floor ({_FLOOR})  {floor:5.2f} s")
+    print(f"  first dashboard paint        {paint:5.2f} s   = {paint / floor:.2f}× the floor")
+    rows.append(f"| first dashboard paint, bundled sample | {paint:.2f} s = {paint / floor:.2f}× the import floor ({floor:.2f} s) | ≤ 1.3× |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100000,1000000")
+    parser.add_argument("--out", default=str(HERE / "out"))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--markdown", action="store_true", help="also print the README's table rows")
+    parser.add_argument("--full-up-to", type=int, default=100_000, help="larger sizes skip --no-cache and the app's cold open")
+    args = parser.parse_args()
+    out = Path(args.out)
+    cache = out / "cache" / "ragtui"
+    # PYTHONPATH: a script's children import this checkout's ragtui, not an installed one.
+    env = {**os.environ, "XDG_CACHE_HOME": str(out / "cache"), "PYTHONPATH": str(REPO)}
+    print(machine(), flush=True)
+    rows: list[str] = []
+    sample_paint(env, args.repeat, rows)
+    for n in (int(s) for s in args.sizes.split(",") if s):
+        scale(n, out, env, cache, rows, full=n <= args.full_up_to)
+    if args.markdown:
+        print("\n".join(["", "| what | figure | goal |", "|---|---|---|", *rows]))
+
+
+if __name__ == "__main__":
+    main()
