@@ -26,17 +26,17 @@ async def test_question_opens_the_question_view_there_over_the_dashboard(tmp_pat
         assert isinstance(app.screen, DashboardScreen)
 
 
-async def test_an_unknown_question_id_is_said_and_the_dashboard_stays(tmp_path):
+async def test_an_unknown_question_id_is_said_and_the_dashboard_stays(tmp_path, toasts):
     paths = write_triage_runs(tmp_path / "r")
     app = RagtuiApp(_inputs(paths), question="q999")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen)
-        assert any("no question 'q999'" in str(n.message) for n in app._notifications)
+        assert any("no question 'q999'" in message for message in toasts)
 
 
-async def test_a_mark_goes_to_the_notes_file_named_and_is_there_after_a_restart(tmp_path):
+async def test_a_mark_goes_to_the_notes_file_named_and_is_there_after_a_restart(tmp_path, toasts):
     paths = write_triage_runs(tmp_path / "r")
     notes = tmp_path / "elsewhere" / "triage.jsonl"
     app = RagtuiApp(_inputs(paths), notes_path=notes, question="proc-01")
@@ -45,7 +45,7 @@ async def test_a_mark_goes_to_the_notes_file_named_and_is_there_after_a_restart(
         await pilot.pause()
         await pilot.press("m", "b", *"gold at 7", "enter")
         await pilot.pause()
-        assert any(str(notes) in str(n.message) for n in app._notifications)  # the app says where
+        assert any(str(notes) in message for message in toasts)  # the app says where
     assert Notes.load(notes).get("proc-01").note == "gold at 7"
     assert not paths["b"].with_name("b.notes.jsonl").exists()
     again = RagtuiApp(_inputs(paths), notes_path=notes)
@@ -57,13 +57,13 @@ async def test_a_mark_goes_to_the_notes_file_named_and_is_there_after_a_restart(
         assert "[bug] gold at 7" in header
 
 
-async def test_a_broken_line_in_the_notes_file_is_named_not_dropped_silently(tmp_path):
+async def test_a_broken_line_in_the_notes_file_is_named_not_dropped_silently(tmp_path, toasts):
     paths = write_triage_runs(tmp_path / "r")
     sidecar = paths["b"].with_name("b.notes.jsonl")
     sidecar.write_text('{"id": "proc-01", "mark": "ok"}\n{"id": "proc-02", "mark": "bu\n', encoding="utf-8")
     app = RagtuiApp(_inputs(paths))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
-        messages = [str(n.message) for n in app._notifications]
+        messages = toasts
         assert any("1 line(s) of the notes file skipped" in m and "b.notes.jsonl:2" in m for m in messages)
         assert app.notes.get("proc-01").mark == "ok"

@@ -98,12 +98,12 @@ async def test_escape_in_the_mark_menu_writes_nothing(triage):
     assert not _notes_path(triage).exists()
 
 
-async def test_y_copies_the_chosen_text_and_says_where_it_went(triage):
+async def test_y_copies_the_chosen_text_and_says_where_it_went(triage, toasts):
     async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:
         await pilot.press("y", "a")
         await pilot.pause()
         assert pilot.app.clipboard == "Reponse a proc-01, premiere phrase. Deuxieme phrase pour proc-01."
-        assert any("clipboard with OSC 52" in str(n.message) for n in pilot.app._notifications)
+        assert any("clipboard with OSC 52" in message for message in toasts)
         await pilot.press("y", "c")
         assert pilot.app.clipboard.startswith("ragtui ") and pilot.app.clipboard.endswith("--question proc-01")
         assert str(triage.b.run.path) in pilot.app.clipboard
@@ -118,7 +118,7 @@ async def test_y_on_side_a_copies_a_s_passages_in_full(triage):
         assert pilot.app.clipboard.startswith("#1 p_teletravail_042 (0.93)\nArticle de reference pour proc-01")
 
 
-async def test_o_hands_the_text_to_the_pager_and_comes_back_to_the_same_question(triage, tmp_path, monkeypatch):
+async def test_o_hands_the_text_to_the_pager_and_comes_back_to_the_same_question(triage, tmp_path, monkeypatch, toasts):
     seen = tmp_path / "seen.txt"
     pager = tmp_path / "pager.py"
     pager.write_text(f"import shutil, sys\nshutil.copy(sys.argv[1], {str(seen)!r})\n", encoding="utf-8")
@@ -130,7 +130,7 @@ async def test_o_hands_the_text_to_the_pager_and_comes_back_to_the_same_question
         await pilot.pause()
         assert seen.read_text(encoding="utf-8") == "Comment renouveler une periode d'essai ?\n"
         assert pilot.app.screen.question_id == "proc-02"
-        assert any("back from $PAGER" in str(n.message) for n in pilot.app._notifications)
+        assert any("back from $PAGER" in message for message in toasts)
 
 
 async def test_e_opens_a_read_only_copy_in_the_editor(triage, tmp_path, monkeypatch):
@@ -155,12 +155,12 @@ async def test_colon_jumps_to_a_passing_question_outside_the_list(triage):
         assert _header(pilot.app).startswith("contra-01 · Known contradiction · ✓ passing")
 
 
-async def test_colon_with_an_unknown_id_says_so_and_stays(triage):
+async def test_colon_with_an_unknown_id_says_so_and_stays(triage, toasts):
     async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:
         await pilot.press("colon", *"nope", "enter")
         await pilot.pause()
         assert pilot.app.screen.question_id == "proc-01"
-        assert any("no question 'nope'" in str(n.message) for n in pilot.app._notifications)
+        assert any("no question 'nope'" in message for message in toasts)
 
 
 async def test_slash_finds_an_accented_term_and_n_and_shift_n_step_the_matches(triage):
