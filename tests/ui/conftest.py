@@ -226,14 +226,50 @@ def text_of(node) -> str:
     return "\n".join(parts)
 
 
+@pytest.fixture(scope="session")
+def _sample_loads() -> dict:
+    """The bundled sample's loads made in this test process, by what was asked."""
+    return {}
+
+
 @pytest.fixture
-def sample() -> Inputs:
-    """The bundled sample (120 French HR questions), as `ragtui` with no argument opens it."""
+def sample(_sample_loads, monkeypatch) -> Inputs:
+    """The bundled sample (120 French HR questions), as `ragtui` with no argument opens it.
+
+    The sample's files are only read, so the loads of its runs are made once per test
+    process and handed to every app started on them: the loader's future (as `launch`
+    hands the app a load it started before importing Textual) and the trade-off's
+    comparisons with the other candidates. The app still goes through its loading screen,
+    its workers and their messages; only the reading, measuring and comparing of the same
+    files is not done again. Tests that write beside the runs (labels) copy the sample.
+    """
     from ragtui.cli.tui import sample_inputs
+    from ragtui.core import session
+    from ragtui.ui import app as app_module
 
     paths = sample_inputs()
     if not paths["a"].is_file():
         pytest.skip("the bundled sample (sample_data/) is not there")
+    folder = paths["a"].parent
+
+    def only_the_sample(inputs: Inputs, *more) -> bool:
+        files = [*inputs.runs, *more, inputs.gold, inputs.config]
+        return inputs.labels is None and all(isinstance(f, Path) and f.parent == folder for f in files if f is not None)
+
+    def shared(function):
+        def once(inputs: Inputs, *more):
+            if not only_the_sample(inputs, *(more[0] if more else ())):
+                return function(inputs, *more)
+            key = (function.__name__, inputs, *(tuple(m) for m in more))
+            if key not in _sample_loads:
+                _sample_loads[key] = function(inputs, *more)
+            found = _sample_loads[key]
+            return list(found) if isinstance(found, list) else found  # a list each caller may extend
+
+        return once
+
+    monkeypatch.setattr(app_module, "start_loading", shared(app_module.start_loading))
+    monkeypatch.setattr(session, "load_comparisons", shared(session.load_comparisons))
     return Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])
 
 
