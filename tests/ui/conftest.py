@@ -193,20 +193,28 @@ def one_run(fixture_paths) -> Inputs:
     return Inputs(a=p["a"], gold=p["gold"], config=p["config"])
 
 
-async def wait_until_loaded(pilot) -> None:
-    """Wait for the loading worker, then for the screen it leads to (no sleeps)."""
+async def wait_until_loaded(pilot, *, intervals: bool = True) -> None:
+    """Wait for the loading worker, then for the screen it leads to (no sleeps); with
+    `intervals`, also for the intervals the dashboard fills in after its first paint."""
     from textual.worker import WorkerFailed
 
     from ragtui.ui.screens.dashboard import DashboardScreen
     from ragtui.ui.screens.error import ErrorScreen
 
-    try:
-        await pilot.app.workers.wait_for_complete()
-    except WorkerFailed:  # a crashing load: the app shows it as an error screen
-        pass
-    for _ in range(50):  # a few message-loop turns: the result message, then the screen switch
+    def settled() -> bool:
+        if any(isinstance(screen, ErrorScreen) for screen in pilot.app.screen_stack):
+            return True
+        if not any(isinstance(screen, DashboardScreen) for screen in pilot.app.screen_stack):
+            return False
+        return not intervals or pilot.app.comparison is None or not pilot.app.comparison.intervals_pending
+
+    for _ in range(50):  # a few message-loop turns: the result message, the screen switch, the intervals
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerFailed:  # a crashing load: the app shows it as an error screen
+            pass
         await pilot.pause()
-        if any(isinstance(screen, (DashboardScreen, ErrorScreen)) for screen in pilot.app.screen_stack):
+        if settled():
             break
     await pilot.pause()
 
