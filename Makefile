@@ -5,6 +5,12 @@ BIN    := $(VENV)/bin
 
 .PHONY: run test lint install install-test bench clean
 
+# Python caches the bytecode of what it imports (`__pycache__`), so the suite's second
+# process and every `python -m ragtui` a test starts reuse what the first one compiled.
+# A shell that sets PYTHONDONTWRITEBYTECODE (this project's CI machine does) made each
+# of them compile textual, rich, polars and the 106 test modules again.
+unexport PYTHONDONTWRITEBYTECODE
+
 # The pip that comes with Python ≥ 3.11 installs an editable pyproject project; upgrading
 # it first cost 5 s of every fresh `make test`.
 $(BIN)/python:

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import polars as pl
 
+REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(REPO))  # this checkout's ragtui, not an installed one (children: PYTHONPATH below)
 from make_runs import write  # noqa: E402
 
 from ragtui.core.loading.config import Config  # noqa: E402
@@ -95,7 +97,8 @@ def python_loop(frame: pl.DataFrame) -> float:
 def timed_process(argv: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of a child process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, env=env, cwd=REPO)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     if status != 0:

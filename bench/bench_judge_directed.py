@@ -21,6 +21,7 @@ from pathlib import Path
 import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's ragtui, not an installed one
 from make_runs import write  # noqa: E402
 
 from ragtui.core.judge_directed import run_flags  # noqa: E402

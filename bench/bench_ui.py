@@ -24,6 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO))  # this checkout's ragtui (the child runs this file too), not an installed one
 
 
 def child(args: argparse.Namespace) -> None:
@@ -71,6 +72,7 @@ def child(args: argparse.Namespace) -> None:
     result["return_code"] = app.return_code or 0
     modules = sys.modules
     result["loaded_httpx"] = float("httpx" in modules)
+    result["ragtui_from"] = str(Path(modules["ragtui"].__file__).resolve().parents[1])  # type: ignore[arg-type]
     print(json.dumps(result))
 
 
@@ -80,7 +82,7 @@ def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24) 
         if files.get(name):
             argv += [f"--{name}", str(files[name])]
     argv += ["--width", str(width), "--height", str(height)]
-    env = {**os.environ, "RAGTUI_BENCH_T0": repr(time.time())}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "RAGTUI_BENCH_T0": repr(time.time())}
     out = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=REPO, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -105,7 +107,7 @@ def run_report(files: dict[str, Path | None]) -> dict[str, float]:
         if files.get(name):
             argv += [f"--{name}", str(files[name])]
     argv += ["--format", "json"]
-    env = {**os.environ, "RAGTUI_BENCH_T0": repr(time.time())}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "RAGTUI_BENCH_T0": repr(time.time())}
     out = subprocess.run([sys.executable, "-c", _REPORT_CHILD, *argv], capture_output=True, text=True, env=env, cwd=REPO, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

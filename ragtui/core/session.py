@@ -69,11 +69,12 @@ def _load_runs(
     return run_a, run_b
 
 
-def load_comparison(inputs: Inputs) -> Comparison:
+def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     """Load, validate, measure and compare; raises InputError on unusable input.
 
     Every input is read before giving up, so one error lists the problems of the config,
-    the gold set and both runs together.
+    the gold set and both runs together. `intervals=False` leaves the bootstrap intervals
+    and what they decide pending (`comparing.intervals.with_intervals` fills them in).
     """
     problems: list = []
 
@@ -101,7 +102,7 @@ def load_comparison(inputs: Inputs) -> Comparison:
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)
     sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
     labels = load_labels(sides, inputs.labels)
-    comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from)
+    comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from, intervals=intervals)
     notes = tuple(cache.notes) if cache is not None else ()  # what the run cache did, said in every view
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 

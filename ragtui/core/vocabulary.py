@@ -37,6 +37,10 @@ TARGET_SYMBOL = {"meets": PASS, "misses": FAIL, "inconclusive": INCONCLUSIVE_MAR
 TARGET_LABEL = {"meets": "meets target", "misses": "misses target", "inconclusive": "inconclusive"}
 TARGET_STYLE = {"meets": "$verdict-pass", "misses": "$verdict-fail", "inconclusive": "$no-change"}
 TARGET_LEGEND = " ".join(f"{TARGET_SYMBOL[v]} {v}" for v in TARGET_SYMBOL)  # "✓ meets ✗ misses ? inconclusive"
+# The app paints the values before the bootstrap intervals are known: what they decide
+# (verdicts, ✓ ✗ ? against the target, power) reads as this meanwhile, never as a pass.
+INTERVALS_PENDING = "computing intervals…"
+INTERVALS_FAILED = "intervals not computed"  # the computation failed: said, and still no pass
 WORST = "◆"  # the worst category of a metric in the grid
 # The trade-off view's points: the best run on both axes, a run on the Pareto front, a dominated one.
 TRADEOFF_BEST, TRADEOFF_FRONT, TRADEOFF_DOMINATED = "✦", "●", "◦"

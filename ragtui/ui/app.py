@@ -5,7 +5,8 @@ keys that work everywhere (q, ?, Esc, Ctrl+P) and the way to the failure list. L
 runs off the UI thread (harlequin's pattern, with `loader.py`'s daemon thread under a
 thread worker): the screen paints "Loading…" at once, the core does its work, and a
 typed message brings back the result or the problems — an `InputError` becomes an
-error screen listing them, never a traceback.
+error screen listing them, never a traceback. The dashboard first shows the values; a
+second worker then computes the intervals and verdicts, and the dashboard fills them in.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.commands import RagtuiCommands
-from ragtui.ui.loader import start_loading
-from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded
+from ragtui.ui.loader import start_intervals, start_loading
+from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded, IntervalsComputed
 from ragtui.ui.screens.loading import LoadingScreen
 from ragtui.ui.several_runs import SeveralRunsApp
 from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_themes, load_user_themes
@@ -148,21 +149,33 @@ class RagtuiApp(SeveralRunsApp):
         from ragtui.core.errors import InputError
 
         future = self._preloaded or start_loading(self.inputs)
-        worker = get_current_worker()
-        while True:
-            try:
-                data = future.result(timeout=0.1)
-                break
-            except TimeoutError:
-                if worker.is_cancelled:  # the app is closing: do not keep it waiting
-                    return
-            except InputError as exc:
-                self.post_message(ComparisonFailed([str(problem) for problem in exc.problems]))
-                return
-        self.post_message(ComparisonLoaded(data))
+        try:
+            data = _wait_for(future)
+        except InputError as exc:
+            self.post_message(ComparisonFailed([str(problem) for problem in exc.problems]))
+            return
+        if data is not None:
+            self.post_message(ComparisonLoaded(data))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="intervals", name="compute intervals")
+    def compute_intervals(self, data: DashboardData) -> None:
+        """Fill in the intervals, verdicts and target readings the load left pending."""
+        filled = _wait_for(start_intervals(data))
+        if filled is not None:
+            self.post_message(IntervalsComputed(filled))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Anything but an InputError is a bug in ragtui: say so plainly, still no traceback.
+        if event.worker.group == "intervals" and event.state == WorkerState.ERROR:
+            # The values stay on screen; what the intervals decide is said to be missing, never shown as a pass.
+            from ragtui.ui.screens.dashboard import DashboardScreen
+
+            error = event.worker.error
+            self.notify(f"The intervals could not be computed: {type(error).__name__}: {neutralize(str(error))}",
+                        title="Intervals", severity="error", timeout=30, markup=False)
+            for screen in self.screen_stack:
+                if isinstance(screen, DashboardScreen) and screen.data.comparison is self.comparison:
+                    screen.intervals_failed()
         if event.worker.group == "load" and event.state == WorkerState.ERROR:
             error = event.worker.error
             self.post_message(ComparisonFailed([f"{type(error).__name__}: {error}"], internal=True))
@@ -174,6 +187,22 @@ class RagtuiApp(SeveralRunsApp):
         self.comparison = message.data.comparison
         self._load_notes(self.comparison)
         self._replace_loading_screen(DashboardScreen(message.data, several_runs=self.several_runs))
+        if message.data.comparison.intervals_pending:
+            # After the dashboard's first paint: the bootstrap would otherwise slow it down.
+            self.call_after_refresh(self.compute_intervals, message.data)
+        else:
+            self.start_tradeoff(message.data.comparison)
+
+    def on_intervals_computed(self, message: IntervalsComputed) -> None:
+        from ragtui.ui.screens.dashboard import DashboardScreen
+
+        pending = self.comparison
+        self.data = message.data
+        self.comparison = message.data.comparison
+        for screen in self.screen_stack:
+            if isinstance(screen, DashboardScreen) and screen.data.comparison is pending:
+                screen.show_intervals(message.data)
+        # The other runs are compared after this one is whole: the two cores go to A → B first.
         self.start_tradeoff(message.data.comparison)
         if self.start_question is not None:
             self.call_after_refresh(self.show_question, self.start_question)
@@ -278,3 +307,14 @@ class RagtuiApp(SeveralRunsApp):
             if isinstance(screen, DashboardScreen):
                 screen.action_toggle_side()
                 return
+
+
+def _wait_for(future: Future[DashboardData]) -> DashboardData | None:
+    """The future's result (its exception raised), or None once the worker is cancelled (the app is closing)."""
+    worker = get_current_worker()
+    while True:
+        try:
+            return future.result(timeout=0.1)
+        except TimeoutError:
+            if worker.is_cancelled:  # do not keep a closing app waiting
+                return None

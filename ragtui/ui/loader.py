@@ -5,17 +5,26 @@ waits for at exit: pressing q during a 100,000-question load would hang until it
 The heavy work therefore runs in a daemon thread behind a `Future`; the app's worker
 only polls that future (and stops when cancelled). `launch` starts the load before it
 even imports Textual, so the two overlap.
+
+The load stops at the values: the bootstrap intervals (and the verdicts and target
+readings they decide) are most of the comparison's time on a small run, so they are
+computed afterwards, in a second daemon thread (`start_intervals`), while the dashboard
+already shows the values and says the intervals are being computed.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from ragtui.core.loading.inputs import Inputs
     from ragtui.ui.models.dashboard import DashboardData
+
+T = TypeVar("T")
 
 
 def _prepare(inputs: Inputs) -> DashboardData:
@@ -23,20 +32,38 @@ def _prepare(inputs: Inputs) -> DashboardData:
     from ragtui.core import session
     from ragtui.ui.models.dashboard import build_dashboard_data
 
-    return build_dashboard_data(session.load_comparison(inputs))
+    return build_dashboard_data(session.load_comparison(inputs, intervals=False))
 
 
-def start_loading(inputs: Inputs) -> Future[DashboardData]:
-    """Begin reading, measuring and comparing the runs; the future holds the result or the error."""
-    future: Future[DashboardData] = Future()
+def _fill_intervals(data: DashboardData) -> DashboardData:
+    from ragtui.core.comparing.intervals import with_intervals
+    from ragtui.ui.models.dashboard import dashboard_metrics
+
+    comparison = with_intervals(data.comparison)
+    # Only the metrics change: the rest (corrections above all, read once) is kept as it is.
+    return replace(data, comparison=comparison, metrics=dashboard_metrics(comparison))
+
+
+def _in_daemon_thread(work: Callable[[], T], name: str) -> Future[T]:
+    future: Future[T] = Future()
 
     def run() -> None:
         if not future.set_running_or_notify_cancel():
             return
         try:
-            future.set_result(_prepare(inputs))
+            future.set_result(work())
         except BaseException as exc:  # handed to whoever waits on the future
             future.set_exception(exc)
 
-    threading.Thread(target=run, name="ragtui-load", daemon=True).start()
+    threading.Thread(target=run, name=name, daemon=True).start()
     return future
+
+
+def start_loading(inputs: Inputs) -> Future[DashboardData]:
+    """Begin reading, measuring and comparing the runs; the future holds the result or the error."""
+    return _in_daemon_thread(lambda: _prepare(inputs), "ragtui-load")
+
+
+def start_intervals(data: DashboardData) -> Future[DashboardData]:
+    """Begin computing the intervals and verdicts `start_loading` left pending."""
+    return _in_daemon_thread(lambda: _fill_intervals(data), "ragtui-intervals")

@@ -23,6 +23,14 @@ class ComparisonLoaded(Message):
         self.data = data
 
 
+class IntervalsComputed(Message):
+    """The intervals worker finished: the same comparison with its intervals and verdicts."""
+
+    def __init__(self, data: DashboardData) -> None:
+        super().__init__()
+        self.data = data
+
+
 class ComparisonFailed(Message):
     """The inputs could not be used (`problems`, one line each), or loading crashed."""
 

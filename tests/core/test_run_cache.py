@@ -252,3 +252,14 @@ def test_peer_tool_file_gets_one_entry_per_gold_set_it_is_matched_to(cache, pars
     load_run(ragas, gold_questions={"anything": "q1"}, cache=cache)  # another gold set may name other ids
     assert parses == ["ragas_pair_a.jsonl", "ragas_pair_a.jsonl"]
     assert len(cache.entries()) == 2
+
+
+def test_first_open_records_the_files_digest_from_the_parse_without_reading_it_twice(tmp_path, write_jsonl, cache, monkeypatch):
+    import hashlib
+    import json
+
+    path = write_jsonl(tmp_path / "a.jsonl", {"name": "a"}, [_record(i) for i in range(5)])
+    monkeypatch.setattr(run_cache, "file_digest", lambda _: pytest.fail("the file was hashed in a second pass"))
+    load_run(path, cache=cache)
+    (manifest,) = cache.folder.glob("*/entry.json")
+    assert json.loads(manifest.read_text(encoding="utf-8"))["sha1"] == hashlib.sha1(path.read_bytes()).hexdigest()

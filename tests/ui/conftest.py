@@ -193,20 +193,28 @@ def one_run(fixture_paths) -> Inputs:
     return Inputs(a=p["a"], gold=p["gold"], config=p["config"])
 
 
-async def wait_until_loaded(pilot) -> None:
-    """Wait for the loading worker, then for the screen it leads to (no sleeps)."""
+async def wait_until_loaded(pilot, *, intervals: bool = True) -> None:
+    """Wait for the loading worker, then for the screen it leads to (no sleeps); with
+    `intervals`, also for the intervals the dashboard fills in after its first paint."""
     from textual.worker import WorkerFailed
 
     from ragtui.ui.screens.dashboard import DashboardScreen
     from ragtui.ui.screens.error import ErrorScreen
 
-    try:
-        await pilot.app.workers.wait_for_complete()
-    except WorkerFailed:  # a crashing load: the app shows it as an error screen
-        pass
-    for _ in range(50):  # a few message-loop turns: the result message, then the screen switch
+    def settled() -> bool:
+        if any(isinstance(screen, ErrorScreen) for screen in pilot.app.screen_stack):
+            return True
+        if not any(isinstance(screen, DashboardScreen) for screen in pilot.app.screen_stack):
+            return False
+        return not intervals or pilot.app.comparison is None or not pilot.app.comparison.intervals_pending
+
+    for _ in range(50):  # a few message-loop turns: the result message, the screen switch, the intervals
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerFailed:  # a crashing load: the app shows it as an error screen
+            pass
         await pilot.pause()
-        if any(isinstance(screen, (DashboardScreen, ErrorScreen)) for screen in pilot.app.screen_stack):
+        if settled():
             break
     await pilot.pause()
 
@@ -226,14 +234,68 @@ def text_of(node) -> str:
     return "\n".join(parts)
 
 
+@pytest.fixture(scope="session")
+def _sample_loads() -> dict:
+    """The bundled sample's loads made in this test process, by what was asked."""
+    return {}
+
+
 @pytest.fixture
-def sample() -> Inputs:
-    """The bundled sample (120 French HR questions), as `ragtui` with no argument opens it."""
+def sample(_sample_loads, monkeypatch) -> Inputs:
+    """The bundled sample (120 French HR questions), as `ragtui` with no argument opens it.
+
+    The sample's files are only read, so the loads of its runs are made once per test
+    process and handed to every app started on them: the loader's future (as `launch`
+    hands the app a load it started before importing Textual), the intervals computed
+    after the first paint, and the trade-off's comparisons with the other candidates. The app still goes through its loading screen,
+    its workers and their messages; only the reading, measuring and comparing of the same
+    files is not done again. Tests that write beside the runs (labels) copy the sample.
+    """
     from ragtui.cli.tui import sample_inputs
+    from ragtui.core import session
+    from ragtui.ui import app as app_module
+    from ragtui.ui import loader
 
     paths = sample_inputs()
     if not paths["a"].is_file():
         pytest.skip("the bundled sample (sample_data/) is not there")
+    folder = paths["a"].parent
+
+    def only_the_sample(inputs: Inputs, *more) -> bool:
+        files = [*inputs.runs, *more, inputs.gold, inputs.config]
+        return inputs.labels is None and all(isinstance(f, Path) and f.parent == folder for f in files if f is not None)
+
+    def shared(function):
+        def once(inputs: Inputs, *more):
+            # A test that holds or breaks the core's load (patching it) gets its own.
+            patched = getattr(session.load_comparison, "__module__", "") != session.__name__
+            if patched or not only_the_sample(inputs, *(more[0] if more else ())):
+                return function(inputs, *more)
+            key = (function.__name__, inputs, *(tuple(m) for m in more))
+            if key not in _sample_loads:
+                _sample_loads[key] = function(inputs, *more)
+            found = _sample_loads[key]
+            return list(found) if isinstance(found, list) else found  # a list each caller may extend
+
+        return once
+
+    def shared_intervals(function):
+        def once(data):
+            # A test that holds or breaks the intervals (patching the loader) gets its own.
+            patched = getattr(loader._fill_intervals, "__qualname__", "") != "_fill_intervals"
+            loaded = [f.result() for key, f in _sample_loads.items() if key[0] == "start_loading" and f.done() and not f.exception()]
+            if patched or not any(data is found for found in loaded):
+                return function(data)
+            key = ("start_intervals", id(data))
+            if key not in _sample_loads:
+                _sample_loads[key] = function(data)
+            return _sample_loads[key]
+
+        return once
+
+    monkeypatch.setattr(app_module, "start_loading", shared(app_module.start_loading))
+    monkeypatch.setattr(app_module, "start_intervals", shared_intervals(app_module.start_intervals))
+    monkeypatch.setattr(session, "load_comparisons", shared(session.load_comparisons))
     return Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])
 
 

@@ -23,9 +23,9 @@ async def test_loading_screen_names_the_files_then_the_dashboard_replaces_it(two
     release = threading.Event()
     real = session.load_comparison
 
-    def held(inputs):
+    def held(inputs, **options):
         release.wait(10)
-        return real(inputs)
+        return real(inputs, **options)
 
     monkeypatch.setattr(session, "load_comparison", held)
     app = RagtuiApp(two_runs)
@@ -41,7 +41,7 @@ async def test_loading_screen_names_the_files_then_the_dashboard_replaces_it(two
 
 async def test_quitting_during_a_long_load_does_not_wait_for_it(two_runs, monkeypatch):
     never = threading.Event()
-    monkeypatch.setattr(session, "load_comparison", lambda inputs: never.wait(30))
+    monkeypatch.setattr(session, "load_comparison", lambda inputs, **options: never.wait(30))
     app = RagtuiApp(two_runs)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -57,7 +57,7 @@ async def test_quitting_during_a_long_load_does_not_wait_for_it(two_runs, monkey
 async def test_help_opened_while_loading_leaves_nothing_under_the_dashboard(two_runs, monkeypatch):
     release = threading.Event()
     real = session.load_comparison
-    monkeypatch.setattr(session, "load_comparison", lambda inputs: release.wait(10) and real(inputs))
+    monkeypatch.setattr(session, "load_comparison", lambda inputs, **options: release.wait(10) and real(inputs, **options))
     app = RagtuiApp(two_runs)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -137,7 +137,7 @@ async def test_an_input_error_lists_every_problem_and_q_exits_with_code_2(tmp_pa
 
 
 async def test_a_crash_while_loading_is_shown_as_a_bug_without_a_traceback(two_runs, monkeypatch):
-    def broken(inputs):
+    def broken(inputs, **options):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(session, "load_comparison", broken)

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+from textual import events
 from textual.widgets import Static
 
 from ragtui.cli import main
@@ -140,6 +141,20 @@ def _sample_copy(tmp_path: Path) -> Inputs:
     return Inputs(a=root / "baseline.jsonl", b=root / "candidate.jsonl", gold=root / "gold.yaml", config=root / "ragtui.yaml")
 
 
+async def _type_quickly(pilot, keys: list[str]) -> None:
+    """Type `keys` as a quick typist does: all in the app's queue at once, then wait for idle.
+
+    `pilot.press` waits for the screen to settle after every key, so the app redraws and
+    lays out the question view once per key; here it handles the keys one after the other
+    (each through its binding, as from a terminal) and draws once. One answer's keys at a
+    time: the next answer's keys depend on what the queue shows after the `4`.
+    """
+    characters = {"plus": "+", "minus": "-"}
+    for key in keys:
+        pilot.app.post_message(events.Key(key, characters.get(key, key)))
+    await pilot.pause()
+
+
 async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_faithfulness_for_B(tmp_path, capsys):
     inputs = _sample_copy(tmp_path)
     async with RagtuiApp(inputs).run_test(size=(80, 24)) as pilot:
@@ -152,11 +167,11 @@ async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_fa
             # The person agrees with the judge, except on the last sentence of every third
             # answer, which the judge called attested and the person does not.
             said = (row["judge_sentences"] or []) if row["judged"] else []
-            for index, sentence in enumerate(said):
-                attested = sentence["attested"] and not (index == len(said) - 1 and queue.index % 3 == 0)
-                await pilot.press("plus" if attested else "minus")
-            await pilot.press("4")
-            await pilot.pause()
+            keys = [
+                "plus" if sentence["attested"] and not (index == len(said) - 1 and queue.index % 3 == 0) else "minus"
+                for index, sentence in enumerate(said)
+            ]
+            await _type_quickly(pilot, [*keys, "4"])
         await pilot.press("escape", "C")
         await pilot.pause()
         assert isinstance(pilot.app.screen, CalibrationScreen)

@@ -6,7 +6,9 @@ overall and per category; questions in one run only are counted and named, never
 in. Each metric gets a paired bootstrap interval (and an exact McNemar p-value for 0/1
 outcomes) and a verdict: `regressed` when the interval lies wholly on the bad side of 0
 (and, for 0/1 outcomes, McNemar's p is below 1 − confidence), `improved` on the good side,
-else `no_clear_change`; a drop larger than `max_drop` is flagged either way.
+else `no_clear_change`; a drop larger than `max_drop` is flagged either way. Those
+intervals, verdicts and target readings are the slow half (`intervals.py`): with
+`intervals=False` they are left pending, for the app to paint the values first.
 
 `compare` returns the whole result every view renders (`ragtui.core.comparing.result`):
 metrics, categories, each run's counts, recall curve and judge trust, statuses, warnings.
@@ -16,41 +18,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 import polars as pl
 
-from ragtui.core.comparing.power import metric_power
+from ragtui.core.comparing.intervals import IMPROVED, NO_CLEAR_CHANGE, REGRESSED, UTILITY_RANGE, with_intervals
 from ragtui.core.comparing.result import CategoryCell, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.run_summary import run_labels, summarize_run
 from ragtui.core.comparing.run_warnings import judge_change_warning, judge_directed_warning, judge_warnings, unpaired_warning
-from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
-from ragtui.core.comparing.targets import NO_READING, read_targets
 from ragtui.core.loading.config import Config
 from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import METRICS, MetricSpec, MetricValue, summarize, summarize_by_category
+from ragtui.core.measuring.metrics import METRICS, MetricValue, summarize, summarize_by_category
 
-REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
+__all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
+
 STATUSES = ("regressed", "fixed", "still_failing", "passing", "not_measured")
-# Utility is on a 1–5 scale: a drop is flagged at the same share of its range as a rate.
-UTILITY_RANGE = 4.0
-
-
-def _verdict(spec: MetricSpec, ci: tuple[float, float] | None, p_value: float | None, confidence: float) -> str:
-    """Improved or regressed only when the interval excludes 0 and, for a 0/1 metric, the
-    exact McNemar test agrees: with 4 questions all flipping one way the bootstrap interval
-    is [−1, −1] but p = 0.125, which is not evidence."""
-    if ci is None:
-        return NO_CLEAR_CHANGE
-    if spec.binary and (p_value is None or p_value >= 1 - confidence):
-        return NO_CLEAR_CHANGE
-    low, high = ci
-    if low > 0:
-        return IMPROVED if spec.higher_is_better else REGRESSED
-    if high < 0:
-        return REGRESSED if spec.higher_is_better else IMPROVED
-    return NO_CLEAR_CHANGE
 
 
 def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
@@ -67,7 +49,7 @@ def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
     return frame.with_columns(measured.alias("measured"))
 
 
-def _paired(a: Evaluation, b: Evaluation) -> pl.DataFrame:
+def paired_frame(a: Evaluation, b: Evaluation) -> pl.DataFrame:
     """A and B side by side on the questions both hold (all gold questions with a gold set)."""
     # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
     keep = ["id", "category", "present", "failed", "failures", "measured", "hit_at_k", "first_gold_rank", "retrieved_ids"]
@@ -95,23 +77,17 @@ def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue],
     return out_a, out_b
 
 
-def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, config: Config, judge_changed: bool) -> dict[str, MetricComparison]:
+def _metric_values(paired: pl.DataFrame, a: Evaluation, config: Config, judge_changed: bool) -> dict[str, MetricComparison]:
+    """Each metric's A, B, Δ, n and drop flag; its interval and verdict are left pending (`intervals.py`)."""
     values_a, values_b = _paired_values(paired, a.k)
+    common = paired.select(
+        ((pl.col(f"{spec.key}:den") > 0) | (pl.col(f"{spec.key}:den_b") > 0)).sum().alias(spec.key) for spec in METRICS
+    ).row(0, named=True)
     out = {}
     for spec in METRICS:
         name = spec.name(a.k)
-        cols = paired.select(f"{spec.key}:num", f"{spec.key}:den", f"{spec.key}:num_b", f"{spec.key}:den_b").to_numpy()
-        num_a, den_a, num_b, den_b = cols.T if len(cols) else (np.array([]),) * 4
-        common = int(((den_a > 0) | (den_b > 0)).sum()) if len(cols) else 0
         point_a, point_b = values_a[name].value, values_b[name].value
         delta = point_b - point_a if point_a is not None and point_b is not None else None
-        ci = paired_bootstrap_ci(num_a, den_a, num_b, den_b, confidence=config.confidence) if delta is not None else None
-        p_value = None
-        if spec.binary and delta is not None:
-            both = (den_a > 0) & (den_b > 0)
-            worse = int(((num_a == 1) & (num_b == 0) & both).sum())
-            better = int(((num_a == 0) & (num_b == 1) & both).sum())
-            p_value = mcnemar_exact_p(worse, better)
         scale = UTILITY_RANGE if spec.scale == "score" else 1.0
         bad_move = None if delta is None else (-delta if spec.higher_is_better else delta)
         out[name] = MetricComparison(
@@ -120,18 +96,11 @@ def _metric_comparisons(paired: pl.DataFrame, a: Evaluation, config: Config, jud
             a=values_a[name],
             b=values_b[name],
             delta=delta,
-            ci=ci,
-            p_value=p_value,
-            verdict=_verdict(spec, ci, p_value, config.confidence) if delta is not None else None,
-            n=common,
+            n=int(common[spec.key]),
             target=config.target(name),
             drop_flagged=bool(bad_move is not None and bad_move > config.max_drop * scale + 1e-12),
             judge_changed=judge_changed and spec.judged,
-            power=metric_power(
-                spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence
-            )
-            if delta is not None
-            else None,  # nothing measured in a run: nothing to size
+            intervals_pending=True,
         )
     return out
 
@@ -219,25 +188,6 @@ def _unpaired(a: Evaluation, b: Evaluation) -> dict[str, list[str]]:
     }
 
 
-def _with_targets(
-    metrics: dict[str, MetricComparison], categories: dict[str, CategoryComparison], runs: dict[str, Evaluation], config: Config
-) -> tuple[dict[str, MetricComparison], dict[str, CategoryComparison]]:
-    """Each run's verdicts against the targets, on the metrics and in each category cell."""
-    readings = {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
-    categories = {
-        category: replace(data, metrics={
-            name: replace(cell, targets={label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()})
-            for name, cell in data.metrics.items()
-        })
-        for category, data in categories.items()
-    }
-    metrics = {
-        name: replace(m, targets={label: overall.get(name, NO_READING) for label, (overall, _) in readings.items()})
-        for name, m in metrics.items()
-    }
-    return metrics, categories
-
-
 def _status_counts(status: pl.DataFrame) -> dict[str, int]:
     """Questions per status, every status named (0 where none)."""
     tally = status.group_by("status").agg(pl.len().alias("n"))
@@ -252,6 +202,7 @@ def compare(
     *,
     labels: dict[str, RunLabels] | None = None,
     status_from: str = "ragtui",
+    intervals: bool = True,
 ) -> Comparison:
     """The comparison of B against A (or the summary of A alone when B is None).
 
@@ -261,6 +212,8 @@ def compare(
         config: Targets, confidence, max_drop.
         labels: People's labels per run ("A", "B"); a run left out uses its own `human` labels.
         status_from: Whose verdicts made each question pass (recorded, for the views to say).
+        intervals: False leaves the intervals, verdicts, target readings and power pending
+            (`intervals.with_intervals` fills them in later).
     """
     from ragtui.core.comparing.tool_metrics import compare_tool_metrics  # it builds on this module
 
@@ -268,10 +221,13 @@ def compare(
     if b is None:
         values = summarize(a)
         metrics = {
-            name: MetricComparison(name=name, spec=next(s for s in METRICS if s.name(a.k) == name), a=value, n=value.n, target=config.target(name))
+            name: MetricComparison(
+                name=name, spec=next(s for s in METRICS if s.name(a.k) == name), a=value, n=value.n, target=config.target(name), intervals_pending=True
+            )
             for name, value in values.items()
         }
-        metrics, categories = _with_targets(metrics, _categories(a, None), {"A": a}, config)
+        categories = _categories(a, None)
+        paired = None
         status = _single_status(a)
         warnings += judge_warnings(a)
         unpaired: dict[str, list[str]] = {}
@@ -279,7 +235,7 @@ def compare(
         warnings += list(b.warnings)
         if a.k != b.k:
             warnings.append(f"the runs were evaluated at different k ({a.k} and {b.k})")
-        paired = _paired(a, b)
+        paired = paired_frame(a, b)
         if paired.height == 0:
             from ragtui.core.errors import InputError, problem
 
@@ -287,16 +243,13 @@ def compare(
         unpaired = _unpaired(a, b)
         judge_change = judge_change_warning(a, b)
         warnings += [w for w in (unpaired_warning(unpaired), judge_change) if w]
-        metrics = _metric_comparisons(paired, a, config, judge_change is not None)
-        # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
-        ids = paired.select("id")
-        runs = {label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if unpaired[label] else run for label, run in (("A", a), ("B", b))}
-        metrics, categories = _with_targets(metrics, _categories(a, paired), runs, config)
+        metrics = _metric_values(paired, a, config, judge_change is not None)
+        categories = _categories(a, paired)
         status = _status(paired, a.k)
         warnings += [*judge_warnings(a, "A"), *judge_warnings(b, "B"), *judge_directed_warning(a, b)]
     evaluations = {"A": a, **({"B": b} if b is not None else {})}
     labels = run_labels(evaluations, labels)
-    return Comparison(
+    comparison = Comparison(
         a, b, config, metrics, categories, status, tuple(warnings),
         unpaired=unpaired,
         tool_metrics=compare_tool_metrics(a, b, config) if "tool_scores" in a.questions.columns else {},
@@ -304,7 +257,9 @@ def compare(
         labels=labels,
         runs={side: summarize_run(evaluation, labels[side], config) for side, evaluation in evaluations.items()},
         status_counts=_status_counts(status),
+        intervals_pending=True,
     )
+    return with_intervals(comparison, paired) if intervals else comparison
 
 
 def relabelled(comparison: Comparison, labels: dict[str, RunLabels] | None = None) -> Comparison:

@@ -55,6 +55,8 @@ class MetricComparison:
     # Each run's interval and its verdict against the target, by run label ("A", "B").
     targets: dict[str, TargetReading] = field(default_factory=dict)
     power: Power | None = None  # what this comparison could detect (two runs only)
+    # `compare(..., intervals=False)`: ci, p_value, verdict, targets and power not computed yet.
+    intervals_pending: bool = False
 
     def target_reading(self, run: str) -> TargetReading:
         """Run `run`'s verdict against the target (`meets`/`misses`/`inconclusive`) and interval."""
@@ -143,6 +145,8 @@ class Comparison:
     labels: dict[str, RunLabels] = field(default_factory=dict)
     runs: dict[str, RunSummary] = field(default_factory=dict)  # "A", "B" → the run's header
     status_counts: dict[str, int] = field(default_factory=dict)  # status → questions, every status
+    # The intervals, verdicts and target readings are not computed yet (`intervals.with_intervals`).
+    intervals_pending: bool = False
 
     @property
     def k(self) -> int:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import polars as pl
 
-from ragtui.core.comparing.compare import _verdict
+from ragtui.core.comparing.intervals import change_verdict
 from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.result import CategoryCell, MetricComparison
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
@@ -155,7 +155,7 @@ def _paired_comparison(name: str, spec: MetricSpec, paired: pl.DataFrame, target
         delta=delta,
         ci=ci,
         p_value=p_value,
-        verdict=_verdict(spec, ci, p_value, config.confidence) if delta is not None else None,
+        verdict=change_verdict(spec, ci, p_value, config.confidence) if delta is not None else None,
         n=n,
         target=target,
         drop_flagged=bool(spec.scale == "rate" and bad_move is not None and bad_move > config.max_drop + 1e-12),

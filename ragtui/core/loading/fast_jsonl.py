@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import Any, Protocol
 
 import polars as pl
 from polars.datatypes import DataTypeClass
@@ -26,6 +26,14 @@ _NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
 
 # polars names a type by its class (pl.String) or an instance (pl.List(pl.String)).
 DType = pl.DataType | DataTypeClass
+
+
+class Readable(Protocol):
+    """A binary file, or anything read like one (the run cache's `HashingReader`)."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def readline(self, size: int = -1, /) -> bytes: ...
 
 
 class _NotSure(Exception):
@@ -234,8 +242,9 @@ def _meta_line(head: bytes) -> dict[str, Any] | None:
     return parsed["run"]
 
 
-def _slices(handle: IO[bytes], first: bytes) -> Iterator[bytes]:
-    """Whole lines, about CHUNK_BYTES at a time, starting with `first`."""
+def _slices(handle: Readable, first: bytes) -> Iterator[bytes]:
+    """Whole lines, about CHUNK_BYTES at a time, starting with `first`; each block is copied
+    once (the partial line carried over joins the next block's whole lines)."""
     pending = first
     while True:
         block = handle.read(CHUNK_BYTES)
@@ -243,15 +252,16 @@ def _slices(handle: IO[bytes], first: bytes) -> Iterator[bytes]:
             if pending:
                 yield pending
             return
-        pending += block
-        cut = pending.rfind(b"\n") + 1
-        if cut:
-            yield pending[:cut]
-            pending = pending[cut:]
+        cut = block.rfind(b"\n") + 1
+        if not cut:  # no line ends in this block: keep gathering
+            pending += block
+            continue
+        yield b"".join((pending, memoryview(block)[:cut]))
+        pending = block[cut:]
 
 
 def read_fast_stream(
-    handle: IO[bytes], *, detail: bool = True, on_slice: Callable[[pl.DataFrame], None] | None = None
+    handle: Readable, *, detail: bool = True, on_slice: Callable[[pl.DataFrame], None] | None = None
 ) -> tuple[dict[str, Any], pl.DataFrame] | None:
     """Like `read_fast`, reading a binary file object slice by slice.
 
@@ -268,7 +278,8 @@ def read_fast_stream(
     previous_ended_line = True
     for piece in _slices(handle, b"" if line == 2 else head):
         # Line numbers must be exact, so a blank line anywhere sends the file to the exact path.
-        if not piece.strip() or b"\n\n" in piece or (piece.startswith(b"\n") and previous_ended_line) or b"\r" in piece:
+        blank = not piece[:64].strip() and not piece.strip()  # the whole piece is stripped only when it starts blank
+        if blank or b"\n\n" in piece or (piece.startswith(b"\n") and previous_ended_line) or b"\r" in piece:
             return None
         try:
             raw = pl.read_ndjson(io.BytesIO(piece), infer_schema_length=None)

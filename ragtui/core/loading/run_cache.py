@@ -32,8 +32,9 @@ import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ragtui.core.atomic import atomic_write_text, atomic_writer
 from ragtui.core.errors import Problem
@@ -78,6 +79,34 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(handle, "sha1").hexdigest()
 
 
+class HashingReader:
+    """A binary file read through, its SHA-1 taken on the way: on a first open the parse
+    reads every byte anyway, so the entry's digest costs no second pass over the file."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle = handle
+        self.sha1 = hashlib.sha1()
+        self.at_end = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        if not data and size != 0:
+            self.at_end = True
+        self.sha1.update(data)  # hashlib releases the GIL on large buffers
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        line = self.handle.readline(size)
+        if not line:
+            self.at_end = True
+        self.sha1.update(line)
+        return line
+
+    def hexdigest(self) -> str | None:
+        """The digest of the whole file, or None when it was not read to its end."""
+        return self.sha1.hexdigest() if self.at_end else None
+
+
 def file_identity(path: Path) -> tuple[int, ...]:
     """What tells one state of a file from another without reading it: device, inode, size,
     modification and change times (a rewrite that restores the old mtime still moves ctime)."""
@@ -118,12 +147,11 @@ class RunCache:
         None when the file cannot be read (the loader then reports why)."""
         try:
             identity = file_identity(path)
-            digest = file_digest(path)
         except OSError:
             return None
         material = [CACHE_VERSION, _schema_signature(), str(path.resolve()), *identity, fmt, shaping]
         key = hashlib.sha1(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
-        return CacheEntry(self, key, path, digest)
+        return CacheEntry(self, key, path)
 
     def entries(self) -> list[EntryInfo]:
         """Every complete entry, least recently used first."""
@@ -185,11 +213,16 @@ class CacheEntry:
     cache: RunCache
     key: str
     source: Path
-    digest: str
 
     @property
     def folder(self) -> Path:
         return self.cache.folder / self.key
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-1 of the file's bytes now: read only to check an existing entry (or to record
+        one whose parse did not read the file through, see `HashingReader`)."""
+        return file_digest(self.source)
 
     def read(self, path: Path) -> Run | None:
         """The cached run, lean, with its texts on demand (`Run.texts`); None when the entry
@@ -198,7 +231,7 @@ class CacheEntry:
 
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-            if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:
+            if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
                 return None
             # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
             # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
@@ -298,6 +331,8 @@ class EntryWriter:
         self.parts: list[tuple[str, int]] = []  # (file name, rows)
         self.rows = 0
         self.failed: str | None = None
+        # The SHA-1 of the bytes parsed, when the parse read the whole file (else read at commit).
+        self.read_digest: str | None = None
 
     def add(self, frame: pl.DataFrame) -> None:
         """Write the text columns of these rows (the next rows of the frame) as one part."""
@@ -321,7 +356,7 @@ class EntryWriter:
         for name, _ in self.parts:
             with contextlib.suppress(OSError):
                 (self.staging / name).unlink()
-        self.parts, self.rows, self.failed = [], 0, None
+        self.parts, self.rows, self.failed, self.read_digest = [], 0, None, None
 
     def commit(self, run: Run) -> str | None:
         """Write the lean frame and the manifest, then put the entry in place.
@@ -335,7 +370,8 @@ class EntryWriter:
             self.failed = f"{self.rows} rows of texts for {run.frame.height} questions"
         if self.failed is None:
             try:
-                manifest = json.dumps(_manifest(self.entry, run, self.parts), ensure_ascii=False, allow_nan=False)
+                digest = self.read_digest or self.entry.digest
+                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest), ensure_ascii=False, allow_nan=False)
                 with atomic_writer(self.staging / LEAN, "wb") as handle:
                     without_detail(run.frame).write_parquet(handle)  # a no-op on a frame already lean
                 atomic_write_text(self.staging / MANIFEST, manifest)
@@ -357,12 +393,12 @@ class EntryWriter:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]]) -> dict[str, Any]:
+def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str) -> dict[str, Any]:
     return {
         "version": CACHE_VERSION,
         "source": str(entry.source.resolve()),
         "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen
-        "sha1": entry.digest,
+        "sha1": digest,
         "created": time.time(),
         "rows": run.frame.height,
         "texts": [list(part) for part in parts],

@@ -264,11 +264,17 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
             writer.add(frame)
         frame = frame if detail else without_detail(frame)
     else:
+        from ragtui.core.loading.run_cache import HashingReader
+
         try:
             with path.open("rb") as handle:
-                result = read_fast_stream(handle, detail=detail, on_slice=writer.add if writer is not None else None)
+                # Writing a cache entry: its digest is taken from the bytes as they are parsed.
+                reader = HashingReader(handle) if writer is not None else None
+                result = read_fast_stream(reader or handle, detail=detail, on_slice=writer.add if writer is not None else None)
         except OSError:
             return None  # the exact path reports it
+        if writer is not None and reader is not None:
+            writer.read_digest = reader.hexdigest()
         # polars itself rejects invalid UTF-8; an empty file goes to the exact path's message.
         if result is None:
             return None

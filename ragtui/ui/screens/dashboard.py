@@ -5,6 +5,8 @@ Top to bottom (the order of triage): who the runs are and what to be wary of
 per metric with its verdict, the category × metric grid, and the recall@k curve.
 At 80×24 everything stacks in one scrolling column; from 120 columns the panels sit
 three to a row, and from 160 four to a row with the grid and the curve side by side.
+The values come first; the intervals and the verdicts they decide follow from a worker
+(`show_intervals`), and until then the panels and the grid's legend say they are pending.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ragtui.core.vocabulary import TARGET_LEGEND, WORST
+from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING, TARGET_LEGEND, WORST
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
@@ -56,6 +58,7 @@ class DashboardScreen(Screen):
         super().__init__(id=id)
         self.data = data
         self.several_runs = several_runs  # more than two runs were given: T shows their trade-off
+        self._pending = INTERVALS_PENDING  # what the grid's legend says while the intervals are not known
         self.set_reactive(DashboardScreen.side, "B" if data.two_runs else "A")
 
     def compose(self) -> ComposeResult:
@@ -104,6 +107,22 @@ class DashboardScreen(Screen):
         for panel in self.query("#metrics MetricPanel").results(MetricPanel):
             panel.set_corrected(corrected_content(panel.metric.spec.key, corrections))
 
+    def show_intervals(self, data: DashboardData) -> None:
+        """The same comparison with its intervals: verdicts, target marks and power fill in."""
+        self.data = data
+        by_key = {metric.spec.key: metric for metric in data.metrics}
+        for panel in self.query("#metrics MetricPanel").results(MetricPanel):
+            panel.set_metric(by_key[panel.metric.spec.key])
+        self.query_one(CategoryGrid).set_comparison(data.comparison)
+        self.query_one("#categories-legend", Static).update(self._grid_legend())
+
+    def intervals_failed(self) -> None:
+        """The intervals could not be computed: say so where they would be (the app notifies why)."""
+        self._pending = INTERVALS_FAILED
+        for panel in self.query("#metrics MetricPanel").results(MetricPanel):
+            panel.set_metric(panel.metric, pending=INTERVALS_FAILED)
+        self.query_one("#categories-legend", Static).update(self._grid_legend())
+
     def _tool_groups(self) -> ComposeResult:
         data, config = self.data, self.data.comparison.config
         for tool, metrics in data.tool_groups:
@@ -115,7 +134,8 @@ class DashboardScreen(Screen):
 
     def _grid_legend(self) -> Content:
         worst = "biggest drop" if self.side == "B" and self.data.two_runs else "weakest value"
-        return Content.styled(f"{WORST} {worst} per metric · vs target: {TARGET_LEGEND} · arrows + Enter: that category's failures", "dim")
+        against = self._pending if self.data.comparison.intervals_pending else TARGET_LEGEND
+        return Content.styled(f"{WORST} {worst} per metric · vs target: {against} · arrows + Enter: that category's failures", "dim")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "tradeoff" and not self.several_runs:

@@ -151,6 +151,12 @@ class CategoryGrid(DataTable):
         if self.row_count:
             self.cursor_coordinate = self.validate_cursor_coordinate(cursor)
 
+    def set_comparison(self, comparison: Comparison) -> None:
+        """The same comparison with its intervals: the ✓ ✗ ? against the targets appear."""
+        self.comparison = comparison
+        self._metrics = dashboard_metrics(comparison)
+        self.populate()
+
     def set_side(self, side: str) -> None:
         if self.comparison.b is None:
             return

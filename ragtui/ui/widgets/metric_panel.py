@@ -3,7 +3,9 @@
 Everything shown is a field of the core's `MetricComparison`; this widget only
 formats. The verdict and each run's verdict against the target carry a symbol
 (▲ ▼ ~; ✓ meets, ✗ misses, ? inconclusive) next to their colour, and each run's
-value is followed by its own interval, the one that decided that verdict.
+value is followed by its own interval, the one that decided that verdict. Until the
+intervals are computed (`MetricComparison.intervals_pending`) the panel shows the values
+and says so, with no verdict and no target mark: nothing reads as a pass before it is known.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from textual.widgets import Static
 
 from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
 from ragtui.core.vocabulary import (
+    INTERVALS_PENDING,
     JUDGE_CHANGED_NOTE,
     NOT_MEASURED,
     TARGET_LABEL,
@@ -55,7 +58,7 @@ def _run_intervals(metric: MetricComparison, runs: tuple[str, ...]) -> Content |
     return Content.styled(("CIs " if len(shown) > 1 else "CI ") + " · ".join(shown), "dim") if shown else None
 
 
-def _headline(metric: MetricComparison, two_runs: bool) -> Content:
+def _headline(metric: MetricComparison, two_runs: bool, pending: str) -> Content:
     """First line: the verdict (two runs) or the verdict against the target (one run), then n and p."""
     if two_runs and metric.verdict is not None:
         verdict = metric.verdict
@@ -66,6 +69,9 @@ def _headline(metric: MetricComparison, two_runs: bool) -> Content:
         head = Content.styled(NOT_MEASURED, "bold $warning")
         sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
         detail = "n " + " · ".join(count_text(side.n) for side in sides)
+    elif metric.intervals_pending:
+        head = Content.styled(f"… {pending}", "italic $text-muted")
+        detail = f"n {count_text(metric.n)}"
     else:
         verdict = metric.target_reading("A").verdict
         if verdict is None:
@@ -84,13 +90,16 @@ def panel_title(metric: MetricComparison, k: int) -> Content:
     return join(title, Content.styled(f" · target {target_text(metric.target, metric.spec)}", "not bold"))
 
 
-def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, max_drop: float) -> Content:
-    """The panel's lines: verdict and n; A and B against the target; Δ and its interval; power; the drop flag."""
-    lines = [_headline(metric, two_runs)]
+def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, max_drop: float, pending: str = INTERVALS_PENDING) -> Content:
+    """The panel's lines: verdict and n; A and B against the target; Δ and its interval; power; the drop flag.
+
+    `pending` is what the headline says while the intervals are not known (being computed, or failed).
+    """
+    lines = [_headline(metric, two_runs, pending)]
     if two_runs and metric.b is not None:
         lines.append(join(_side("A", metric, "A"), "   ", _side("B", metric, "B")))
         intervals = _run_intervals(metric, ("A", "B"))
-        interval = f"{confidence * 100:g}% CI {ci_text(metric.ci, metric.spec)}"
+        interval = f"{confidence * 100:g}% CI " + ("…" if metric.intervals_pending else ci_text(metric.ci, metric.spec))
         lines += [intervals] if intervals is not None else []
         lines.append(join(Content.styled("Δ ", "dim"), Content.styled(delta_text(metric.delta, metric.spec), "bold"), "  ", Content.styled(interval, "dim")))
         if metric.power is not None:
@@ -100,6 +109,8 @@ def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, m
             limit = f"{max_drop * 100:g} pts" if metric.spec.scale == "rate" else f"{max_drop * UTILITY_RANGE:g}"
             # A drop beyond max_drop is flagged even when the interval straddles 0.
             note = f"! > {limit}: could be noise at n = {count_text(metric.n)}" if metric.verdict != "regressed" else f"! drop > {limit}"
+            if metric.intervals_pending:  # noise or not is for the interval to say
+                note = f"! drop > {limit}"
             lines.append(Content.styled(note, "$warning bold"))
         if metric.judge_changed:
             lines.append(Content.styled(JUDGE_CHANGED_NOTE, "$warning"))
@@ -128,19 +139,36 @@ class MetricPanel(Static):
 
     def __init__(self, metric: MetricComparison, *, k: int, two_runs: bool, confidence: float, max_drop: float,
                  corrected: Content | None = None) -> None:
-        content = panel_content(metric, two_runs, confidence, max_drop)
-        self.raw_content = content
-        if corrected is not None:  # the values corrected by people's labels, under the raw ones
-            content = Content("\n").join([content, corrected])
-        classes = []
-        if two_runs and metric.verdict in ("regressed", "improved"):
-            classes.append(f"-{metric.verdict}")
-        elif metric.target_reading("B" if two_runs else "A").verdict == "misses":
-            classes.append("-misses-target")
-        super().__init__(content, id=f"metric-{metric.spec.key}", classes=" ".join(classes))
+        self.raw_content = panel_content(metric, two_runs, confidence, max_drop)
+        self._corrected = corrected
+        super().__init__(self._shown(), id=f"metric-{metric.spec.key}", classes=" ".join(_verdict_classes(metric, two_runs)))
         self.metric = metric
+        self._settings = (two_runs, confidence, max_drop)
         self.border_title = panel_title(metric, k)
+
+    def _shown(self) -> Content:
+        if self._corrected is None:
+            return self.raw_content
+        return Content("\n").join([self.raw_content, self._corrected])  # the values corrected by people's labels, under the raw ones
+
+    def set_metric(self, metric: MetricComparison, pending: str = INTERVALS_PENDING) -> None:
+        """The same metric with its intervals and verdicts filled in (or, still pending, why)."""
+        two_runs, confidence, max_drop = self._settings
+        self.metric = metric
+        self.raw_content = panel_content(metric, two_runs, confidence, max_drop, pending)
+        self.set_classes(" ".join(_verdict_classes(metric, two_runs)))
+        self.update(self._shown())
 
     def set_corrected(self, corrected: Content | None) -> None:
         """Show (or drop) the corrected values under the raw ones."""
-        self.update(self.raw_content if corrected is None else Content("\n").join([self.raw_content, corrected]))
+        self._corrected = corrected
+        self.update(self._shown())
+
+
+def _verdict_classes(metric: MetricComparison, two_runs: bool) -> list[str]:
+    """The border's colour: the verdict, else a missed target (none while the intervals are pending)."""
+    if two_runs and metric.verdict in ("regressed", "improved"):
+        return [f"-{metric.verdict}"]
+    if metric.target_reading("B" if two_runs else "A").verdict == "misses":
+        return ["-misses-target"]
+    return []
