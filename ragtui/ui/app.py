@@ -187,6 +187,8 @@ class RagtuiApp(SeveralRunsApp):
         self.comparison = message.data.comparison
         self._load_notes(self.comparison)
         self._replace_loading_screen(DashboardScreen(message.data, several_runs=self.several_runs))
+        if self.start_question is not None:  # the question view needs no interval: open it now
+            self.call_after_refresh(self.show_question, self.start_question)
         if message.data.comparison.intervals_pending:
             # After the dashboard's first paint: the bootstrap would otherwise slow it down.
             self.call_after_refresh(self.compute_intervals, message.data)
@@ -204,8 +206,6 @@ class RagtuiApp(SeveralRunsApp):
                 screen.show_intervals(message.data)
         # The other runs are compared after this one is whole: the two cores go to A → B first.
         self.start_tradeoff(message.data.comparison)
-        if self.start_question is not None:
-            self.call_after_refresh(self.show_question, self.start_question)
 
     def _load_notes(self, comparison: Comparison) -> None:
         """Read the marks sidecar; unreadable lines are skipped and named, never dropped silently."""

@@ -26,6 +26,20 @@ async def test_question_opens_the_question_view_there_over_the_dashboard(tmp_pat
         assert isinstance(app.screen, DashboardScreen)
 
 
+async def test_question_opens_there_even_when_the_intervals_cannot_be_computed(tmp_path, monkeypatch):
+    from ragtui.ui import loader
+
+    def broken(data):
+        raise RuntimeError("resampling failed")
+
+    monkeypatch.setattr(loader, "_fill_intervals", broken)  # the question view needs no interval
+    app = RagtuiApp(_inputs(write_triage_runs(tmp_path / "r")), question="contra-01")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot, intervals=False)
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen) and app.screen.question_id == "contra-01"
+
+
 async def test_an_unknown_question_id_is_said_and_the_dashboard_stays(tmp_path, toasts):
     paths = write_triage_runs(tmp_path / "r")
     app = RagtuiApp(_inputs(paths), question="q999")

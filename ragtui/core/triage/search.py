@@ -30,6 +30,11 @@ def _cached_texts() -> list[pl.Expr]:
     return [pl.col("retrieved_texts").list.join(_SEP), reasons, pl.col("judge_utility_reason")]
 
 
+def _own_texts() -> list[pl.Expr]:
+    """The texts every run's frame holds, lean or not."""
+    return [pl.col("answer"), pl.col("judge_error")]
+
+
 def _joined(columns: list[pl.Expr], name: str) -> pl.Expr:
     return pl.concat_str(columns, separator=_SEP, ignore_nulls=True).alias(name)
 
@@ -44,7 +49,7 @@ def _texts(evaluation: Evaluation, side: str) -> pl.DataFrame:
         OSError: the run's cache entry was removed since it was opened.
     """
     questions = evaluation.questions
-    own = [pl.col("answer"), pl.col("judge_error")]
+    own = _own_texts()
     store = evaluation.run.texts
     if store is None:
         return questions.select("id", _joined([*own, *_cached_texts()], f"text_{side}"))
@@ -73,7 +78,7 @@ class SearchIndex:
                 texts = _texts(evaluation, side)
             except OSError as exc:
                 self.unreadable = f"passages and reasons are not searched: {exc}; reopen the runs to search them"
-                texts = evaluation.questions.select("id", _joined([pl.col("answer"), pl.col("judge_error")], f"text_{side}"))
+                texts = evaluation.questions.select("id", _joined(_own_texts(), f"text_{side}"))
             frame = frame.join(texts, on="id", how="left", maintain_order="left")
             columns.append(pl.col(f"text_{side}"))
         self.frame = frame.select(
