@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import sys
@@ -32,6 +33,22 @@ def _use_this_checkouts_data_packages() -> None:
 
 
 _use_this_checkouts_data_packages()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep the collector off what every test shares, and let it run less often.
+
+    A test process holds textual, rich, polars, hypothesis and ~110 collected test modules:
+    every full collection walked them again, and with Python's default thresholds the UI
+    tests ran ~30,000 collections that took 15 % of their time (66 of 434 s in one
+    process). What is alive after collection lives to the end: `gc.freeze` moves it out of
+    the collector's sight, and a larger first threshold makes the collections of the
+    apps each test starts and drops fewer (measured: 5.4 → 1.4 s of collection over the
+    first 25 UI tests). Cycles are still collected; only less often.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 
 @pytest.fixture(autouse=True)
