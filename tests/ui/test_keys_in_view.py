@@ -63,3 +63,20 @@ async def test_the_error_screen_keeps_q_and_question_mark_at_40_columns(tmp_path
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, ErrorScreen)
         assert "q Quit" in _footer(app) and "? Help" in _footer(app)
+
+
+async def test_keys_that_do_not_fit_are_hidden_whole_and_shown_again_when_the_terminal_widens(sample):
+    app = RagtuiApp(sample)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await _settle(pilot)
+        narrow = _footer(app)
+        # At 80 columns the dashboard's keys up to "b A/B" fit beside the pinned group;
+        # "L Label" does not, and was drawn cut under it before ("L Lab").
+        assert narrow.split("q Quit")[0].rstrip() == " f Failures  r Regressed  c Categories  b A/B"
+        await pilot.resize_terminal(160, 30)
+        await _settle(pilot)
+        assert "b A/B  L Label  C Calibration" in _footer(app)
+        await pilot.resize_terminal(80, 24)
+        await _settle(pilot)
+        assert _footer(app) == narrow

@@ -5,14 +5,19 @@ does not fit: at 80×24 the dashboard lost Quit and Help, at 40×15 every screen
 Here the two keys a lost user needs sit at the right edge beside the command palette's
 key, in one group docked there, so the cut falls on the screen's own keys and never on
 them.
+
+What does not fit before that group is hidden a whole key at a time (`_fit_keys`), never
+cut mid-word ("T Tra"), and shown again when the terminal widens.
 """
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 # Actions whose keys stay visible at any width (the app's quit and help).
 ALWAYS_VISIBLE = frozenset({"quit", "help", "app.quit", "app.help"})
@@ -36,6 +41,8 @@ class KeyFooter(Footer):
     """
 
     def compose(self) -> ComposeResult:
+        # Where each key ends, from the footer's left edge: measured once they are all shown.
+        self._key_ends: dict[Widget, int] = {}
         pinned: list[FooterKey] = []
         for widget in super().compose():
             if isinstance(widget, FooterKey) and (widget.action in ALWAYS_VISIBLE or widget.has_class("-command-palette")):
@@ -45,3 +52,28 @@ class KeyFooter(Footer):
         if pinned:
             with HorizontalGroup(id="pinned-keys"):
                 yield from pinned
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._fit_keys)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit_keys)
+
+    def _fit_keys(self) -> None:
+        """Hide the trailing keys that would run under the pinned group; show the rest."""
+        keys = [child for child in self.children if child.id != "pinned-keys"]
+        if not keys or not self.is_attached:
+            return
+        if not getattr(self, "_key_ends", None):  # just recomposed: every key is shown, so where it ends is where it would
+            if any(key.region.width == 0 for key in keys):
+                return  # not laid out yet (the screen is not the current one): fitted on its next resize
+            self._key_ends = {key: key.region.right - self.region.x for key in keys}
+        pinned = self.query_children("#pinned-keys")
+        room = self.size.width - (pinned.first().outer_size.width if pinned else 0)
+        shown = [self._key_ends.get(key, 0) <= room for key in keys]
+        for index, key in enumerate(keys):
+            # A group's label goes with its keys: "↑↓" without "move" would say nothing.
+            if isinstance(key, KeyGroup) and index + 1 < len(keys) and isinstance(keys[index + 1], FooterLabel):
+                shown[index] = shown[index] and shown[index + 1]
+            key.display = shown[index]
