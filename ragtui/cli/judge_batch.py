@@ -141,6 +141,9 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     result = outcome.result
     for message in result.warnings:
         say(f"ragtui: warning: {message}")
+    if outcome.requests_failed:
+        say(f"ragtui: {outcome.requests_failed} requests failed in their batch jobs (kept in {job_path}): their questions carry "
+            f"a judge error; --retry-errors submits them again")
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))

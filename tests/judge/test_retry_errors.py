@@ -90,7 +90,7 @@ def _submitted(server: FakeBatch) -> list[int]:
     return [len(job["items"]) for _, job in sorted(server.jobs.items(), key=lambda item: item[1]["created_at"])]
 
 
-def test_batch_retry_errors_clears_the_failed_requests_and_resubmits_only_them(tmp_path, monkeypatch):
+def test_batch_retry_errors_clears_the_failed_requests_and_resubmits_only_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     run = write_run(tmp_path / "run.jsonl", [record(f"q{n}") for n in range(1, 7)])
     out = tmp_path / "judged.jsonl"
@@ -100,12 +100,16 @@ def test_batch_retry_errors_clears_the_failed_requests_and_resubmits_only_them(t
         errored = sorted(qid for qid, error in _errors(out).items() if error)
         assert len(errored) == 3 and all("batch_expired" in _errors(out)[qid] or "expired" in _errors(out)[qid] for qid in errored)
         assert len(json.loads(job_file.read_text(encoding="utf-8"))["failed"]) == 3
+        said = capsys.readouterr().err
+        assert f"3 requests failed in their batch jobs (kept in {job_file}): their questions carry a judge error; --retry-errors" in said
 
         assert _batch(server.url, run, out) == 0  # without the flag: the failures stand, nothing is submitted
         assert _submitted(server) == [6]
+        assert "3 requests failed in their batch jobs" in capsys.readouterr().err
 
         assert _batch(server.url, run, out, "--retry-errors") == 0
         assert _submitted(server) == [6, 3]  # the three failed requests alone
+        assert "requests failed in their batch jobs" not in capsys.readouterr().err  # all answered now
         assert server.paid_twice() == []  # no good verdict paid again
         assert not any(path.endswith("/chat/completions") for _, path, _ in server.requests)  # all in batch
     assert _errors(out) == {f"q{n}": None for n in range(1, 7)}
