@@ -13,8 +13,9 @@ An entry holds the run as two kinds of Parquet files, in the row order of the fr
 `frame.parquet`, the lean frame every measure needs (`schema.without_detail`), and
 `texts-NNNNN.parquet`, the columns only a person reading one question needs
 (`schema.TEXT_COLUMNS`), written slice by slice while the file is parsed so they never
-have to be held in memory. `entry.json` is written last; the folder is built under a
-temporary name and renamed into place, so a half-written entry is never read.
+have to be held in memory (`run_cache_parts.py` writes and reads these files).
+`entry.json` is written last; the folder is built under a temporary name and renamed
+into place, so a half-written entry is never read.
 
 The cache never grows past its limit (5 GB, or `RAGTUI_CACHE_LIMIT`): after each new
 entry, the least recently used ones are removed first.
@@ -22,7 +23,6 @@ entry, the least recently used ones are removed first.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import hashlib
 import json
@@ -30,18 +30,17 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
-from ragtui.core.atomic import atomic_write_text, atomic_writer
 from ragtui.core.errors import Problem
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
 
+    from ragtui.core.loading.run_cache_parts import EntryWriter, TextStore
     from ragtui.core.loading.runs import Run
 
 # Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
@@ -52,8 +51,6 @@ LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 MANIFEST = "entry.json"
 LEAN = "frame.parquet"
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
-# Small row groups: the question view reads one question's texts without decoding many others.
-TEXT_ROW_GROUP = 1000
 
 
 def cache_root() -> Path:
@@ -77,34 +74,6 @@ def file_digest(path: Path) -> str:
     """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side)."""
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha1").hexdigest()
-
-
-class HashingReader:
-    """A binary file read through, its SHA-1 taken on the way: on a first open the parse
-    reads every byte anyway, so the entry's digest costs no second pass over the file."""
-
-    def __init__(self, handle: BinaryIO) -> None:
-        self.handle = handle
-        self.sha1 = hashlib.sha1()
-        self.at_end = False
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.handle.read(size)
-        if not data and size != 0:
-            self.at_end = True
-        self.sha1.update(data)  # hashlib releases the GIL on large buffers
-        return data
-
-    def readline(self, size: int = -1) -> bytes:
-        line = self.handle.readline(size)
-        if not line:
-            self.at_end = True
-        self.sha1.update(line)
-        return line
-
-    def hexdigest(self) -> str | None:
-        """The digest of the whole file, or None when it was not read to its end."""
-        return self.sha1.hexdigest() if self.at_end else None
 
 
 def file_identity(path: Path) -> tuple[int, ...]:
@@ -229,6 +198,8 @@ class CacheEntry:
         is absent, stale or unreadable."""
         import polars as pl
 
+        from ragtui.core.loading.run_cache_parts import TextStore
+
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
             if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
@@ -249,6 +220,8 @@ class CacheEntry:
 
     def texts(self) -> TextStore | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
+        from ragtui.core.loading.run_cache_parts import TextStore
+
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
             return TextStore.of(self.folder, manifest["texts"])
@@ -257,6 +230,8 @@ class CacheEntry:
 
     def writer(self) -> EntryWriter | str:
         """A writer for this entry, or why the cache folder cannot be written."""
+        from ragtui.core.loading.run_cache_parts import EntryWriter
+
         try:
             self.cache.folder.mkdir(parents=True, exist_ok=True)
             staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
@@ -264,148 +239,6 @@ class CacheEntry:
         except OSError as exc:
             return f"cannot write {self.cache.folder}: {exc.strerror or exc}"
         return EntryWriter(self, staging)
-
-
-@dataclass(frozen=True)
-class TextStore:
-    """A run's texts kept out of memory: the text files of its cache entry, read one
-    question at a time (a row group is 1,000 rows, so one read decodes at most that many)."""
-
-    folder: Path
-    parts: tuple[str, ...]
-    starts: tuple[int, ...]  # the frame row each part begins at
-    rows: int
-
-    @classmethod
-    def of(cls, folder: Path, parts: list[list[Any]]) -> TextStore:
-        starts, total = [], 0
-        for _, rows in parts:
-            starts.append(total)
-            total += int(rows)
-        return cls(folder, tuple(str(name) for name, _ in parts), tuple(starts), total)
-
-    def row(self, index: int) -> dict[str, Any]:
-        """The text columns of frame row `index`.
-
-        Raises:
-            OSError: the entry was removed meanwhile (`ragtui cache clear`, eviction by
-                another process); the caller then reads the file again.
-        """
-        import polars as pl
-
-        from ragtui.core.loading.schema import TEXT_COLUMNS
-
-        if not 0 <= index < self.rows:
-            raise IndexError(index)
-        part = bisect.bisect_right(self.starts, index) - 1
-        try:
-            found = pl.scan_parquet(self.folder / self.parts[part]).slice(index - self.starts[part], 1).collect()
-        except pl.exceptions.PolarsError as exc:
-            raise OSError(f"cannot read the cached texts: {exc}") from None
-        return found.select(TEXT_COLUMNS).row(0, named=True)
-
-    def frames(self) -> Iterator[tuple[int, Any]]:
-        """(first frame row, text columns) of each part in turn: a whole-run pass (the
-        search) holds one part's texts at a time while it reads.
-
-        Raises:
-            OSError: as `row`.
-        """
-        import polars as pl
-
-        from ragtui.core.loading.schema import TEXT_COLUMNS
-
-        for start, name in zip(self.starts, self.parts, strict=True):
-            try:
-                yield start, pl.read_parquet(self.folder / name, columns=list(TEXT_COLUMNS))
-            except pl.exceptions.PolarsError as exc:
-                raise OSError(f"cannot read the cached texts: {exc}") from None
-
-
-class EntryWriter:
-    """Builds an entry in a temporary folder: `add` each slice as it is parsed, then `commit`."""
-
-    def __init__(self, entry: CacheEntry, staging: Path) -> None:
-        self.entry = entry
-        self.staging = staging
-        self.parts: list[tuple[str, int]] = []  # (file name, rows)
-        self.rows = 0
-        self.failed: str | None = None
-        # The SHA-1 of the bytes parsed, when the parse read the whole file (else read at commit).
-        self.read_digest: str | None = None
-
-    def add(self, frame: pl.DataFrame) -> None:
-        """Write the text columns of these rows (the next rows of the frame) as one part."""
-        from ragtui.core.loading.schema import TEXT_COLUMNS
-
-        if self.failed:
-            return
-        name = f"texts-{len(self.parts):05d}.parquet"
-        try:
-            with atomic_writer(self.staging / name, "wb") as handle:
-                # zstd's fastest level: this write is on the first open's critical path.
-                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP, compression_level=1)
-        except OSError as exc:
-            self.failed = exc.strerror or str(exc)
-            return
-        self.parts.append((name, frame.height))
-        self.rows += frame.height
-
-    def reset(self) -> None:
-        """Forget the parts written so far (the loader starts again from the first row)."""
-        for name, _ in self.parts:
-            with contextlib.suppress(OSError):
-                (self.staging / name).unlink()
-        self.parts, self.rows, self.failed, self.read_digest = [], 0, None, None
-
-    def commit(self, run: Run) -> str | None:
-        """Write the lean frame and the manifest, then put the entry in place.
-
-        Returns why the entry was not kept (None when it was): a full disk or an unwritable
-        folder never stops a load, it only costs the next open its speed.
-        """
-        from ragtui.core.loading.schema import without_detail
-
-        if self.failed is None and self.rows != run.frame.height:
-            self.failed = f"{self.rows} rows of texts for {run.frame.height} questions"
-        if self.failed is None:
-            try:
-                digest = self.read_digest or self.entry.digest
-                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest), ensure_ascii=False, allow_nan=False)
-                with atomic_writer(self.staging / LEAN, "wb") as handle:
-                    without_detail(run.frame).write_parquet(handle)  # a no-op on a frame already lean
-                atomic_write_text(self.staging / MANIFEST, manifest)
-                self.staging.rename(self.entry.folder)
-            except (OSError, TypeError, ValueError) as exc:
-                if isinstance(exc, OSError) and self.entry.folder.is_dir():
-                    self.abort()
-                    return None  # another process cached the same file meanwhile
-                self.failed = getattr(exc, "strerror", None) or str(exc)
-        if self.failed is not None:
-            self.abort()
-            return self.failed
-        if self.entry.folder in {info.folder for info in self.entry.cache.evict(keep=self.entry.folder)}:
-            return f"the run alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
-        return None
-
-    def abort(self) -> None:
-        """Drop the temporary folder."""
-        shutil.rmtree(self.staging, ignore_errors=True)
-
-
-def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str) -> dict[str, Any]:
-    return {
-        "version": CACHE_VERSION,
-        "source": str(entry.source.resolve()),
-        "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen
-        "sha1": digest,
-        "created": time.time(),
-        "rows": run.frame.height,
-        "texts": [list(part) for part in parts],
-        "meta": asdict(run.meta),
-        "warnings": [asdict(warning) for warning in run.warnings],
-        "source_format": run.source_format,
-    }
 
 
 def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore) -> Run:

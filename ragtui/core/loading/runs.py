@@ -15,7 +15,8 @@ from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.remote import RemoteLocation
-    from ragtui.core.loading.run_cache import EntryWriter, RunCache, TextStore
+    from ragtui.core.loading.run_cache import RunCache
+    from ragtui.core.loading.run_cache_parts import EntryWriter, TextStore
 
 _META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
 
@@ -44,7 +45,7 @@ class Run:
     path: Path | RemoteLocation  # a local file, or an address polars fetches (loading/remote.py)
     warnings: tuple[Problem, ...] = ()
     source_format: str = "ragtui"
-    # Where the texts of a lean frame are (loading/run_cache.py): read per question, never held.
+    # Where the texts of a lean frame are (loading/run_cache_parts.py): read per question, never held.
     texts: TextStore | None = field(default=None, compare=False)
 
     @property
@@ -264,7 +265,7 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
             writer.add(frame)
         frame = frame if detail else without_detail(frame)
     else:
-        from ragtui.core.loading.run_cache import HashingReader
+        from ragtui.core.loading.run_cache_parts import HashingReader
 
         try:
             with path.open("rb") as handle:

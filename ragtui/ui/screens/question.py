@@ -1,16 +1,13 @@
 """The question view: one question, A and B side by side, and why it broke.
 
-On a wide terminal (≥ 120 columns) both sides are shown and `t` / Tab picks the
-active one (accent border, ▶); on a narrow one only the active side is shown, with a
-tab line naming it. B, the candidate under review, is active first. `n` / `p` step
-through the list the screen was opened with by redrawing in place — no screen is
-pushed per step, so stepping stays fast at 100,000 questions. `j` / `k` move the focused sentence of the active side; its reason and
-evidence stay in view. `a` shows every retrieved passage (by default: the top k, two
-more, and any gold one further down), space their full text in place. `v` / Enter
-opens the verdict inspector, `J` re-judges. `d` shows what changed from A to B (the
-passages' ranks, the answer word by word). `/` searches every text of the comparison
-and `n` / `N` then step through the matches; `:` jumps to any question. The keys of
-`TriageKeys` (mark, copy, pager, editor, export) act on the question shown.
+On a wide terminal (≥ 120 columns) both sides are shown and `t` / Tab picks the active
+one (accent border, ▶); on a narrow one only the active side is shown, with a tab line
+naming it. B, the candidate under review, is active first. `n` / `p` step through the
+list the screen was opened with by redrawing in place (no screen pushed per step: fast
+at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
+reason and evidence in view; `v` / Enter opens the verdict inspector. The other keys
+are mixed in: `question_keys.py` (`/` search, `:` jump, `J` re-judge, `d` diff, `a` and
+space for the passages), `TriageKeys` (mark, copy, pager, editor, export), `LabelKeys`.
 """
 
 from __future__ import annotations
@@ -28,15 +25,13 @@ from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.search import Matches
 from ragtui.ui.models.question import QuestionData, load_question
-from ragtui.ui.safe_text import safe
 from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
-from ragtui.ui.screens.question_keys import QuestionRejudge, QuestionSearch
+from ragtui.ui.screens.question_keys import QuestionDisplay, QuestionRejudge, QuestionSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.answer_view import sentences
-from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
-from ragtui.ui.widgets.question_header import header_content
+from ragtui.ui.widgets.question_header import header_content, tabs_content
 from ragtui.ui.widgets.question_rejudge import Rejudged
 from ragtui.ui.widgets.question_side import QuestionSide
 from ragtui.ui.widgets.verdict_styles import role_colour
@@ -46,7 +41,7 @@ _STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it wit
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
-class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Screen[str | None]):
+class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKeys, LabelKeys, Screen[str | None]):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
     BINDINGS: list[BindingType] = [
@@ -173,7 +168,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Scr
         header = header_content(data, self.index, len(self.question_ids), self._colour)
         extra = [line for line in (self._mark_line(), self._search_line()) if line is not None]
         self.query_one("#question-header", Static).update(Content("\n").join([header, *extra]))
-        self.query_one("#question-tabs", Static).update(self._tabs())
+        self.query_one("#question-tabs", Static).update(tabs_content(self.sides, self.side, self.data.names))
         for side in self.sides:
             self._side(side).show(
                 data.rows.get(side),
@@ -225,27 +220,6 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Scr
         mark = mark_text(self.notes, self.question_id)
         return Content.assemble(Content(f"{'Mark':<9}").stylize("bold"), mark) if mark is not None else None
 
-    def _draw_diff(self) -> None:
-        data = self.data
-        body = Content("\n\n").join([
-            rank_diff_content(data.rows.get("A"), data.rows.get("B"), data.k, self._colour),
-            answer_diff_content(data.rows.get("A"), data.rows.get("B"), self._colour),
-        ])
-        self.query_one("#question-diff-body", Static).update(body)
-        self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
-
-    def _tabs(self) -> Content:
-        parts: list[Content | str] = []
-        for side in self.sides:
-            label = Content.assemble(f" {side} · ", safe(self.data.names[side], one_line=True, limit=30), " ")
-            if side == self.side:
-                parts.append(Content.assemble("▶", label.stylize("bold reverse")))
-            else:
-                parts.append(Content.assemble(" ", label.stylize("dim")))
-        if len(self.sides) > 1:
-            parts.append(Content("   t switches A/B").stylize("dim"))
-        return Content.assemble(*parts)
-
     # -- actions --------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
@@ -283,23 +257,6 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, TriageKeys, LabelKeys, Scr
         if cause.startswith("generation"):
             for side in self.sides:
                 self._side(side).reveal_answer()
-
-    def action_diff(self) -> None:
-        self.toggle_class("-diff")
-        if self.has_class("-diff"):
-            self._draw_diff()
-            self.query_one("#question-diff", VerticalScroll).scroll_home(animate=False)
-            self.query_one("#question-diff", VerticalScroll).focus()
-        else:
-            self._side(self.side).focus_body()
-
-    def action_full_passages(self) -> None:
-        self.full_passages = not self.full_passages
-        self.redraw()
-
-    def action_all_passages(self) -> None:
-        self.show_all_passages = not self.show_all_passages
-        self.redraw()
 
     def action_switch_side(self) -> None:
         if len(self.sides) > 1:

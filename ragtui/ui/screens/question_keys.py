@@ -1,9 +1,10 @@
-"""Two groups of the question view's keys, kept apart from its layout and drawing.
+"""Three groups of the question view's keys, kept apart from its layout and drawing.
 
 `QuestionSearch`: `/` searches every text of the comparison, `n` / `N` step the matches
 (the view's `action_step` hands over to `_step_match` while a search is on), `:` and
 the search show any question with `jump_to`. `QuestionRejudge`: `J` judges the answer on
-screen again, off the UI thread, and brings the new verdict into view.
+screen again, off the UI thread, and brings the new verdict into view. `QuestionDisplay`:
+`d` shows what changed from A to B, `a` every retrieved passage, space their full text.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.widgets import Static
 
 from ragtui.core.triage.search import Matches
 from ragtui.ui.safe_text import safe
+from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 
 if TYPE_CHECKING:
@@ -115,3 +119,38 @@ class QuestionRejudge:
             # The new verdict sits below the answer: bring it into view once it is laid out.
             self.call_after_refresh(self._side(side).reveal_rejudge)
         self._say(f"{question_id} ({side}) re-judged — shown below the answer" + (" (judge error)" if result.error else ""), timeout=3)
+
+
+class QuestionDisplay:
+    """`d`, `a` and space, mixed into the question view (which provides the attributes below)."""
+
+    data: QuestionData
+    side: str
+    full_passages: bool
+    show_all_passages: bool
+
+    def action_diff(self) -> None:
+        self.toggle_class("-diff")
+        if self.has_class("-diff"):
+            self._draw_diff()
+            self.query_one("#question-diff", VerticalScroll).scroll_home(animate=False)
+            self.query_one("#question-diff", VerticalScroll).focus()
+        else:
+            self._side(self.side).focus_body()
+
+    def _draw_diff(self) -> None:
+        data = self.data
+        body = Content("\n\n").join([
+            rank_diff_content(data.rows.get("A"), data.rows.get("B"), data.k, self._colour),
+            answer_diff_content(data.rows.get("A"), data.rows.get("B"), self._colour),
+        ])
+        self.query_one("#question-diff-body", Static).update(body)
+        self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
+
+    def action_full_passages(self) -> None:
+        self.full_passages = not self.full_passages
+        self.redraw()
+
+    def action_all_passages(self) -> None:
+        self.show_all_passages = not self.show_all_passages
+        self.redraw()

@@ -128,3 +128,17 @@ def changes_content(data: QuestionData, colour: Colour) -> Content:
         # Change texts name passage ids from the files: untrusted.
         lines.append(Content.assemble(_label("A→B" if index == 0 else ""), mark, safe(change.text)))
     return Content("\n").join(lines)
+
+
+def tabs_content(sides: tuple[str, ...], active: str, names: dict[str, str]) -> Content:
+    """The tab line naming each side, the active one marked ▶ (a narrow terminal shows it alone)."""
+    parts: list[Content | str] = []
+    for side in sides:
+        label = Content.assemble(f" {side} · ", safe(names[side], one_line=True, limit=30), " ")
+        if side == active:
+            parts.append(Content.assemble("▶", label.stylize("bold reverse")))
+        else:
+            parts.append(Content.assemble(" ", label.stylize("dim")))
+    if len(sides) > 1:
+        parts.append(Content("   t switches A/B").stylize("dim"))
+    return Content.assemble(*parts)
