@@ -2,10 +2,11 @@
 
 A 100,000-question run with 20 passages each is too slow to parse record by record in
 Python, so a canonical JSONL file is read by `pl.read_ndjson` and reshaped into the
-schema with column expressions. The fast path is deliberately conservative: anything
-it is not sure about (an alias key, a bare-id retrieved list, an unexpected type, a value
-out of range, a blank line) makes it return None and the exact path in `normalize`
-takes over, so both paths give the same frame and every problem is still located.
+schema with column expressions (`fast_columns.py`). The fast path is deliberately
+conservative: anything it is not sure about (an alias key, a bare-id retrieved list, an
+unexpected type, a value out of range, a blank line) makes it return None and the exact
+path in `normalize` takes over, so both paths give the same frame and every problem is
+still located.
 """
 
 from __future__ import annotations
@@ -16,16 +17,11 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import polars as pl
-from polars.datatypes import DataTypeClass
 
-from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE, without_detail
+from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
+from ragtui.core.loading.schema import without_detail
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
-_NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
-
-
-# polars names a type by its class (pl.String) or an instance (pl.List(pl.String)).
-DType = pl.DataType | DataTypeClass
 
 
 class Readable(Protocol):
@@ -34,153 +30,6 @@ class Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
     def readline(self, size: int = -1, /) -> bytes: ...
-
-
-class _NotSure(Exception):
-    """The file needs the exact path."""
-
-
-def _fields(dtype: DType) -> dict[str, DType]:
-    if not isinstance(dtype, pl.Struct):
-        raise _NotSure
-    return {f.name: f.dtype for f in dtype.fields}
-
-
-def _require(dtype: DType, *allowed: type) -> None:
-    if not any(dtype == a or isinstance(dtype, a) for a in allowed):
-        raise _NotSure
-
-
-def _string_list(frame: pl.DataFrame, name: str) -> pl.Expr:
-    if name not in frame.columns:
-        return pl.lit(None, dtype=pl.List(pl.String))
-    dtype = frame.schema[name]
-    if dtype == pl.Null:
-        return pl.lit(None, dtype=pl.List(pl.String))
-    if dtype != pl.List(pl.String) and dtype != pl.List(pl.Null):
-        raise _NotSure
-    return pl.col(name).cast(pl.List(pl.String))
-
-
-def _plain(frame: pl.DataFrame, name: str, target: DType) -> pl.Expr:
-    if name not in frame.columns or frame.schema[name] == pl.Null:
-        return pl.lit(None, dtype=target)
-    dtype = frame.schema[name]
-    if target == pl.Float64:
-        _require(dtype, *_NUMERIC)
-    elif dtype != target:
-        raise _NotSure
-    return pl.col(name).cast(target)
-
-
-def _retrieved(frame: pl.DataFrame) -> list[pl.Expr]:
-    names = ("retrieved_ids", "retrieved_texts", "retrieved_scores")
-    if "retrieved" not in frame.columns or frame.schema["retrieved"] == pl.Null:
-        return [pl.lit(None, dtype=RUN_SCHEMA[n]).alias(n) for n in names]
-    dtype = frame.schema["retrieved"]
-    if not isinstance(dtype, pl.List):
-        raise _NotSure
-    fields = _fields(dtype.inner)
-    if fields.get("id") != pl.String or fields.get("text", pl.String) not in (pl.String, pl.Null):
-        raise _NotSure
-    _require(fields.get("score", pl.Null), *_NUMERIC)
-    item = pl.element().struct
-    text = item.field("text").cast(pl.String) if "text" in fields else pl.lit(None, dtype=pl.String)
-    score = item.field("score").cast(pl.Float64) if "score" in fields else pl.lit(None, dtype=pl.Float64)
-    column = pl.col("retrieved")
-    return [
-        column.list.eval(item.field("id")).alias("retrieved_ids"),
-        column.list.eval(text).alias("retrieved_texts"),
-        column.list.eval(score).alias("retrieved_scores"),
-    ]
-
-
-def _verdicts(frame: pl.DataFrame, prefix: str) -> list[pl.Expr]:
-    names = [n for n in RUN_SCHEMA if n.startswith(prefix + "_")]
-    if prefix not in frame.columns or frame.schema[prefix] == pl.Null:
-        return [
-            (pl.lit(False) if n.endswith("_present") else pl.lit(None, dtype=RUN_SCHEMA[n])).alias(n) for n in names
-        ]
-    fields = _fields(frame.schema[prefix])
-    obj = pl.col(prefix).struct
-    out = [pl.col(prefix).is_not_null().alias(f"{prefix}_present")]
-    out.append(_struct_field(obj, fields, "model", pl.String).alias(f"{prefix}_model"))
-    out.append(_struct_field(obj, fields, "error", pl.String).alias(f"{prefix}_error"))
-    sentences = pl.lit(None, dtype=pl.List(SENTENCE))
-    if fields.get("faithfulness", pl.Null) != pl.Null:
-        faith = _fields(fields["faithfulness"])
-        if faith.get("sentences", pl.Null) != pl.Null:
-            listed = faith["sentences"]
-            if not isinstance(listed, pl.List):
-                raise _NotSure
-            sfields = _fields(listed.inner)
-            if sfields.get("attested") != pl.Boolean:
-                raise _NotSure
-            item = pl.element().struct
-            evidence = (
-                item.field("evidence").cast(pl.List(pl.String)).fill_null(pl.lit([], dtype=pl.List(pl.String)))
-                if "evidence" in sfields
-                else pl.lit([], dtype=pl.List(pl.String))
-            )
-            for name in ("text", "reason"):
-                _require(sfields.get(name, pl.Null), pl.String, pl.Null)
-            if "evidence" in sfields and sfields["evidence"] not in (pl.List(pl.String), pl.List(pl.Null), pl.Null):
-                raise _NotSure
-            sentence = pl.struct(
-                text=item.field("text").cast(pl.String) if "text" in sfields else pl.lit(None, dtype=pl.String),
-                attested=item.field("attested"),
-                evidence=evidence,
-                reason=item.field("reason").cast(pl.String) if "reason" in sfields else pl.lit(None, dtype=pl.String),
-            )
-            sentences = obj.field("faithfulness").struct.field("sentences").list.eval(sentence)
-    out.append(sentences.alias(f"{prefix}_sentences"))
-    utility_score = pl.lit(None, dtype=pl.Float64)
-    utility_reason = pl.lit(None, dtype=pl.String)
-    if fields.get("utility", pl.Null) != pl.Null:
-        ufields = _fields(fields["utility"])
-        utility_score = _struct_field(obj.field("utility").struct, ufields, "score", pl.Float64)
-        utility_reason = _struct_field(obj.field("utility").struct, ufields, "reason", pl.String)
-    out.append(utility_score.alias(f"{prefix}_utility"))
-    out.append(utility_reason.alias(f"{prefix}_utility_reason"))
-    out.append(
-        pl.when(pl.col(prefix).is_not_null()).then(pl.col(prefix).struct.json_encode()).alias(f"{prefix}_json")
-    )
-    if prefix == "judge":
-        out += _repeats(fields, obj)
-    return out
-
-
-def _repeats(fields: dict[str, DType], obj: Any) -> list[pl.Expr]:
-    """`judge.repeats` as the two repeat columns; unsure (the exact path) unless every part is typed."""
-    attested = pl.lit(None, dtype=RUN_SCHEMA["judge_repeat_attested"])
-    scores = pl.lit(None, dtype=RUN_SCHEMA["judge_repeat_utility"])
-    listed = fields.get("repeats", pl.Null)
-    if listed != pl.Null:
-        if not isinstance(listed, pl.List):
-            raise _NotSure
-        # A part typed Null in every repetition (all of them errors) is rare: the exact path takes it.
-        rfields = _fields(listed.inner)
-        sentences = _fields(rfields.get("faithfulness", pl.Null)).get("sentences", pl.Null)
-        if not isinstance(sentences, pl.List) or _fields(sentences.inner).get("attested") != pl.Boolean:
-            raise _NotSure
-        score = _fields(rfields.get("utility", pl.Null)).get("score", pl.Null)
-        _require(score, pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32)
-        item = pl.element().struct
-        verdicts = item.field("faithfulness").struct.field("sentences").list.eval(pl.element().struct.field("attested"))
-        attested = obj.field("repeats").list.eval(verdicts)
-        scores = obj.field("repeats").list.eval(item.field("utility").struct.field("score").cast(pl.Float64))
-    return [attested.alias("judge_repeat_attested"), scores.alias("judge_repeat_utility")]
-
-
-def _struct_field(obj: Any, fields: dict[str, DType], name: str, target: DType) -> pl.Expr:
-    dtype = fields.get(name, pl.Null)
-    if dtype == pl.Null:
-        return pl.lit(None, dtype=target)
-    if target == pl.Float64:
-        _require(dtype, *_NUMERIC)
-    elif dtype != target:
-        raise _NotSure
-    return obj.field(name).cast(target)
 
 
 def _has_alias(schema: pl.Schema) -> bool:
@@ -289,8 +138,8 @@ def read_fast_stream(
         if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
             return None
         try:
-            canonical = _canonical(raw, line)
-        except (_NotSure, pl.exceptions.PolarsError):
+            canonical = canonical_columns(raw, line)
+        except (NotSure, pl.exceptions.PolarsError):
             return None
         if on_slice is not None:
             on_slice(canonical)
@@ -311,34 +160,7 @@ def canonical_from_frame(raw: pl.DataFrame, first_line: int = 1) -> pl.DataFrame
     if "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
         return None
     try:
-        frame = _canonical(raw, first_line)
-    except (_NotSure, pl.exceptions.PolarsError):
+        frame = canonical_columns(raw, first_line)
+    except (NotSure, pl.exceptions.PolarsError):
         return None
     return frame if _values_are_clean(frame) else None
-
-
-def _canonical(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:
-    unknown = [c for c in raw.columns if c not in KNOWN_RECORD_FIELDS]
-    extra = (
-        pl.when(pl.any_horizontal([pl.col(c).is_not_null() for c in unknown])).then(pl.struct(unknown).struct.json_encode())
-        if unknown
-        else pl.lit(None, dtype=pl.String)
-    )
-    exprs = [
-        pl.col("id"),
-        (pl.int_range(pl.len(), dtype=pl.Int64) + first_line).alias("line"),
-        _plain(raw, "question", pl.String).alias("question"),
-        _plain(raw, "category", pl.String).alias("category"),
-        _string_list(raw, "gold_passages").alias("gold_passages"),
-        _plain(raw, "expected_answer", pl.String).alias("expected_answer"),
-        *_retrieved(raw),
-        _plain(raw, "answer", pl.String).alias("answer"),
-        _plain(raw, "abstained", pl.Boolean).alias("abstained_given"),
-        _string_list(raw, "cited").alias("cited"),
-        *_verdicts(raw, "judge"),
-        *_verdicts(raw, "human"),
-        *[_plain(raw, n, pl.Float64).alias(n) for n in ("latency_ms", "cost_usd", "tokens_in", "tokens_out")],
-        extra.alias("extra"),
-    ]
-    frame = raw.select(exprs)
-    return frame.select([pl.col(n).cast(t) for n, t in RUN_SCHEMA.items()])
