@@ -45,6 +45,11 @@ class KeyFooter(Footer):
         self._key_ends: dict[Widget, int] = {}
         pinned: list[FooterKey] = []
         for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # A key starts compact and the footer's binding sets it back: two restyles a
+                # key on every recompose. Given the footer's value now, it starts as it stays.
+                # (The palette's key is not bound, and stays compact as Textual draws it.)
+                widget.set_reactive(FooterKey.compact, self.compact)
             if isinstance(widget, FooterKey) and (widget.action in ALWAYS_VISIBLE or widget.has_class("-command-palette")):
                 pinned.append(widget)
             else:
