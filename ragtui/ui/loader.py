@@ -35,7 +35,9 @@ def _prepare(inputs: Inputs) -> DashboardData:
     return build_dashboard_data(session.load_comparison(inputs, intervals=False))
 
 
-def _fill_intervals(data: DashboardData) -> DashboardData:
+def fill_intervals(data: DashboardData) -> DashboardData:
+    """`data` with the intervals, verdicts and target readings its load left pending (what
+    `start_intervals` runs in its thread; tests hold or break it here)."""
     from ragtui.core.comparing.intervals import with_intervals
     from ragtui.ui.models.dashboard import dashboard_metrics
 
@@ -66,4 +68,4 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
 
 def start_intervals(data: DashboardData) -> Future[DashboardData]:
     """Begin computing the intervals and verdicts `start_loading` left pending."""
-    return _in_daemon_thread(lambda: _fill_intervals(data), "ragtui-intervals")
+    return _in_daemon_thread(lambda: fill_intervals(data), "ragtui-intervals")

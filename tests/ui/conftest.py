@@ -282,7 +282,7 @@ def sample(_sample_loads, monkeypatch) -> Inputs:
     def shared_intervals(function):
         def once(data):
             # A test that holds or breaks the intervals (patching the loader) gets its own.
-            patched = getattr(loader._fill_intervals, "__qualname__", "") != "_fill_intervals"
+            patched = getattr(loader.fill_intervals, "__qualname__", "") != "fill_intervals"
             loaded = [f.result() for key, f in _sample_loads.items() if key[0] == "start_loading" and f.done() and not f.exception()]
             if patched or not any(data is found for found in loaded):
                 return function(data)

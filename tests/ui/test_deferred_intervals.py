@@ -26,13 +26,13 @@ _MARKS = ("✓", "✗", "▲", "▼", "~ no clear change", "meets target", "miss
 def held_intervals(monkeypatch) -> threading.Event:
     """The intervals wait until the test sets the event (the values load as usual)."""
     release = threading.Event()
-    real = loader._fill_intervals
+    real = loader.fill_intervals
 
     def held(data):
         release.wait(timeout=60)
         return real(data)
 
-    monkeypatch.setattr(loader, "_fill_intervals", held)
+    monkeypatch.setattr(loader, "fill_intervals", held)
     return release
 
 
@@ -106,7 +106,7 @@ async def test_a_failure_of_the_intervals_is_said_and_nothing_reads_as_a_pass(sa
     def broken(data):
         raise RuntimeError("resampling failed")
 
-    monkeypatch.setattr(loader, "_fill_intervals", broken)
+    monkeypatch.setattr(loader, "fill_intervals", broken)
     app = RagtuiApp(sample)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)

@@ -32,7 +32,7 @@ async def test_question_opens_there_even_when_the_intervals_cannot_be_computed(t
     def broken(data):
         raise RuntimeError("resampling failed")
 
-    monkeypatch.setattr(loader, "_fill_intervals", broken)  # the question view needs no interval
+    monkeypatch.setattr(loader, "fill_intervals", broken)  # the question view needs no interval
     app = RagtuiApp(_inputs(write_triage_runs(tmp_path / "r")), question="contra-01")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
