@@ -148,9 +148,26 @@ def addresses_judge(text: object) -> bool:
     return bool(findings(text))
 
 
+def prefilter_pattern() -> str:
+    """The combined pattern without its word boundaries: it matches every text the rules
+    match, and more (an assertion removed only loosens a pattern)."""
+    return combined_pattern().replace(r"\b", "")
+
+
 def flag_expr(column: pl.Expr) -> pl.Expr:
-    """A polars expression: True where the strings of `column` trip a rule (null stays null)."""
-    return column.str.contains(combined_pattern())
+    """A polars expression: True where the strings of `column` trip a rule (null stays null).
+
+    Two passes, for speed on real text: polars' regex engine cannot test a Unicode word
+    boundary (`\b`) in its fast automaton once a text holds a non-ASCII character, and
+    falls back to one that read the sample's French passages at 0.7 MB/s (1.8 s for the
+    sample's two runs, most of the app's first paint). The pattern without boundaries runs
+    first, at ~70 MB/s; the exact one runs only on the texts it keeps, the others being
+    null to it. The outcome is the exact pattern's.
+    """
+    import polars as pl
+
+    maybe = pl.when(column.str.contains(prefilter_pattern())).then(column)
+    return pl.when(column.is_not_null()).then(maybe.str.contains(combined_pattern()).fill_null(False))
 
 
 @dataclass(frozen=True)
