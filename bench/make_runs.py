@@ -18,8 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 CATEGORIES = ["factuelle_courte", "procedurale", "sans_reponse", "contradiction_connue"]
-WORDS = "salarie conge teletravail accord avenant frais bareme reglement charte jours mois prime cadre".split()
-META = {"generator_model": "llama-3.1-70b-instruct", "judge_model": "claude-sonnet-4", "k": 5}
+# Accented, as the French texts of real runs are: an ASCII-only corpus hid a regular
+# expression that read non-ASCII text a hundred times slower (docs/performance.md).
+WORDS = "salarié congé télétravail accord avenant frais barème règlement charte jours mois prime cadre".split()
+META = {"generated_by": "make_runs.py 2 (accented texts)", "generator_model": "llama-3.1-70b-instruct", "judge_model": "claude-sonnet-4", "k": 5}
 
 
 def _text(rng: random.Random) -> str:
@@ -36,7 +38,7 @@ def make_records(n: int, seed: int, shift: float) -> Iterator[dict]:
             pool[rng.randrange(8)] = gold[0]
         retrieved = [{"id": pid, "text": _text(rng), "score": round(1 - r / 25, 4)} for r, pid in enumerate(pool)]
         sentences = [
-            {"text": f"Phrase {s} de la reponse {i}.", "attested": rng.random() < 0.88 - shift, "evidence": [pool[0]], "reason": "overlap"}
+            {"text": f"Phrase {s} de la réponse {i}.", "attested": rng.random() < 0.88 - shift, "evidence": [pool[0]], "reason": "overlap"}
             for s in range(1 + i % 4)
         ]
         abstain = category == "sans_reponse" and rng.random() < 0.85
@@ -58,6 +60,16 @@ def make_records(n: int, seed: int, shift: float) -> Iterator[dict]:
         }
 
 
+def _made_with(jsonl: Path, meta: dict) -> bool:
+    """Whether `jsonl` exists and was written by this version of the generator (its
+    metadata line): files of an older version are written again, not timed as if new."""
+    try:
+        with jsonl.open(encoding="utf-8") as handle:
+            return json.loads(handle.readline()) == {"run": meta}
+    except (OSError, ValueError):
+        return False
+
+
 def write(n: int, out: Path, parquet: bool = True) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = {}
@@ -66,14 +78,15 @@ def write(n: int, out: Path, parquet: bool = True) -> dict[str, Path]:
         paths[f"{label}_jsonl"] = jsonl
         paths[f"{label}_parquet"] = out / f"{label}_{n}.parquet"
         meta = {"name": f"bench-{label}", **META}
-        if not jsonl.exists():
+        written = not _made_with(jsonl, meta)
+        if written:
             partial = jsonl.with_suffix(".partial")
             with partial.open("w", encoding="utf-8") as handle:
                 handle.write(json.dumps({"run": meta}) + "\n")
                 for record in make_records(n, seed, shift):
                     handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             partial.replace(jsonl)  # an interrupted run leaves no truncated file to time
-        if parquet and not paths[f"{label}_parquet"].exists():
+        if parquet and (written or not paths[f"{label}_parquet"].exists()):
             import polars as pl
 
             # Streaming: the records after the metadata line, never the whole file in memory.
