@@ -80,3 +80,28 @@ async def test_keys_that_do_not_fit_are_hidden_whole_and_shown_again_when_the_te
         await pilot.resize_terminal(80, 24)
         await _settle(pilot)
         assert _footer(app) == narrow
+
+
+async def test_the_footer_is_rebuilt_only_when_the_keys_it_lists_change(sample):
+    from ragtui.ui.widgets.key_footer import KeyFooter
+
+    app = RagtuiApp(sample)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_until_loaded(pilot)
+        await _settle(pilot)
+        footer = app.screen.query_one(KeyFooter)
+        keys, text = list(footer.query("*")), _footer(app)
+        focused = app.focused
+        await pilot.press("tab")  # focus moves to a button: other hidden keys, the same listed ones
+        await _settle(pilot)
+        assert app.focused is not focused
+        assert list(footer.query("*")) == keys and _footer(app) == text
+
+        app.open_failures(status="regressed")
+        await _settle(pilot)
+        footer = app.screen.query_one(KeyFooter)
+        keys = list(footer.query("*"))
+        await pilot.press("slash")  # the search field takes the keys: the footer lists only its own
+        await _settle(pilot)
+        assert list(footer.query("*")) != keys
+        assert _footer(app).split() == ["/", "search", "▏^p", "palette"]

@@ -59,8 +59,28 @@ class KeyFooter(Footer):
                 yield from pinned
 
     async def recompose(self) -> None:
+        # Textual recomposes the footer each time the screen's bindings may have changed
+        # (every focus move, every screen shown): ~15 times in a short session, mostly to
+        # draw the same keys again. Nothing to draw differently: nothing is rebuilt.
+        drawn = self._what_is_drawn()
+        if drawn == getattr(self, "_drawn", None) and self.children:
+            return
+        self._drawn = drawn
         await super().recompose()
         self.call_after_refresh(self._fit_keys)
+
+    def _what_is_drawn(self) -> tuple:
+        """Everything `compose` reads: the screen's shown keys and the footer's settings."""
+        if not self._bindings_ready or not self.is_attached:
+            return (self._bindings_ready,)
+        palette = self.app.COMMAND_PALETTE_BINDING
+        keys = tuple(
+            (binding.key, self.app.get_key_display(binding), binding.description, binding.action, binding.group,
+             binding.tooltip, enabled, tooltip)
+            for key, (_, binding, enabled, tooltip) in self.screen.active_bindings.items()
+            if binding.show or key == palette  # the keys it lists (hidden ones change with focus, unseen)
+        )
+        return (True, keys, self.compact, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE)
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._fit_keys)
