@@ -174,6 +174,27 @@ def isolated_config_home(tmp_path_factory, monkeypatch) -> Path:
     return home
 
 
+@pytest.fixture(autouse=True)
+def steady_text_cursors(request, monkeypatch) -> None:
+    """In a snapshot, a text field's cursor stands still.
+
+    It blinks every half second: on a busy machine the screenshot came more than half a
+    second after the last key and caught the cursor off (a mismatch that passed when run
+    again). Only snapshot tests are changed; the others see the cursor as users do.
+    """
+    if "snap_compare" not in request.fixturenames:
+        return
+    from textual.widgets import Input
+
+    created = Input.__init__
+
+    def without_blink(self, *args, **kwargs) -> None:
+        created(self, *args, **kwargs)
+        self.set_reactive(Input.cursor_blink, False)
+
+    monkeypatch.setattr(Input, "__init__", without_blink)
+
+
 @pytest.fixture
 def fixture_paths(tmp_path) -> dict[str, Path]:
     return write_fixture(tmp_path / "runs")
