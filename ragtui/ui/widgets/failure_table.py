@@ -2,14 +2,13 @@
 
 Like toolong's `LogLines`, this is a `ScrollView` over data it does not copy: each
 visible line is fetched from the filtered polars frame when it is drawn, turned into a
-`Strip` from safe `Content`, and kept in an LRU cache. A list of 100,000 questions costs
-one frame and a screenful of strips, never 100,000 widgets. Line 0 is a sticky column
-header; below it, each category is a header line followed by its questions.
+`Strip` from safe `Content` (what each line says: `failure_lines.py`), and kept in an LRU
+cache. A list of 100,000 questions costs one frame and a screenful of strips, never
+100,000 widgets. Line 0 is a sticky column header; below it, each category is a header
+line followed by its questions.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -21,29 +20,12 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.core.triage.notes import MARK_LETTERS
-from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, UNSTABLE_MARK, kind_codes, status_label
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows, Group
-from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
+from ragtui.ui.widgets.failure_lines import Columns, columns, group_line, heading_line, question_line
+from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows
 
 # Enough for several screens of a tall terminal; the point is that it is bounded.
 CACHE_LINES = 512
-WIDE = 120  # from this width, the category column and long cause names are shown
-PREFIX = 6  # " › ▼b ": cursor mark, status symbol and mark letter before the id
-
 _MOVE = Binding.Group("move", compact=True)
-
-
-@dataclass(frozen=True)
-class Columns:
-    """Cell widths of one layout (computed per width; the same for every row)."""
-
-    id: int
-    category: int
-    kinds: int
-    cause: int
-    question: int
 
 
 class FailureTable(ScrollView, can_focus=True):
@@ -104,7 +86,7 @@ class FailureTable(ScrollView, can_focus=True):
         self.rows = rows
         self._cache: LRUCache[tuple, Strip] = LRUCache(CACHE_LINES)
         self.lines_rendered = 0  # cache misses: what the virtual-view test counts
-        self._longest_id, self._kinds_a, self._kinds_b = rows.widths()
+        self._widths = rows.widths()  # over the whole list, once: the columns stay put as it is filtered
 
     # -- data ---------------------------------------------------------------------------
 
@@ -218,30 +200,23 @@ class FailureTable(ScrollView, can_focus=True):
     # -- drawing --------------------------------------------------------------------------
 
     def columns(self, width: int) -> Columns:
-        two = self.rows.two_runs
-        id_width = min(max(self._longest_id, 2), 18)
-        category = 16 if width >= WIDE else 0
-        # At least as wide as its heading ("kinds" must not run into "question").
-        kinds = min(max(self._kinds_a + (1 + self._kinds_b if two else 0), 3 if two else 5), 15)
-        cause = (26 if width >= WIDE else 10) if two else 0
-        used = PREFIX + id_width + 1 + (category + 1 if category else 0) + kinds + 1 + (cause + 1 if cause else 0)
-        return Columns(id_width, category, kinds, cause, max(width - used, 0))
+        return columns(self._widths, self.rows.two_runs, width)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if y == 0:
-            return self._strip(("columns", width), lambda: self._columns_content(width), "failure-table--columns", width)
+            return self._strip(("columns", width), lambda: heading_line(self.rows, self.columns(width), width), "failure-table--columns", width)
         line = round(self.scroll_y) + y - 1
         if line >= self.rows.line_count:
             return Strip.blank(width, self.rich_style)
         group, row = self.rows.locate(line)
         if row is None:
-            return self._strip(("group", line, width), lambda: self._group_content(group, width), "failure-table--group", width)
+            return self._strip(("group", line, width), lambda: group_line(self.rows, group, width), "failure-table--group", width)
         is_cursor = row == self.cursor
         component = "failure-table--cursor" if is_cursor else None
         # Only the cursor row looks different when the table loses focus.
         key = ("row", line, width, is_cursor and self.has_focus) if is_cursor else ("row", line, width)
-        return self._strip(key, lambda: self._row_content(row, width, is_cursor), component, width)
+        return self._strip(key, lambda: question_line(self.app, self.rows, row, self.columns(width), width, is_cursor), component, width)
 
     def _strip(self, key: tuple, make, component: str | None, width: int) -> Strip:
         strip = self._cache.get(key)
@@ -253,70 +228,7 @@ class FailureTable(ScrollView, can_focus=True):
             self._cache.set(key, strip)
         return strip
 
-    def _columns_content(self, width: int) -> Content:
-        cols = self.columns(width)
-        parts = [" " * PREFIX, "id".ljust(cols.id + 1)]
-        if cols.category:
-            parts.append("category".ljust(cols.category + 1))
-        parts.append(("A→B" if self.rows.two_runs else "kinds").ljust(cols.kinds + 1))
-        if cols.cause:
-            parts.append("cause".ljust(cols.cause + 1))
-        parts.append("question")
-        return Content("".join(parts)).truncate(width)
-
-    def _group_content(self, group: Group, width: int) -> Content:
-        name = Content(group.label) if group.label else safe(self.rows.category_name(group.category), one_line=True, limit=40)
-        parts: list[Content | str] = [" ", name, f"  {group.count}"]
-        for status in ("regressed", "still_failing", "fixed", "passing", "not_measured"):
-            n = group.by_status.get(status)
-            if n:
-                label = f" {status_label(status, self.rows.two_runs)}" if width >= WIDE else ""
-                parts.append(Content(f"  {STATUS_SYMBOL[status]}{n}{label}"))
-        return Content.assemble(*parts).truncate(width)
-
-    def _mark_code(self, question_id: str) -> Content:
-        """The letter of the question's mark (o, b, g, f, as in the mark menu), or a space."""
-        notes = self.rows.notes
-        mark = notes.get(question_id) if notes is not None else None
-        if mark is None or mark.mark is None:
-            return Content(" ")
-        return Content(MARK_LETTERS[mark.mark]).stylize("bold reverse")
-
     def refresh_marks(self) -> None:
         """Redraw after a mark changed (the cached lines hold the old letters)."""
         self._cache.clear()
         self.refresh()
-
-    def _row_content(self, index: int, width: int, is_cursor: bool) -> Content:
-        row = self.rows.row(index)
-        cols = self.columns(width)
-        status = row["status"]
-        # On the cursor bar, text takes the bar's own colour: red on the blue bar fell to
-        # 1.26:1 (1.04:1 in 256 colours). The symbols (▼ ▲ ✗) still carry the meaning.
-        colour = "" if is_cursor else role_colour(self.app, STATUS_ROLES.get(status, "muted"))
-        parts: list[Content | str] = [
-            f" {CURSOR_MARK} " if is_cursor else "   ",
-            Content(STATUS_SYMBOL.get(status, "?")).stylize(colour),
-            self._mark_code(row["id"]),
-            " ",
-            safe(row["id"], one_line=True).truncate(cols.id, ellipsis=True, pad=True),
-            " ",
-        ]
-        if cols.category:
-            category = safe(self.rows.category_name(row["category"]), one_line=True)
-            parts += [category.truncate(cols.category, ellipsis=True, pad=True), " "]
-        kinds = kind_codes(row["kinds_a"])
-        if self.rows.two_runs:
-            kinds = f"{kinds}→{kind_codes(row['kinds_b'])}"
-        parts += [Content(kinds).truncate(cols.kinds, ellipsis=True, pad=True), " "]
-        if cols.cause:
-            labels = CAUSE_LABELS if width >= WIDE else CAUSE_SHORT
-            cause = Content(labels.get(row["cause"] or "", "")).truncate(cols.cause, pad=True)
-            parts += [cause.stylize(role_colour(self.app, "regression")) if row["cause"] and not is_cursor else cause, " "]
-        question_width = cols.question
-        if row.get("unstable") and question_width > 2:
-            mark_style = "bold" if is_cursor else f"bold {role_colour(self.app, 'regression')}"
-            parts.append(Content(f"{UNSTABLE_MARK} ").stylize(mark_style))
-            question_width -= 2
-        parts.append(safe(row["question"], one_line=True).truncate(question_width, ellipsis=True))
-        return Content.assemble(*parts)
