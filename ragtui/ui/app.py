@@ -1,7 +1,7 @@
 """The Textual app: load the comparison off the UI thread, then show the dashboard.
 
-The app owns what is shared by every screen: the loaded `Comparison`, the themes, the
-keys that work everywhere (q, ?, Esc, Ctrl+P) and the way to the failure list. Loading
+The app owns what is shared by every screen: the loaded `Comparison`, the themes
+(`themed_app.py`), several runs' trade-off (`several_runs.py`), the keys that work everywhere (q, ?, Esc, Ctrl+P) and the way to the failure list. Loading
 runs off the UI thread (harlequin's pattern, with `loader.py`'s daemon thread under a
 thread worker): the screen paints "Loading…" at once, the core does its work, and a
 typed message brings back the result or the problems — an `InputError` becomes an
@@ -25,7 +25,7 @@ from ragtui.ui.loader import start_intervals, start_loading
 from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded, IntervalsComputed
 from ragtui.ui.screens.loading import LoadingScreen
 from ragtui.ui.several_runs import SeveralRunsApp
-from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_themes, load_user_themes
+from ragtui.ui.themed_app import ThemedApp
 from ragtui.ui.user_config import load_keymap
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ragtui.ui.models.dashboard import DashboardData
 
 
-class RagtuiApp(SeveralRunsApp):
+class RagtuiApp(SeveralRunsApp, ThemedApp):
     """ragtui's TUI on one comparison (A against B), a single run, or several runs (the trade-off)."""
 
     TITLE = "ragtui"
@@ -89,48 +89,11 @@ class RagtuiApp(SeveralRunsApp):
         # Problems that stopped loading; `launch` prints them after the screen closes.
         self.load_problems: list[str] = []
         self._init_several_runs()
-        self._startup_notes: list[str] = []
-        self._ragtui_themes: list[str] = []
-        self._setup_themes(theme_name)
+        self._startup_notes: list[str] = self._setup_themes(theme_name)
         self.keymap, keymap_problems = load_keymap()
         self._startup_notes += keymap_problems
         if self.keymap:
             self.set_keymap(self.keymap)
-
-    # ---- themes -------------------------------------------------------------------
-
-    def _setup_themes(self, requested: str | None) -> None:
-        """Register the bundled and user themes, then pick the requested one (or the default)."""
-        bundled = builtin_themes()
-        user = load_user_themes()
-        for theme in [*bundled.values(), *user.loaded.values()]:
-            self.register_theme(theme)  # a user theme may replace a bundled one of that name
-        self._ragtui_themes = sorted(set(bundled) | set(user.loaded))
-        notes = [f"Theme file not used: {failure}" for failure in user.failed]
-        name = requested or DEFAULT_THEME
-        if name not in self.available_themes:
-            notes.append(f"Unknown theme {name!r}; using {DEFAULT_THEME!r}. Themes: {', '.join(self._ragtui_themes)}.")
-            name = DEFAULT_THEME
-        self.theme = name
-        self._startup_notes += notes
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        # Textual's own themes (also selectable) do not define ragtui's variables.
-        return dict(THEME_VARIABLE_DEFAULTS)
-
-    def ragtui_theme_names(self) -> list[str]:
-        """Bundled and user themes: the ones the palette offers."""
-        return list(self._ragtui_themes)
-
-    def get_system_commands(self, screen):
-        # Textual's "Theme" command lists its own themes beside ragtui's, which do not
-        # define ragtui's colours; the palette's "Theme: NAME" commands list ragtui's only.
-        for command in super().get_system_commands(screen):
-            if command.title != "Theme":
-                yield command
-
-    def switch_theme(self, name: str) -> None:
-        self.theme = name
 
     # ---- start-up and loading -------------------------------------------------------
 
