@@ -1,12 +1,13 @@
 """The Textual app: load the comparison off the UI thread, then show the dashboard.
 
 The app owns what is shared by every screen: the loaded `Comparison`, the themes
-(`themed_app.py`), several runs' trade-off (`several_runs.py`), the keys that work everywhere (q, ?, Esc, Ctrl+P) and the way to the failure list. Loading
-runs off the UI thread (harlequin's pattern, with `loader.py`'s daemon thread under a
-thread worker): the screen paints "Loading…" at once, the core does its work, and a
-typed message brings back the result or the problems — an `InputError` becomes an
-error screen listing them, never a traceback. The dashboard first shows the values; a
-second worker then computes the intervals and verdicts, and the dashboard fills them in.
+(`themed_app.py`), several runs' trade-off (`several_runs.py`), the keys that work
+everywhere (q, ?, Esc, Ctrl+P) and the way to the failure list. Loading runs off the UI
+thread (harlequin's pattern, with `loader.py`'s daemon thread under a thread worker): the
+screen paints "Loading…" at once, the core does its work, and a typed message brings
+back the result or the problems — an `InputError` becomes an error screen listing them,
+never a traceback. The dashboard first shows the values; a second worker then computes
+the intervals and verdicts, and the dashboard fills them in.
 """
 
 from __future__ import annotations
