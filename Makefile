@@ -48,11 +48,16 @@ lint: install-test
 test: lint
 	RAGTUI_RULES_CHECKED=1 $(BIN)/python -m pytest -q -n 3 $(PYTEST_ARGS)
 
-# bench_scale.py writes 2 × 1,000,000-question runs (about 8 GB) under bench/out and takes
-# most of an hour on a 2-core machine; its --markdown rows are the README's table.
+# Every row of the README's performance tables: retrieval (bench_core), `n` and `j`
+# (bench_triage), the judge (bench_judge), and the scale rows (bench_scale --markdown);
+# with the detector and power figures of docs/performance.md. bench_scale.py writes
+# 2 × 1,000,000-question runs (about 8 GB) under bench/out and takes most of an hour on
+# a 2-core machine.
 bench: install-test
 	$(BIN)/python bench/bench_core.py
+	$(BIN)/python bench/bench_triage.py
 	$(BIN)/python bench/bench_judge.py
+	$(BIN)/python bench/bench_judge_directed.py
 	$(BIN)/python bench/bench_power.py
 	$(BIN)/python bench/bench_scale.py --markdown
 
