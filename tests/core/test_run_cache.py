@@ -82,6 +82,18 @@ def test_texts_on_demand_come_from_the_right_slice_of_a_run_parsed_in_many(tmp_p
     assert opened.texts_of("absent") is None
 
 
+def test_texts_read_in_any_order_across_kept_row_groups_are_each_questions_own(tmp_path, write_jsonl, cache, monkeypatch):
+    from ragtui.core.loading import run_cache_parts
+
+    monkeypatch.setattr(run_cache_parts, "TEXT_ROW_GROUP", 4)  # 40 questions: ten groups, two kept at a time
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
+    opened = load_run(path, cache=cache)
+    for i in (0, 3, 1, 30, 5, 31, 2, 39, 4, 0, 38, 17):  # same group, other groups, back to an evicted one
+        texts = opened.texts_of(f"q{i:02d}")
+        assert texts["judge_sentences"][0]["text"] == f"Réponse {i}." and texts["retrieved_texts"][0] == f"Passage {i} texte."
+    assert len(opened.texts._groups) == 2
+
+
 def test_app_rows_hold_no_text_in_memory_and_the_question_row_has_them_all(tmp_path, write_jsonl, cache):
     from ragtui.core.loading.config import Config
     from ragtui.core.measuring.evaluate import evaluate
