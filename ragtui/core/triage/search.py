@@ -11,6 +11,7 @@ read back once, part by part, for that first search.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -98,17 +99,30 @@ class SearchIndex:
 
 
 _INDEXES: dict[int, tuple[Comparison, SearchIndex]] = {}
+# One build at a time: the failure list builds in a worker thread, and a search asked
+# for meanwhile (the question view's `/`) waits for that build instead of making another.
+_BUILDING = threading.Lock()
+
+
+def built_index(comparison: Comparison) -> SearchIndex | None:
+    """The index of `comparison` if it is built, else None (without building it)."""
+    cached = _INDEXES.get(id(comparison))
+    return cached[1] if cached is not None and cached[0] is comparison else None
 
 
 def search_index(comparison: Comparison) -> SearchIndex:
-    """The index of `comparison`, built on first use and kept while it is the one on screen."""
-    cached = _INDEXES.get(id(comparison))
-    if cached is not None and cached[0] is comparison:
-        return cached[1]
-    _INDEXES.clear()  # one comparison at a time: the app never holds two
-    index = SearchIndex(comparison)
-    _INDEXES[id(comparison)] = (comparison, index)
-    return index
+    """The index of `comparison`, built on first use and kept while it is the one on screen.
+
+    At 100,000 questions the first build reads and normalises every text of both runs
+    (28 s on accented runs, docs/performance.md): the app calls it from a worker.
+    """
+    with _BUILDING:
+        index = built_index(comparison)
+        if index is None:
+            _INDEXES.clear()  # one comparison at a time: the app never holds two
+            index = SearchIndex(comparison)
+            _INDEXES[id(comparison)] = (comparison, index)
+        return index
 
 
 class Matches:

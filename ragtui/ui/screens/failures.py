@@ -18,7 +18,6 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
     CAUSE_LABELS,
     KIND_LABELS,
@@ -31,6 +30,7 @@ from ragtui.core.vocabulary import (
     status_label,
 )
 from ragtui.ui.safe_text import safe
+from ragtui.ui.screens.failure_search import FailureSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.failure_rows import (
     MARK_FILTER_LABELS,
@@ -50,7 +50,7 @@ def _cycle(options: list, current: object) -> object:
     return options[(options.index(current) + 1) % len(options)] if current in options else options[0]
 
 
-class FailureListScreen(TriageKeys, Screen):
+class FailureListScreen(FailureSearch, TriageKeys, Screen):
     """Failing questions of a comparison, filterable, one Enter from the question view."""
 
     BINDINGS: list[BindingType] = [
@@ -110,6 +110,7 @@ class FailureListScreen(TriageKeys, Screen):
         start = FailureFilter(status=status or "failing", kind=failure_kind, category=category)
         self.rows = FailureRows(comparison, start)
         self._told_unreadable = False  # the search's "passages not searched" warning, once
+        self._indexing = False  # the search index is being built in a worker
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="failures-title")
@@ -166,6 +167,8 @@ class FailureListScreen(TriageKeys, Screen):
             parts += [" · ", Content("[]").stylize("bold"), f" by {SORT_LABELS[f.sort].split(' (')[0]}"]
         if f.search.strip():
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
+        if self._indexing:
+            parts += [" · ", Content("indexing the texts for the search…").stylize("italic")]
         if self.app.size.width >= 120:
             legend = KIND_LEGEND + (f" {TOOL_KIND_LEGEND}" if self.comparison.status_from != "ragtui" else "")
             parts += ["\n", legend]
@@ -190,28 +193,6 @@ class FailureListScreen(TriageKeys, Screen):
     def action_clear_filters(self) -> None:
         self.query_one("#failures-search", Input).value = ""
         self._set_filter(status="failing", kind=None, category=None, search="", mark=None, sort="category")
-
-    # -- search ---------------------------------------------------------------------------
-
-    def action_search(self) -> None:
-        self.add_class("-searching")
-        self.query_one("#failures-search", Input).focus()
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self._set_filter(search=event.value)
-        if event.value.strip():
-            from ragtui.core.triage.search import search_index
-
-            unreadable = search_index(self.comparison).unreadable
-            if unreadable and not self._told_unreadable:
-                self._told_unreadable = True
-                self.notify(neutralize(unreadable), severity="warning", timeout=8, markup=False)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.remove_class("-searching")
-        self.table.focus()
 
     def action_back(self) -> None:
         search = self.query_one("#failures-search", Input)
