@@ -9,6 +9,7 @@ repetition calls its last sentence not attested, the third scores it 3 instead o
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from ragtui.ui.screens.calibration import CalibrationScreen
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.screens.verdicts import VerdictScreen
+from ragtui.ui.widgets.failure_lines import question_line
 from ragtui.ui.widgets.failure_table import FailureTable
 from tests.ui.conftest import text_of, wait_until_loaded
 
@@ -77,7 +79,8 @@ async def test_the_failure_list_marks_the_questions_whose_verdicts_flip(repeated
         assert isinstance(pilot.app.screen, FailureListScreen)
         table = pilot.app.screen.query_one(FailureTable)
         rows = {table.rows.row(i)["id"]: i for i in range(table.rows.row_count)}
-        marked = {qid: "↕" in table._row_content(index, 80, False).plain for qid, index in rows.items()}
+        line = partial(question_line, pilot.app, table.rows, cols=table.columns(80), width=80, is_cursor=False)
+        marked = {qid: "↕" in line(index).plain for qid, index in rows.items()}
         assert marked.pop(FLIPPING) is True
         assert not any(marked.values()), marked
         table.cursor = rows[FLIPPING]
