@@ -9,6 +9,7 @@ applied once it is built.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -70,7 +71,8 @@ class FailureSearch:
             unreadable = search_index(self.comparison).unreadable
         finally:
             self._indexing = False
-        self.app.call_from_thread(self._index_built, unreadable)
+        with contextlib.suppress(RuntimeError):  # the app quit while the index was built
+            self.app.call_from_thread(self._index_built, unreadable)
 
     def _index_built(self, unreadable: str | None) -> None:
         """Apply the term typed while the index was built (the field holds the latest)."""
@@ -88,4 +90,3 @@ class FailureSearch:
         event.stop()
         self.remove_class("-searching")
         self.table.focus()
-
