@@ -60,8 +60,9 @@ class KeyFooter(Footer):
 
     async def recompose(self) -> None:
         # Textual recomposes the footer each time the screen's bindings may have changed
-        # (every focus move, every screen shown): ~15 times in a short session, mostly to
-        # draw the same keys again. Nothing to draw differently: nothing is rebuilt.
+        # (every focus move, every screen shown), mostly to draw the same keys again: 202
+        # recomposes drew 65 different footers in the dashboard and question tests.
+        # Nothing to draw differently: nothing is rebuilt.
         drawn = self._what_is_drawn()
         if drawn == getattr(self, "_drawn", None) and self.children:
             return
