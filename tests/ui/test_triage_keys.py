@@ -182,6 +182,36 @@ async def test_slash_finds_an_accented_term_and_n_and_shift_n_step_the_matches(t
         assert isinstance(pilot.app.screen, QuestionScreen)
 
 
+async def test_a_large_comparisons_first_search_waits_for_its_index_built_in_a_worker(triage, monkeypatch):
+    import threading
+
+    from ragtui.core.triage import search
+    from ragtui.ui.screens import failure_search
+
+    monkeypatch.setattr(failure_search, "BACKGROUND_INDEX_FROM", 0)  # this small comparison counts as large
+    monkeypatch.setattr(search, "_INDEXES", {})
+    release = threading.Event()
+    build = search.SearchIndex.__init__
+
+    def slow_build(self, comparison):
+        release.wait(10)  # the build of 100,000 questions' texts, held until the test lets it end
+        build(self, comparison)
+
+    monkeypatch.setattr(search.SearchIndex, "__init__", slow_build)
+    toasts: list[str] = []
+    async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:
+        monkeypatch.setattr(pilot.app.screen, "_say", lambda message, **kwargs: toasts.append(message))
+        await pilot.press("slash", *"PÉRIODE", "enter")
+        await pilot.pause()
+        assert pilot.app.screen.question_id == "proc-01"  # not yet: the index is building
+        assert toasts == ["indexing the texts for the search… (the first search of a large comparison)"]
+        release.set()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert pilot.app.screen.question_id == "proc-02"
+        assert "Search   “PÉRIODE” · match 1 of 1" in _header(pilot.app)
+
+
 async def test_space_expands_the_passages_to_their_full_text_in_place(triage):
     async with _open(triage, ["proc-01"]).run_test(size=(60, 40)) as pilot:
         side = pilot.app.screen.query_one("#side-B")

@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 BACKGROUND_INDEX_FROM = 20_000
 
 
+def index_in_background(comparison: Comparison) -> bool:
+    """Whether `comparison`'s search index is still to build and large enough to build in a worker."""
+    from ragtui.core.triage.search import built_index
+
+    return comparison.a.questions.height >= BACKGROUND_INDEX_FROM and built_index(comparison) is None
+
+
 class FailureSearch:
     """The search field of the failure list and its index."""
 
@@ -54,9 +61,7 @@ class FailureSearch:
 
     def _index_ahead(self) -> bool:
         """Start building a large comparison's search index in a worker; True while it builds."""
-        from ragtui.core.triage.search import built_index
-
-        if self.rows.base.height < BACKGROUND_INDEX_FROM or built_index(self.comparison) is not None:
+        if not index_in_background(self.comparison):
             return False
         if not self._indexing:
             self._indexing = True

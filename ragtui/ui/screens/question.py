@@ -125,6 +125,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
         self.show_all_passages = False
         self.full_passages = False
         self.matches: Matches | None = None  # the search being stepped with n / N
+        self._pending_term: str | None = None  # while a large comparison's search index builds
 
     @property
     def question_id(self) -> str:

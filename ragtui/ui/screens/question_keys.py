@@ -9,6 +9,7 @@ screen again, off the UI thread, and brings the new verdict into view. `Question
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -18,6 +19,7 @@ from textual.widgets import Static
 
 from ragtui.core.triage.search import Matches
 from ragtui.ui.safe_text import safe
+from ragtui.ui.screens.failure_search import index_in_background
 from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 
@@ -33,6 +35,7 @@ class QuestionSearch:
     question_ids: list[str]
     index: int
     matches: Matches | None
+    _pending_term: str | None  # None, or while the index builds: "" then the term given meanwhile
 
 
     def _search_line(self) -> Content | None:
@@ -61,25 +64,51 @@ class QuestionSearch:
     def action_search(self) -> None:
         from ragtui.ui.screens.menus import Prompt
 
+        # A large comparison's index is built in a worker while the term is typed; a term
+        # given before it is ready waits for it (`_pending_term`), the view stays usable.
+        if index_in_background(self.comparison) and self._pending_term is None:
+            self._pending_term = ""
+            self._build_search_index()
+
         def search(term: str | None) -> None:
             if not term or not term.strip():
                 return
-            from ragtui.core.triage.search import search_index
-
-            index = search_index(self.comparison)
-            if index.unreadable:
-                self._say(index.unreadable, severity="warning", timeout=8)
-            self.matches = Matches(term, index.ids(term))
-            if not self.matches.ids:
-                self._say(f"nothing matches “{term}” (ids, questions, answers, passages, reasons)", severity="warning", timeout=4)
-                self.matches = None
+            if self._pending_term is not None:
+                self._pending_term = term
+                self._say("indexing the texts for the search… (the first search of a large comparison)", timeout=5)
                 return
-            target = self.matches.first(self.question_id)
-            if target is not None:
-                self.jump_to(target)
+            self._search_for(term)
 
         hint = "search ids, questions, answers, passages and reasons (accents and case ignored); Enter, Esc cancels"
         self.app.push_screen(Prompt("/", hint, self.matches.term if self.matches else ""), callback=search)
+
+    @work(thread=True, exclusive=True, group="search-index")
+    def _build_search_index(self) -> None:
+        from ragtui.core.triage.search import search_index
+
+        search_index(self.comparison)
+        with contextlib.suppress(RuntimeError):  # the app quit while the index was built
+            self.app.call_from_thread(self._search_index_built)
+
+    def _search_index_built(self) -> None:
+        term, self._pending_term = self._pending_term, None
+        if term and self.is_attached:
+            self._search_for(term)
+
+    def _search_for(self, term: str) -> None:
+        from ragtui.core.triage.search import search_index
+
+        index = search_index(self.comparison)
+        if index.unreadable:
+            self._say(index.unreadable, severity="warning", timeout=8)
+        self.matches = Matches(term, index.ids(term))
+        if not self.matches.ids:
+            self._say(f"nothing matches “{term}” (ids, questions, answers, passages, reasons)", severity="warning", timeout=4)
+            self.matches = None
+            return
+        target = self.matches.first(self.question_id)
+        if target is not None:
+            self.jump_to(target)
 
 
 class QuestionRejudge:
