@@ -196,6 +196,28 @@ def steady_text_cursors(request, monkeypatch) -> None:
 
 
 @pytest.fixture
+def held_index_build(monkeypatch):
+    """The search index of any comparison is built in a worker, and its build waits until
+    the test sets the returned event: what a 100,000-question build looks like to the UI."""
+    import threading
+
+    from ragtui.core.triage import search
+    from ragtui.ui.screens import failure_search
+
+    monkeypatch.setattr(failure_search, "BACKGROUND_INDEX_FROM", 0)  # every comparison counts as large
+    monkeypatch.setattr(search, "_INDEXES", {})
+    release = threading.Event()
+    build = search.SearchIndex.__init__
+
+    def held_build(self, comparison):
+        release.wait(10)
+        build(self, comparison)
+
+    monkeypatch.setattr(search.SearchIndex, "__init__", held_build)
+    return release
+
+
+@pytest.fixture
 def fixture_paths(tmp_path) -> dict[str, Path]:
     return write_fixture(tmp_path / "runs")
 

@@ -119,22 +119,7 @@ async def test_search_matches_id_or_question_text_literally_and_case_insensitive
         assert "no question matches" in str(app.screen.query_one("#failures-detail").render())
 
 
-async def test_a_large_comparisons_first_search_indexes_in_a_worker_and_the_list_stays_usable(triage, monkeypatch):
-    import threading
-
-    from ragtui.core.triage import search
-    from ragtui.ui.screens import failure_search
-
-    monkeypatch.setattr(failure_search, "BACKGROUND_INDEX_FROM", 0)  # this small comparison counts as large
-    monkeypatch.setattr(search, "_INDEXES", {})
-    release = threading.Event()
-    build = search.SearchIndex.__init__
-
-    def slow_build(self, comparison):
-        release.wait(10)  # the build of 100,000 questions' texts, held until the test lets it end
-        build(self, comparison)
-
-    monkeypatch.setattr(search.SearchIndex, "__init__", slow_build)
+async def test_a_large_comparisons_first_search_indexes_in_a_worker_and_the_list_stays_usable(triage, held_index_build):
     app = host_app(lambda: FailureListScreen(triage))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -144,7 +129,7 @@ async def test_a_large_comparisons_first_search_indexes_in_a_worker_and_the_list
         assert len(_listed(app)) == 6  # not filtered yet, and the keys still answer
         await pilot.press("enter", "down")
         assert app.screen.table.cursor == 1
-        release.set()
+        held_index_build.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert _listed(app) == ["proc-01"]

@@ -182,22 +182,7 @@ async def test_slash_finds_an_accented_term_and_n_and_shift_n_step_the_matches(t
         assert isinstance(pilot.app.screen, QuestionScreen)
 
 
-async def test_a_large_comparisons_first_search_waits_for_its_index_built_in_a_worker(triage, monkeypatch):
-    import threading
-
-    from ragtui.core.triage import search
-    from ragtui.ui.screens import failure_search
-
-    monkeypatch.setattr(failure_search, "BACKGROUND_INDEX_FROM", 0)  # this small comparison counts as large
-    monkeypatch.setattr(search, "_INDEXES", {})
-    release = threading.Event()
-    build = search.SearchIndex.__init__
-
-    def slow_build(self, comparison):
-        release.wait(10)  # the build of 100,000 questions' texts, held until the test lets it end
-        build(self, comparison)
-
-    monkeypatch.setattr(search.SearchIndex, "__init__", slow_build)
+async def test_a_large_comparisons_first_search_waits_for_its_index_built_in_a_worker(triage, held_index_build, monkeypatch):
     toasts: list[str] = []
     async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:
         monkeypatch.setattr(pilot.app.screen, "_say", lambda message, **kwargs: toasts.append(message))
@@ -205,7 +190,7 @@ async def test_a_large_comparisons_first_search_waits_for_its_index_built_in_a_w
         await pilot.pause()
         assert pilot.app.screen.question_id == "proc-01"  # not yet: the index is building
         assert toasts == ["indexing the texts for the search… (the first search of a large comparison)"]
-        release.set()
+        held_index_build.set()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         assert pilot.app.screen.question_id == "proc-02"
