@@ -168,7 +168,7 @@ def flag_expr(column: pl.Expr) -> pl.Expr:
     import polars as pl
 
     maybe = pl.when(column.str.contains(prefilter_pattern())).then(column).otherwise(pl.lit(""))
-    return pl.when(column.is_not_null()).then(maybe.str.contains(combined_pattern()).fill_null(False))
+    return pl.when(column.is_not_null()).then(maybe.str.contains(combined_pattern()))
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,18 @@ applied once it is built.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.widgets import Input
 
 from ragtui.core.sanitize import neutralize
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.triage.search import SearchIndex
     from ragtui.ui.widgets.failure_rows import FailureRows
     from ragtui.ui.widgets.failure_table import FailureTable
 
@@ -32,6 +35,19 @@ def index_in_background(comparison: Comparison) -> bool:
     from ragtui.core.triage.search import built_index
 
     return comparison.a.questions.height >= BACKGROUND_INDEX_FROM and built_index(comparison) is None
+
+
+def build_index_then(node: DOMNode, comparison: Comparison, done: Callable[[SearchIndex], None]) -> None:
+    """Build `comparison`'s search index in a worker of `node`, then call `done` with it on the UI thread."""
+
+    def build() -> None:
+        from ragtui.core.triage.search import search_index
+
+        index = search_index(comparison)
+        with contextlib.suppress(RuntimeError):  # the app quit while the index was built
+            node.app.call_from_thread(done, index)
+
+    node.run_worker(build, thread=True, exclusive=True, group="search-index")
 
 
 class FailureSearch:
@@ -65,26 +81,16 @@ class FailureSearch:
             return False
         if not self._indexing:
             self._indexing = True
-            self._build_index()
+            build_index_then(self, self.comparison, self._index_built)
         return True
 
-    @work(thread=True, exclusive=True, group="search-index")
-    def _build_index(self) -> None:
-        from ragtui.core.triage.search import search_index
-
-        try:
-            unreadable = search_index(self.comparison).unreadable
-        finally:
-            self._indexing = False
-        with contextlib.suppress(RuntimeError):  # the app quit while the index was built
-            self.app.call_from_thread(self._index_built, unreadable)
-
-    def _index_built(self, unreadable: str | None) -> None:
+    def _index_built(self, index: SearchIndex) -> None:
         """Apply the term typed while the index was built (the field holds the latest)."""
+        self._indexing = False
         if not self.is_attached:
             return
         self._set_filter(search=self.query_one("#failures-search", Input).value)
-        self._warn_unreadable(unreadable)
+        self._warn_unreadable(index.unreadable)
 
     def _warn_unreadable(self, unreadable: str | None) -> None:
         if unreadable and not self._told_unreadable:

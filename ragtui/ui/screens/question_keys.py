@@ -9,7 +9,6 @@ screen again, off the UI thread, and brings the new verdict into view. `Question
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -19,12 +18,13 @@ from textual.widgets import Static
 
 from ragtui.core.triage.search import Matches
 from ragtui.ui.safe_text import safe
-from ragtui.ui.screens.failure_search import index_in_background
+from ragtui.ui.screens.failure_search import build_index_then, index_in_background
 from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.triage.search import SearchIndex
     from ragtui.ui.models.question import QuestionData
 
 
@@ -68,7 +68,7 @@ class QuestionSearch:
         # given before it is ready waits for it (`_pending_term`), the view stays usable.
         if index_in_background(self.comparison) and self._pending_term is None:
             self._pending_term = ""
-            self._build_search_index()
+            build_index_then(self, self.comparison, self._search_index_built)
 
         def search(term: str | None) -> None:
             if not term or not term.strip():
@@ -82,15 +82,7 @@ class QuestionSearch:
         hint = "search ids, questions, answers, passages and reasons (accents and case ignored); Enter, Esc cancels"
         self.app.push_screen(Prompt("/", hint, self.matches.term if self.matches else ""), callback=search)
 
-    @work(thread=True, exclusive=True, group="search-index")
-    def _build_search_index(self) -> None:
-        from ragtui.core.triage.search import search_index
-
-        search_index(self.comparison)
-        with contextlib.suppress(RuntimeError):  # the app quit while the index was built
-            self.app.call_from_thread(self._search_index_built)
-
-    def _search_index_built(self) -> None:
+    def _search_index_built(self, _index: SearchIndex) -> None:
         term, self._pending_term = self._pending_term, None
         if term and self.is_attached:
             self._search_for(term)

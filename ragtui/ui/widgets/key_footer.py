@@ -40,6 +40,8 @@ class KeyFooter(Footer):
     }
     """
 
+    _drawn: tuple | None = None  # what the last recompose drew (`_what_is_drawn`)
+
     def compose(self) -> ComposeResult:
         # Where each key ends, from the footer's left edge: measured once they are all shown.
         self._key_ends: dict[Widget, int] = {}
@@ -64,7 +66,7 @@ class KeyFooter(Footer):
         # recomposes drew 65 different footers in the dashboard and question tests.
         # Nothing to draw differently: nothing is rebuilt.
         drawn = self._what_is_drawn()
-        if drawn == getattr(self, "_drawn", None) and self.children:
+        if drawn == self._drawn and self.children:
             return
         self._drawn = drawn
         await super().recompose()
