@@ -262,10 +262,29 @@ async def wait_until_loaded(pilot, *, intervals: bool = True) -> None:
         await pilot.pause()
         if settled():
             break
-    # The category grid lays its new cells out on the next idle turns: a snapshot taken on
-    # the first one (a busy machine) caught the grid of the values without the intervals.
-    await pilot.pause()
-    await pilot.pause()
+    # The category grid measures its new cells when its own message queue next runs dry:
+    # snapshots taken two idle turns later (a busy machine) still caught the widths of
+    # the values without the intervals, which cut the ✓ ✗ ? and ◆ off.
+    for _ in range(50):
+        await pilot.pause()
+        if _grids_measured(pilot.app.screen):
+            break
+
+
+def _grids_measured(screen: Screen) -> bool:
+    """Whether every category grid on `screen` has a column as wide as each of its cells."""
+    from rich.text import Text
+
+    from ragtui.ui.widgets.category_grid import CategoryGrid
+
+    for grid in screen.query(CategoryGrid).results(CategoryGrid):
+        for row_key in grid.rows:
+            cells = grid.get_row(row_key)
+            for column, cell in zip(grid.ordered_columns, cells, strict=False):
+                width = cell.cell_len if isinstance(cell, Text) else Text(str(cell)).cell_len
+                if width > column.content_width:
+                    return False
+    return True
 
 
 def text_of(node) -> str:
