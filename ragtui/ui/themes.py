@@ -18,6 +18,7 @@ import yaml
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from ragtui.core.loading.yaml_safe import safe_load
 from ragtui.ui.user_config import user_themes_dir
 
 DEFAULT_THEME = "dark"
@@ -108,7 +109,7 @@ def theme_from_mapping(data: Any, source: str) -> Theme:
 def theme_from_text(text: str, source: str) -> Theme:
     """Parse a theme file's text (YAML, read with safe_load)."""
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else "?"
         raise ThemeFileError(f"{source}:{line}: malformed YAML: {exc.problem}") from None

@@ -36,11 +36,13 @@ def load_keymap(path: Path | None = None) -> tuple[dict[str, str], list[str]]:
     """
     import yaml
 
+    from ragtui.core.loading.yaml_safe import safe_load
+
     path = keymap_path() if path is None else path
     if not path.is_file():
         return {}, []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return {}, [f"{path}: cannot read the key map: {exc}"]
     if data is None:

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from ragtui.core.errors import InputError, problem
+from ragtui.core.loading.yaml_safe import safe_load
 
 # Providers that run on the user's own machine: no per-token bill unless told otherwise.
 LOCAL_PROVIDERS = frozenset({"ollama", "lexical"})
@@ -47,7 +46,7 @@ class Price:
 def shipped_prices() -> dict[str, Price]:
     """The table shipped with ragtui."""
     text = resources.files("ragtui.core.judge").joinpath("prices.yaml").read_text(encoding="utf-8")
-    return _parse_table(yaml.safe_load(text) or {}, "prices.yaml")
+    return _parse_table(safe_load(text) or {}, "prices.yaml")
 
 
 def _parse_table(data: Mapping[str, Any], source: str) -> dict[str, Price]:

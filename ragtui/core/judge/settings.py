@@ -197,10 +197,11 @@ def _load_config(config: Mapping[str, Any] | str | os.PathLike[str] | None) -> t
     import yaml
 
     from ragtui.core.loading.records import read_bytes_utf8
+    from ragtui.core.loading.yaml_safe import safe_load
 
     path = Path(config)
     try:
-        data = yaml.safe_load(read_bytes_utf8(path))
+        data = safe_load(read_bytes_utf8(path))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(problem(path, mark.line + 1 if mark else None, None, f"malformed YAML: {exc}")) from None

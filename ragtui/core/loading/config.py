@@ -89,11 +89,11 @@ def _number(path: Path, line: int | None, field_name: str, value: Any, problems:
 def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]:
     """Parse a config file; returns (config or None, every problem found)."""
     from ragtui.core.loading.records import read_bytes_utf8
+    from ragtui.core.loading.yaml_safe import safe_load_with_node
 
     text = read_bytes_utf8(path)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = safe_load_with_node(text)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         return None, [problem(path, line, None, f"malformed YAML: {exc.problem}")]

@@ -113,24 +113,18 @@ def read_jsonl(path: Path, text: str | None = None) -> RawRun:
     return RawRun(path, meta, records, lines, meta_line, problems)
 
 
-# libyaml's C loader when present (ten times faster on a large gold set); both are safe loaders.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _yaml_record_lines(text: str, path: Path) -> tuple[Any, list[int] | None]:
     """Load YAML safely, with the line of each top-level record where it has one."""
-    loader = _SAFE_LOADER(text)
+    from ragtui.core.loading.yaml_safe import safe_load_with_node
+
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        node, data = safe_load_with_node(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = mark.line + 1 if mark is not None else None
         raise InputError(problem(path, line, None, f"malformed YAML: {exc.problem}")) from None
     except yaml.YAMLError as exc:
         raise InputError(problem(path, None, None, f"malformed YAML: {exc}")) from None
-    finally:
-        loader.dispose()
     record_nodes = None
     if isinstance(node, yaml.SequenceNode):
         record_nodes = node.value
