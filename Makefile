@@ -49,11 +49,16 @@ run: install
 
 # The rules that keep the tree readable (pyproject.toml): the layer contracts, the lint
 # rules and the core's types. tests/test_code_rules.py runs the same three in a plain
-# pytest; `make test` runs them once, here, and tells the suite so (RAGTUI_RULES_CHECKED).
+# pytest; `make test` runs them once, itself, and tells the suite so (RAGTUI_RULES_CHECKED).
+LAYERS := $(BIN)/lint-imports --no-cache
+STYLE  := $(BIN)/ruff check ragtui tests bench tools
+TYPES  := $(BIN)/mypy
+SUITE  := RAGTUI_RULES_CHECKED=1 $(BIN)/python -m pytest -q -n 3 --dist worksteal $(PYTEST_ARGS)
+
 lint: install-test
-	$(BIN)/lint-imports --no-cache
-	$(BIN)/ruff check ragtui tests bench tools
-	$(BIN)/mypy
+	$(LAYERS)
+	$(STYLE)
+	$(TYPES)
 
 # Three workers on two cores: the suite is mostly Pilot tests, and each spends part of its
 # time waiting on its app (a worker thread, a refresh); a third worker fills those waits.
@@ -61,8 +66,17 @@ lint: install-test
 # --dist worksteal: a worker that runs out of tests takes some of another's, so the run
 # does not end on one worker's last long tests (two interleaved pairs, same commit:
 # 160.7 against 205.8 s, 194.7 against 201.1 s for the default --dist load).
-test: lint
-	RAGTUI_RULES_CHECKED=1 $(BIN)/python -m pytest -q -n 3 --dist worksteal $(PYTEST_ARGS)
+# mypy (6 s on a fresh clone, no cache) runs beside the suite, in its waits; its verdict
+# is printed after the suite's and either failing fails `make test`.
+test: install-test
+	$(LAYERS)
+	$(STYLE)
+	@echo '$(TYPES), beside the suite: its output follows'
+	@echo '$(SUITE)'
+	@$(TYPES) > $(VENV)/mypy.log 2>&1 & types=$$!; \
+	$(SUITE); suite=$$?; \
+	wait $$types; typed=$$?; cat $(VENV)/mypy.log; \
+	[ $$suite -eq 0 ] && [ $$typed -eq 0 ]
 
 # Every row of the README's performance tables: retrieval (bench_core), `n` and `j`
 # (bench_triage), the judge (bench_judge), and the scale rows (bench_scale --markdown);

@@ -1,7 +1,7 @@
 """The rules that keep the tree readable hold: layer contracts, lint, the core's types, short modules.
 
 They run inside the suite so that a plain `pytest` checks them too; `make test` runs the
-three tools once, before the suite, and sets RAGTUI_RULES_CHECKED so they are not run
+three tools once itself (mypy beside the suite), and sets RAGTUI_RULES_CHECKED so they are not run
 twice. The settings are in pyproject.toml (`[tool.importlinter]`, `[tool.ruff]`, `[tool.mypy]`).
 """
 
@@ -21,7 +21,7 @@ BIN = Path(sys.executable).parent
 
 def _run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
     if os.environ.get("RAGTUI_RULES_CHECKED") == "1":
-        pytest.skip("make test ran lint-imports, ruff and mypy just before the suite")
+        pytest.skip("make test runs lint-imports, ruff and mypy itself")
     executable = BIN / tool if (BIN / tool).exists() else shutil.which(tool)
     if executable is None:
         pytest.skip(f"{tool} is not installed (it comes with the test extras: pip install -e '.[test]')")
