@@ -34,6 +34,20 @@ sys.path.insert(0, str(REPO))  # this checkout's ragtui, not an installed one (c
 _FLOOR = "import polars, textual, yaml, numpy"
 # `import textual` is the package alone; any Textual app needs `textual.app` before it draws.
 _APP_FLOOR = "import polars, textual.app, yaml, numpy"
+# The least a Textual app draws: the same imports, a header, a line of text and a footer,
+# painted once (headless, 80×24), then exit. What ragtui adds is the rest: the load and
+# compare of the sample, and the dashboard's widgets.
+_HELLO_PAINT = (
+    "import polars, yaml, numpy\n"
+    "from textual.app import App\n"
+    "from textual.widgets import Footer, Header, Static\n"
+    "class Hello(App):\n"
+    "    def compose(self):\n"
+    "        yield Header(); yield Static('hello'); yield Footer()\n"
+    "    def on_mount(self):\n"
+    "        self.call_after_refresh(self.exit)\n"
+    "Hello().run(headless=True, size=(80, 24))\n"
+)
 
 
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -128,22 +142,25 @@ def sample_paint(env: dict[str, str], repeat: int, rows: list[str]) -> None:
     from ragtui.cli.tui import sample_inputs
 
     sample = sample_inputs()
-    paints, floors, app_floors = [], [], []
-    for _ in range(repeat):  # interleaved: a busy machine slows all three alike
+    paints, floors, app_floors, hellos = [], [], [], []
+    for _ in range(repeat):  # interleaved: a busy machine slows all four alike
         floors.append(timed([sys.executable, "-c", _FLOOR], env)[0])
         app_floors.append(timed([sys.executable, "-c", _APP_FLOOR], env)[0])
+        hellos.append(timed([sys.executable, "-c", _HELLO_PAINT], env)[0])
         painted = first_paint(sample, env)
         if painted.get("ragtui_from") != str(REPO):  # the figures must be this checkout's
             raise SystemExit(f"the app measured ragtui from {painted.get('ragtui_from')}, not {REPO}")
         paints.append(painted["first_paint_s"])
-    paint, floor, app_floor = statistics.median(paints), statistics.median(floors), statistics.median(app_floors)
+    paint, floor, app_floor, hello = (statistics.median(times) for times in (paints, floors, app_floors, hellos))
     print(f"bundled sample, median of {repeat} (warm cache):", flush=True)
     print(f"  import floor ({_FLOOR})      {floor:5.2f} s")
     print(f"  with Textual's app ({_APP_FLOOR})  {app_floor:5.2f} s")
+    print(f"  a Textual app's first paint (header, one line, footer; to its exit)  {hello:5.2f} s   = {hello / floor:.2f}× the floor")
     print(f"  first dashboard paint (values; intervals follow)  {paint:5.2f} s   = {paint / floor:.2f}× the floor, "
           f"{paint / app_floor:.2f}× the floor with textual.app")
     rows.append(f"| first dashboard paint, bundled sample (values; the intervals fill in after) | {paint:.2f} s = {paint / floor:.2f}× "
-                f"the import floor ({floor:.2f} s); {paint / app_floor:.2f}× the floor with `textual.app` ({app_floor:.2f} s) | ≤ 1.3× |")
+                f"the import floor ({floor:.2f} s); {paint / app_floor:.2f}× the floor with `textual.app` ({app_floor:.2f} s); "
+                f"a bare Textual app paints at {hello / floor:.2f}× ({hello:.2f} s) | ≤ 1.3× |")
 
 
 def main() -> None:
