@@ -275,3 +275,23 @@ def test_first_open_records_the_files_digest_from_the_parse_without_reading_it_t
     load_run(path, cache=cache)
     (manifest,) = cache.folder.glob("*/entry.json")
     assert json.loads(manifest.read_text(encoding="utf-8"))["sha1"] == hashlib.sha1(path.read_bytes()).hexdigest()
+
+
+def test_a_parquet_run_larger_than_a_part_is_cached_in_parts_each_questions_texts_its_own(tmp_path, cache, monkeypatch):
+    import json
+
+    import polars as pl
+
+    from ragtui.core.loading import run_cache_parts
+
+    monkeypatch.setattr(run_cache_parts, "PART_ROWS", 8)  # 30 questions: parts of 8, 8, 8 and 6 rows
+    path = tmp_path / "a.parquet"
+    records = [_record(i, f"Réponse {i}.") for i in range(30)]
+    pl.DataFrame(records, strict=False).write_parquet(path, metadata={"ragtui.run": json.dumps(META)})
+    opened = load_run(path, cache=cache)
+    starts, rows = opened.texts.starts, opened.texts.rows
+    assert [end - start for start, end in zip(starts, [*starts[1:], rows], strict=True)] == [8, 8, 8, 6]
+    for i in (0, 7, 8, 15, 16, 29):  # either side of each part's edge
+        texts = opened.texts_of(f"q{i:02d}")
+        assert texts["judge_sentences"][0]["text"] == f"Réponse {i}." and texts["retrieved_texts"][0] == f"Passage {i} texte."
+    assert _texts_of_every_question(load_run(path, cache=cache)) == _texts_of_every_question(load_run(path))
