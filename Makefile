@@ -64,8 +64,9 @@ lint: install-test
 # time waiting on its app (a worker thread, a refresh); a third worker fills those waits.
 # Measured on this 2-core machine, quiet: -n 2 331 s, -n 3 248 s, -n 4 264 s.
 # --dist worksteal: a worker that runs out of tests takes some of another's, so the run
-# does not end on one worker's last long tests (two interleaved pairs, same commit:
-# 160.7 against 205.8 s, 194.7 against 201.1 s for the default --dist load).
+# does not end on one worker's last long tests (four interleaved pairs, same commit:
+# 160.7, 194.7, 167.4 and 136.8 s against 205.8, 201.1, 176.3 and 167.9 s for the
+# default --dist load).
 # mypy (6 s on a fresh clone, no cache) runs beside the suite, in its waits; its verdict
 # is printed after the suite's and either failing fails `make test`.
 test: install-test

@@ -277,14 +277,15 @@ def _grids_measured(screen: Screen) -> bool:
 
     from ragtui.ui.widgets.category_grid import CategoryGrid
 
-    for grid in screen.query(CategoryGrid).results(CategoryGrid):
-        for row_key in grid.rows:
-            cells = grid.get_row(row_key)
-            for column, cell in zip(grid.ordered_columns, cells, strict=False):
-                width = cell.cell_len if isinstance(cell, Text) else Text(str(cell)).cell_len
-                if width > column.content_width:
-                    return False
-    return True
+    def width(cell) -> int:
+        return cell.cell_len if isinstance(cell, Text) else Text(str(cell)).cell_len
+
+    return all(
+        width(cell) <= column.content_width
+        for grid in screen.query(CategoryGrid).results(CategoryGrid)
+        for row_key in grid.rows
+        for column, cell in zip(grid.ordered_columns, grid.get_row(row_key), strict=False)
+    )
 
 
 def text_of(node) -> str:
@@ -399,7 +400,7 @@ def recorded_failures(monkeypatch):
 @pytest.fixture
 def toasts(monkeypatch) -> list[str]:
     """Every notification the app shows, in order (recorded on the way to Textual's own
-    `notify`, so tests need not read the app's private `_notifications`)."""
+    `notify`, so tests need not read the app's private list of notifications)."""
     from textual.app import App
 
     shown: list[str] = []

@@ -16,7 +16,7 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def safe_load(text: str | bytes) -> Any:
     """The data of one YAML document."""
-    return yaml.load(text, Loader=SAFE_LOADER)  # SAFE_LOADER: plain data only
+    return safe_load_with_node(text)[1]
 
 
 def safe_load_with_node(text: str | bytes) -> tuple[yaml.Node | None, Any]:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 # From this many questions, the search index is built in a worker: the list stays usable
 # while every text of both runs is read and normalised (28 s at 100,000 accented ones).
 BACKGROUND_INDEX_FROM = 20_000
+INDEXING = "indexing the texts for the search…"  # what the list and the question view say meanwhile
 
 
 def index_in_background(comparison: Comparison) -> bool:

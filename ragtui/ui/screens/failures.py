@@ -30,7 +30,7 @@ from ragtui.core.vocabulary import (
     status_label,
 )
 from ragtui.ui.safe_text import safe
-from ragtui.ui.screens.failure_search import FailureSearch
+from ragtui.ui.screens.failure_search import INDEXING, FailureSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.failure_rows import (
     MARK_FILTER_LABELS,
@@ -168,7 +168,7 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
         if f.search.strip():
             parts += [" · ", Content("/").stylize("bold"), " “", safe(f.search, one_line=True, limit=30), "”"]
         if self._indexing:
-            parts += [" · ", Content("indexing the texts for the search…").stylize("italic")]
+            parts += [" · ", Content(INDEXING).stylize("italic")]
         if self.app.size.width >= 120:
             legend = KIND_LEGEND + (f" {TOOL_KIND_LEGEND}" if self.comparison.status_from != "ragtui" else "")
             parts += ["\n", legend]

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from ragtui.core.triage.search import Matches
 from ragtui.ui.safe_text import safe
-from ragtui.ui.screens.failure_search import build_index_then, index_in_background
+from ragtui.ui.screens.failure_search import INDEXING, build_index_then, index_in_background
 from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 
@@ -75,7 +75,7 @@ class QuestionSearch:
                 return
             if self._pending_term is not None:
                 self._pending_term = term
-                self._say("indexing the texts for the search… (the first search of a large comparison)", timeout=5)
+                self._say(f"{INDEXING} (the first search of a large comparison)", timeout=5)
                 return
             self._search_for(term)
 
