@@ -12,7 +12,7 @@ the intervals and verdicts, and the dashboard fills them in.
 
 from __future__ import annotations
 
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -276,9 +276,10 @@ class RagtuiApp(SeveralRunsApp, ThemedApp):
 def _wait_for(future: Future[DashboardData]) -> DashboardData | None:
     """The future's result (its exception raised), or None once the worker is cancelled (the app is closing)."""
     worker = get_current_worker()
-    while True:
-        try:
-            return future.result(timeout=0.1)
-        except TimeoutError:
-            if worker.is_cancelled:  # do not keep a closing app waiting
-                return None
+    # Polled on `done()`, not on `result(timeout=…)`'s TimeoutError: a load that itself
+    # failed with a TimeoutError (a remote run's socket) would read as "not yet", forever.
+    while not future.done():
+        if worker.is_cancelled:  # do not keep a closing app waiting
+            return None
+        wait([future], timeout=0.1)
+    return future.result()

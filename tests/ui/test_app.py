@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from textual.widgets import Static
 
 import ragtui.core.session as session
@@ -136,17 +137,24 @@ async def test_an_input_error_lists_every_problem_and_q_exits_with_code_2(tmp_pa
     assert len(app.load_problems) == 2  # launch() prints these on stderr after the screen closes
 
 
-async def test_a_crash_while_loading_is_shown_as_a_bug_without_a_traceback(two_runs, monkeypatch):
+# A TimeoutError too: the app once polled the load with `result(timeout=…)` and read the
+# load's own TimeoutError as "not finished yet", showing "Loading…" forever.
+@pytest.mark.parametrize("error", [RuntimeError("boom"), TimeoutError("boom")], ids=["RuntimeError", "TimeoutError"])
+async def test_a_crash_while_loading_is_shown_as_a_bug_without_a_traceback(two_runs, monkeypatch, error):
     def broken(inputs, **options):
-        raise RuntimeError("boom")
+        raise error
 
     monkeypatch.setattr(session, "load_comparison", broken)
     app = RagtuiApp(two_runs)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
+        for _ in range(200):  # polled, not waited for: the bug never ended the load worker
+            if isinstance(app.screen, ErrorScreen):
+                break
+            await pilot.pause(0.05)
         assert isinstance(app.screen, ErrorScreen)
+        await wait_until_loaded(pilot)
         text = text_of(app.screen)
-        assert "RuntimeError: boom" in text and "a bug in ragtui" in text
+        assert f"{type(error).__name__}: boom" in text and "a bug in ragtui" in text
         assert "Traceback" not in text
         await pilot.press("q")
         await pilot.pause()

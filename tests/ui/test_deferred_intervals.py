@@ -29,7 +29,8 @@ def held_intervals(monkeypatch) -> threading.Event:
     real = loader.fill_intervals
 
     def held(data):
-        release.wait(timeout=60)
+        if not release.wait(timeout=60):
+            raise TimeoutError("the test never released the intervals")
         return real(data)
 
     monkeypatch.setattr(loader, "fill_intervals", held)
@@ -68,6 +69,23 @@ async def test_pending_grid_shows_no_target_mark_and_its_legend_says_why(sample,
         assert not any(mark in cell for cell in cells for mark in ("✓", "✗", "?"))
         legend = text_of(app.screen.query_one("#categories-legend"))
         assert f"vs target: {INTERVALS_PENDING}" in legend and TARGET_LEGEND not in legend
+        held_intervals.set()
+
+
+async def test_waiting_for_the_values_returns_while_the_intervals_are_still_held(sample, held_intervals):
+    # The sample's load is shared between tests, so the dashboard may be up and the
+    # intervals worker running before the test first looks: waiting for the values must
+    # not wait on that worker too (it did, and got the intervals a minute later).
+    app = RagtuiApp(sample)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            if any(worker.group == "intervals" for worker in app.workers):
+                break
+            await pilot.pause()
+        assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
+        await wait_until_loaded(pilot, intervals=False)
+        assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
+        assert INTERVALS_PENDING in _panel(app, "recall")
         held_intervals.set()
 
 
