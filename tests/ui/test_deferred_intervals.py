@@ -78,10 +78,10 @@ async def test_waiting_for_the_values_returns_while_the_intervals_are_still_held
     # not wait on that worker too (it did, and got the intervals a minute later).
     app = RagtuiApp(sample)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
+        for _ in range(400):  # up to 20 s on a busy machine
             if any(worker.group == "intervals" for worker in app.workers):
                 break
-            await pilot.pause()
+            await pilot.pause(0.05)
         assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
         await wait_until_loaded(pilot, intervals=False)
         assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
