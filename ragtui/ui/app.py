@@ -277,7 +277,8 @@ def _wait_for(future: Future[DashboardData]) -> DashboardData | None:
     """The future's result (its exception raised), or None once the worker is cancelled (the app is closing)."""
     worker = get_current_worker()
     # Polled on `done()`, not on `result(timeout=…)`'s TimeoutError: a load that itself
-    # failed with a TimeoutError (a remote run's socket) would read as "not yet", forever.
+    # failed with a TimeoutError (ETIMEDOUT from a network file system is one) would read
+    # as "not yet", forever.
     while not future.done():
         if worker.is_cancelled:  # do not keep a closing app waiting
             return None

@@ -67,8 +67,8 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
     The core (polars, numpy, yaml and ragtui's own modules) is imported here, before the
     thread starts: imports hold the GIL, so the load's imports and the caller's Textual
     import, run at once, took longer than one after the other (the bundled sample's first
-    paint 1.44 s against 1.18 s, docs/performance.md), while the read and the compare —
-    polars' own threads — still overlap Textual's import.
+    paint 1.44 s against 1.18 s, docs/performance.md), while the load's polars work,
+    which releases the GIL, still overlaps Textual's import.
     """
     from ragtui.core import session  # noqa: F401 (imported for its cost, here)
     from ragtui.ui.models import dashboard  # noqa: F401
