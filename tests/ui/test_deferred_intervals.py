@@ -128,8 +128,8 @@ async def test_a_failure_of_the_intervals_is_said_and_nothing_reads_as_a_pass(sa
     app = RagtuiApp(sample)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
-        for _ in range(20):
-            await pilot.pause()
+        for _ in range(400):  # the worker's thread reports its error: up to 20 s on a busy machine
+            await pilot.pause(0.05)
             if any("intervals could not be computed" in toast for toast in toasts):
                 break
         assert any("The intervals could not be computed: RuntimeError: resampling failed" in toast for toast in toasts)

@@ -36,7 +36,10 @@ async def test_question_opens_there_even_when_the_intervals_cannot_be_computed(t
     app = RagtuiApp(_inputs(write_triage_runs(tmp_path / "r")), question="contra-01")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
-        await pilot.pause()
+        for _ in range(400):  # opened after the dashboard's first refresh: up to 20 s on a busy machine
+            if isinstance(app.screen, QuestionScreen):
+                break
+            await pilot.pause(0.05)
         assert isinstance(app.screen, QuestionScreen) and app.screen.question_id == "contra-01"
 
 
