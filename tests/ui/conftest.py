@@ -236,6 +236,15 @@ def one_run(fixture_paths) -> Inputs:
     return Inputs(a=p["a"], gold=p["gold"], config=p["config"])
 
 
+async def poll_until(pilot, condition, seconds: float = 20.0) -> None:
+    """Pause in steps of 50 ms until `condition()` holds, for at most `seconds` (a busy
+    machine): for what a worker's thread brings, which no message-loop turn waits for."""
+    for _ in range(round(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+
+
 async def wait_until_loaded(pilot, *, intervals: bool = True) -> None:
     """Wait for the loading worker, then for the screen it leads to (no sleeps); with
     `intervals`, also for the intervals the dashboard fills in after its first paint."""

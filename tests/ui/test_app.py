@@ -17,7 +17,7 @@ from ragtui.ui.screens.help import HelpScreen
 from ragtui.ui.screens.loading import LoadingScreen
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
 
-from .conftest import META_A, run_a_records, text_of, wait_until_loaded, write_fixture
+from .conftest import META_A, poll_until, run_a_records, text_of, wait_until_loaded, write_fixture
 
 
 async def test_loading_screen_names_the_files_then_the_dashboard_replaces_it(two_runs, monkeypatch):
@@ -147,10 +147,8 @@ async def test_a_crash_while_loading_is_shown_as_a_bug_without_a_traceback(two_r
     monkeypatch.setattr(session, "load_comparison", broken)
     app = RagtuiApp(two_runs)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):  # polled, not waited for: the bug never ended the load worker
-            if isinstance(app.screen, ErrorScreen):
-                break
-            await pilot.pause(0.05)
+        # Polled, not waited for: the bug never ended the load worker.
+        await poll_until(pilot, lambda: isinstance(app.screen, ErrorScreen), seconds=10)
         assert isinstance(app.screen, ErrorScreen)
         await wait_until_loaded(pilot)
         text = text_of(app.screen)

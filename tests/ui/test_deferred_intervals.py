@@ -17,7 +17,7 @@ from ragtui.ui.app import RagtuiApp
 from ragtui.ui.widgets.category_grid import CategoryGrid
 from ragtui.ui.widgets.metric_panel import MetricPanel
 
-from .conftest import text_of, wait_until_loaded
+from .conftest import poll_until, text_of, wait_until_loaded
 
 _MARKS = ("✓", "✗", "▲", "▼", "~ no clear change", "meets target", "misses target", "inconclusive")
 
@@ -78,10 +78,7 @@ async def test_waiting_for_the_values_returns_while_the_intervals_are_still_held
     # not wait on that worker too (it did, and got the intervals a minute later).
     app = RagtuiApp(sample)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(400):  # up to 20 s on a busy machine
-            if any(worker.group == "intervals" for worker in app.workers):
-                break
-            await pilot.pause(0.05)
+        await poll_until(pilot, lambda: any(worker.group == "intervals" for worker in app.workers))
         assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
         await wait_until_loaded(pilot, intervals=False)
         assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
@@ -128,10 +125,7 @@ async def test_a_failure_of_the_intervals_is_said_and_nothing_reads_as_a_pass(sa
     app = RagtuiApp(sample)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
-        for _ in range(400):  # the worker's thread reports its error: up to 20 s on a busy machine
-            await pilot.pause(0.05)
-            if any("intervals could not be computed" in toast for toast in toasts):
-                break
+        await poll_until(pilot, lambda: any("intervals could not be computed" in toast for toast in toasts))
         assert any("The intervals could not be computed: RuntimeError: resampling failed" in toast for toast in toasts)
         await pilot.pause()
         assert app.comparison.intervals_pending

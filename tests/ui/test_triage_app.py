@@ -7,7 +7,7 @@ from ragtui.core.triage.notes import Notes
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.question import QuestionScreen
-from tests.ui.conftest import wait_until_loaded
+from tests.ui.conftest import poll_until, wait_until_loaded
 from tests.ui.triage_data import write_triage_runs
 
 
@@ -36,10 +36,7 @@ async def test_question_opens_there_even_when_the_intervals_cannot_be_computed(t
     app = RagtuiApp(_inputs(write_triage_runs(tmp_path / "r")), question="contra-01")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
-        for _ in range(400):  # opened after the dashboard's first refresh: up to 20 s on a busy machine
-            if isinstance(app.screen, QuestionScreen):
-                break
-            await pilot.pause(0.05)
+        await poll_until(pilot, lambda: isinstance(app.screen, QuestionScreen))  # opened after the dashboard's first refresh
         assert isinstance(app.screen, QuestionScreen) and app.screen.question_id == "contra-01"
 
 
