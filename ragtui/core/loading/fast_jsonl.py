@@ -20,6 +20,7 @@ import polars as pl
 
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.schema import without_detail
+from ragtui.core.loading.slice_schema import parse_slice
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 
@@ -124,19 +125,20 @@ def read_fast_stream(
         return None
     line = 2 if meta or head.lstrip().startswith(b'{"run"') else 1
     frames = []
-    previous_ended_line = True
+    schema = None  # the last slice's, reused for the next (slice_schema.py)
     for piece in _slices(handle, b"" if line == 2 else head):
-        # Line numbers must be exact, so a blank line anywhere sends the file to the exact path.
-        blank = not piece[:64].strip() and not piece.strip()  # the whole piece is stripped only when it starts blank
-        if blank or b"\n\n" in piece or (piece.startswith(b"\n") and previous_ended_line) or b"\r" in piece:
+        if b"\r" in piece:
             return None
         try:
-            raw = pl.read_ndjson(io.BytesIO(piece), infer_schema_length=None)
+            raw = parse_slice(piece, schema)
         except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
             return None
+        # Line numbers must be exact: polars skips a blank line, so one anywhere (even at the
+        # end of a slice) leaves fewer rows than lines, and the exact path takes the file.
         rows = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
         if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
             return None
+        schema = raw.schema
         try:
             canonical = canonical_columns(raw, line)
         except (NotSure, pl.exceptions.PolarsError):
@@ -146,7 +148,6 @@ def read_fast_stream(
         frames.append(canonical if detail else without_detail(canonical))
         del raw
         line += rows
-        previous_ended_line = piece.endswith(b"\n")
     if not frames:
         return None
     # One contiguous chunk: list operations on it later are two to three times faster.
