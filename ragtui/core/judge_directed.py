@@ -227,7 +227,9 @@ def run_flags(questions: pl.DataFrame) -> RunFlags:
     """
     import polars as pl
 
-    frame = questions.filter(pl.col("present")) if "present" in questions.columns else questions
+    frame = questions.select("id", "answer", "retrieved_ids", "retrieved_texts")
+    if "present" in questions.columns:
+        frame = frame.filter(questions.get_column("present"))
     answers = set(frame.filter(flag_expr(pl.col("answer")).fill_null(False)).get_column("id").to_list())
     with_texts = frame.select("id", "retrieved_ids", "retrieved_texts").filter(
         pl.col("retrieved_texts").is_not_null() & (pl.col("retrieved_texts").list.len() == pl.col("retrieved_ids").list.len())

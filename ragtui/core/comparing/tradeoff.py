@@ -87,7 +87,7 @@ def recall_at(questions: pl.DataFrame, k: int) -> tuple[MetricValue, dict[str, M
     From the first gold rank, as the recall curve is: a missing question, or one without a
     gold passage in its list, is a miss.
     """
-    population = questions.filter(pl.col("answerable") & pl.col("gold_known"))
+    population = questions.lazy().filter(pl.col("answerable") & pl.col("gold_known")).select("category", "first_gold_rank").collect()
     hit = (pl.col("first_gold_rank") <= k).fill_null(False).cast(pl.Float64)
     overall = MetricValue(population.select(hit.mean()).item() if population.height else None, population.height)
     grouped = population.group_by("category", maintain_order=True).agg(hit.mean().alias("value"), pl.len().alias("n"))

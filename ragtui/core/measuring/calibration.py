@@ -88,7 +88,8 @@ def _category(questions: pl.DataFrame) -> pl.Expr:
 def sentence_units(questions: pl.DataFrame) -> pl.DataFrame:
     """One row per judged sentence: id, category, sentence (index), judge (attested)."""
     return (
-        questions.filter(_judged(questions))
+        questions.lazy()  # the filter then copies only the columns selected
+        .filter(_judged(questions))
         .select(
             "id",
             _category(questions).alias("category"),
@@ -97,6 +98,7 @@ def sentence_units(questions: pl.DataFrame) -> pl.DataFrame:
         .with_columns(pl.int_ranges(pl.col("judge").list.len()).alias("sentence"))
         .explode("judge", "sentence")
         .with_columns(pl.col("judge").fill_null(False), pl.col("sentence").cast(pl.Int64))
+        .collect()
     )
 
 

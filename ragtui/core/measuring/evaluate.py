@@ -123,14 +123,15 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
         answerability_known=pl.col("gold_passages").is_not_null() | pl.col("category").is_not_null(),
         category=pl.col("category").fill_null(UNCATEGORIZED),
     )
-    unknown = frame.filter(~pl.col("answerability_known")).height
+    unknown = frame.select((~pl.col("answerability_known")).sum()).item()
     if unknown:
         what = "are not available" if unknown == frame.height else f"leave out the {unknown} question(s) with neither"
         warnings.append(
             f"{run.name}: no gold set, category or gold passages tells which questions are unanswerable: "
             f"abstention and false abstention {what} (give --gold)"
         )
-    repeated = frame.filter(pl.col("retrieved_ids").list.n_unique() < pl.col("retrieved_ids").list.len()).get_column("id").to_list()
+    ids = pl.col("retrieved_ids")
+    repeated = frame.lazy().filter(ids.list.n_unique() < ids.list.len()).select("id").collect().get_column("id").to_list()
     if repeated:
         shown = ", ".join(repeated[:5]) + (f" and {len(repeated) - 5} more" if len(repeated) > 5 else "")
         warnings.append(

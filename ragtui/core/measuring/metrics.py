@@ -185,7 +185,10 @@ def counts(evaluation: Evaluation) -> Counts:
 
 def recall_curve(evaluation: Evaluation, max_k: int = CURVE_MAX_K) -> list[float | None]:
     """recall@j for j = 1…max_k (from the first gold rank, so one pass serves every j)."""
-    population = evaluation.questions.filter(pl.col("answerable") & pl.col("gold_known"))
+    # Lazy, so the filter copies the one column read, not the whole frame (seconds at 10^6 rows).
+    population = (
+        evaluation.questions.lazy().filter(pl.col("answerable") & pl.col("gold_known")).select("first_gold_rank").collect()
+    )
     if population.height == 0:
         return [None] * max_k
     rank = pl.col("first_gold_rank")
