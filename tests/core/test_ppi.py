@@ -110,3 +110,13 @@ def test_label_budget_brings_the_projected_interval_under_the_target():
     more = label_budget(spread, 0.03)
     # The judge is of no help (covariance 0): λ = 0, half-width 1.96·sqrt(0.2 / L).
     assert 1.959964 * (0.2 / (10 + more)) ** 0.5 <= 0.03 < 1.959964 * (0.2 / (9 + more)) ** 0.5
+
+
+def test_question_ids_are_numbered_in_the_order_numpy_sorts_them():
+    from ragtui.core.measuring.ppi import _group_ids
+
+    ids = np.array(["q10", "q9", "Q1", "é2", "e2", "q10", "z", "ß", "q9", "", "日本"], dtype=object)
+    expected = np.unique(ids, return_inverse=True)[1].reshape(-1)
+    # sorted: "" Q1 e2 q10 q9 z ß (U+00DF) é2 (U+00E9) 日本
+    assert _group_ids(ids).tolist() == expected.tolist() == [3, 4, 1, 7, 2, 3, 5, 6, 4, 0, 8]
+    assert _group_ids(np.array([7, 3, 7])).tolist() == [1, 0, 1]
