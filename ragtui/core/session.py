@@ -109,6 +109,7 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     if run_b is not None:
         run_a, run_b = distinct_titles(run_a, run_b, inputs.variants)
     k = resolve_k(inputs.k, config, run_a)
+
     def measure(run: Run) -> Evaluation:
         return with_tool_scores(evaluate(run, gold, config, k), config)
 
