@@ -68,3 +68,26 @@ def test_the_status_tally_names_every_status_and_counts_each_question_once(runs)
     assert list(comparison.status_counts) == list(STATUSES)
     # q3 (gold not retrieved, its one sentence unattested) fails in both runs; q0–q2 pass in both.
     assert comparison.status_counts == {"regressed": 0, "fixed": 0, "still_failing": 1, "passing": 3, "not_measured": 0}
+
+
+def test_the_two_runs_are_measured_apart_and_an_error_measuring_b_reaches_the_caller(runs, monkeypatch):
+    import threading
+
+    import ragtui.core.session as session
+
+    real = session.evaluate
+    measured_in: dict[str, str] = {}
+
+    def evaluate(run, *args, **kwargs):
+        measured_in[run.name] = threading.current_thread().name
+        if run.name == "cand" and getattr(evaluate, "fail", False):
+            raise RuntimeError("a bug while measuring B")
+        return real(run, *args, **kwargs)
+
+    monkeypatch.setattr(session, "evaluate", evaluate)
+    comparison = load_comparison(runs)
+    assert comparison.runs["B"].counts.questions == 4
+    assert measured_in["base"] == threading.current_thread().name != measured_in["cand"]
+    evaluate.fail = True  # type: ignore[attr-defined]
+    with pytest.raises(RuntimeError, match="a bug while measuring B"):
+        load_comparison(runs)
