@@ -295,3 +295,22 @@ def test_a_parquet_run_larger_than_a_part_is_cached_in_parts_each_questions_text
         texts = opened.texts_of(f"q{i:02d}")
         assert texts["judge_sentences"][0]["text"] == f"Réponse {i}." and texts["retrieved_texts"][0] == f"Passage {i} texte."
     assert _texts_of_every_question(load_run(path, cache=cache)) == _texts_of_every_question(load_run(path))
+
+
+def test_the_read_ahead_hint_is_harmless_where_it_cannot_apply(tmp_path):
+    import io
+    import os
+
+    from ragtui.core.loading.run_cache import read_through
+
+    read_end, write_end = os.pipe()  # posix_fadvise refuses a pipe (ESPIPE)
+    os.write(write_end, b"abc")
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        assert read_through(pipe) is pipe and pipe.read() == b"abc"
+    memory = io.BytesIO(b"xyz")  # no file descriptor at all
+    assert read_through(memory) is memory and memory.read() == b"xyz"
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b'{"id": "q1"}\n')
+    with read_through(path.open("rb")) as handle:
+        assert handle.read() == b'{"id": "q1"}\n'

@@ -265,10 +265,11 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
             writer.add(frame)
         frame = frame if detail else without_detail(frame)
     else:
+        from ragtui.core.loading.run_cache import read_through
         from ragtui.core.loading.run_cache_parts import HashingReader
 
         try:
-            with path.open("rb") as handle:
+            with read_through(path.open("rb")) as handle:
                 # Writing a cache entry: its digest is taken from the bytes as they are parsed.
                 reader = HashingReader(handle) if writer is not None else None
                 result = read_fast_stream(reader or handle, detail=detail, on_slice=writer.add if writer is not None else None)
