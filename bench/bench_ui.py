@@ -63,8 +63,15 @@ def child(args: argparse.Namespace) -> None:
     from ragtui.ui.app import RagtuiApp
     from ragtui.ui.screens import dashboard
 
-    # The dashboard has no on_mount of its own: this one only notes the first refresh.
-    dashboard.DashboardScreen.on_mount = lambda self: self.call_after_refresh(painted, self)  # type: ignore[attr-defined]
+    # The first refresh is noted before the dashboard's own on_mount asks for anything
+    # after it (the focus, docs/performance.md): what follows the paint is not timed.
+    own_on_mount = dashboard.DashboardScreen.on_mount
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(painted, self)
+        own_on_mount(self)
+
+    dashboard.DashboardScreen.on_mount = on_mount  # type: ignore[method-assign]
     app = RagtuiApp(inputs, preloaded=preloaded)
     app.run(headless=True, size=(args.width, args.height))
     result["total_s"] = time.time() - started

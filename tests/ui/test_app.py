@@ -360,7 +360,8 @@ from pathlib import Path
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens import dashboard
-dashboard.DashboardScreen.on_mount = lambda self: self.call_after_refresh(self.app.exit)
+own_on_mount = dashboard.DashboardScreen.on_mount
+dashboard.DashboardScreen.on_mount = lambda self: (self.call_after_refresh(self.app.exit), own_on_mount(self))
 inputs = Inputs(a=Path(r'{sample.a}'), b=Path(r'{sample.b}'), gold=Path(r'{sample.gold}'), config=Path(r'{sample.config}'))
 app = RagtuiApp(inputs)
 app.run(headless=True, size=(80, 24))

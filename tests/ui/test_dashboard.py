@@ -278,6 +278,34 @@ async def test_at_160_columns_the_grid_and_curve_sit_side_by_side(two_runs):
         assert curve.region.bottom <= 49
 
 
+
+async def test_once_painted_the_dashboard_scroll_has_the_focus_and_page_down_scrolls_it(two_runs):
+    # The focus comes right after the first paint (DashboardScreen.AUTO_FOCUS): the keys
+    # that scroll at 80×24 must still reach the scroll without a Tab first.
+    app = RagtuiApp(two_runs)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.pause()
+        scroll = app.screen.query_one("#dashboard-scroll")
+        assert app.screen.focused is scroll and scroll.scroll_y == 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y > 0
+
+
+async def test_a_focus_given_before_the_first_paint_is_kept(two_runs):
+    app = RagtuiApp(two_runs)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot)
+        screen = app.screen
+        await pilot.press("c")  # a key pressed before the first paint's callback ran
+        await pilot.pause()
+        grid = screen.query_one(CategoryGrid)
+        assert screen.focused is grid
+        screen._focus_after_paint()  # the callback, late
+        await pilot.pause()
+        assert screen.focused is grid
+
 # ---- pure pieces --------------------------------------------------------------------
 
 

@@ -39,6 +39,11 @@ class DashboardScreen(Screen):
     """The dashboard of one comparison (or of a single run, with the B columns absent)."""
 
     IS_ROOT = True  # Esc does not leave it (RagtuiApp.action_back)
+    # Textual would focus the first focusable widget, the scroll that holds the whole
+    # dashboard, before the first paint; focus restyles every widget inside it, which
+    # delayed the sample's first paint by ~0.1 s (12 interleaved pairs, docs/performance.md).
+    # `on_mount` focuses it right after the paint instead.
+    AUTO_FOCUS = ""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (160, "-very-wide")]
 
@@ -93,6 +98,13 @@ class DashboardScreen(Screen):
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
         yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._focus_after_paint)
+
+    def _focus_after_paint(self) -> None:
+        if self.focused is None:  # a key pressed meanwhile may have moved it (`c`)
+            self.query_one("#dashboard-scroll", VerticalScroll).focus(scroll_visible=False)
 
     def on_screen_resume(self) -> None:
         """Back from labelling: the corrected values follow the labels just made."""
