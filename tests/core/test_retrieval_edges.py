@@ -58,3 +58,24 @@ def test_a_passage_listed_twice_in_retrieved_is_counted_and_warned(tmp_path, wri
     evaluation = evaluate(load_run(run), None, Config())
     warning = next(w for w in evaluation.warnings if "twice" in w)
     assert "1 question(s) list a passage twice" in warning and "(q1)" in warning and "trec_eval" in warning
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (["d1", "d2", "d3"], ["d3", "d1", "d2"], True),  # the same passages in another order
+        (["d1", "d2", "d3"], ["d1", "d2", "d4"], False),
+        (["d1", "d1", "d2", "d3"], ["d1", "d2", "d3"], True),  # a repeat counts once, at its first rank
+        (["d1", "d1", "d2"], ["d1", "d2", "d3"], False),  # …so the top 3 of A is d1, d2 only
+        (["d1", "d2", "d3", "d9"], ["d2", "d3", "d1", "d7"], True),  # below k = 3 nothing counts
+        (None, [], True),  # no list is an empty one
+        (None, ["d1"], False),
+    ],
+)
+def test_same_top_k_compares_the_first_k_distinct_ids_as_sets(a, b, same):
+    import polars as pl
+
+    from ragtui.core.measuring.retrieval import same_top_k
+
+    frame = pl.DataFrame({"a": [a], "b": [b]}, schema={"a": pl.List(pl.String), "b": pl.List(pl.String)})
+    assert frame.select(same_top_k(pl.col("a"), pl.col("b"), 3)).item() is same

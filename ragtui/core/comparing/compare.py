@@ -29,6 +29,7 @@ from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import METRICS, MetricValue, summarize, summarize_by_category
+from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
 
@@ -115,11 +116,9 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
         .when(~pl.col("measured_b")).then(pl.lit("not_measured"))
         .otherwise(pl.lit("passing"))
     )
-    top_a = pl.col("retrieved_ids").fill_null([]).list.unique(maintain_order=True).list.head(k).list.sort()
-    top_b = pl.col("retrieved_ids_b").fill_null([]).list.unique(maintain_order=True).list.head(k).list.sort()
     gold_fell_out = (pl.col("hit_at_k") == 1) & (pl.col("hit_at_k_b") == 0)
     gold_came_in = (pl.col("hit_at_k") == 0) & (pl.col("hit_at_k_b") == 1)
-    same_passages = top_a == top_b
+    same_passages = same_top_k(pl.col("retrieved_ids"), pl.col("retrieved_ids_b"), k)
     kinds_added = pl.col("failures_b").list.set_difference(pl.col("failures"))
     # The judge failing on B is not the system getting worse: told apart from generation.
     only_judge_error = (kinds_added.list.len() == 1) & kinds_added.list.contains("judge_error")

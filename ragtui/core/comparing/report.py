@@ -121,10 +121,8 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         causes = regressed.get_column("cause").value_counts(sort=True)
         report["regressed_by_cause"] = {row["cause"]: row["count"] for row in causes.iter_rows(named=True)}
         report["unpaired"] = comparison.unpaired
-        report["regressions"] = [
-            {"id": row["id"], "category": row["category"], "cause": row["cause"], "kinds_added": row["kinds_added"]}
-            for row in regressed.iter_rows(named=True)
-        ]
+        # Only the four fields listed: reading every column of each row cost twice the time.
+        report["regressions"] = regressed.select("id", "category", "cause", "kinds_added").to_dicts()
     else:
         report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
     not_measured = comparison.question_ids("not_measured")

@@ -71,7 +71,12 @@ def _values_are_clean(frame: pl.DataFrame) -> bool:
 
 # Parsing in slices bounds memory: polars needs several times a slice's size while it
 # parses, and only the (much smaller) canonical frame of each slice is kept.
-CHUNK_BYTES = 32 * 1024 * 1024
+# 24 MB, not 32: glibc's malloc serves a block of 32 MB or more from fresh pages of its
+# own mapping every time (its threshold for that stops growing at 32 MB), so each block
+# read and each slice joined page-faulted anew; smaller blocks reuse the freed heap. On a
+# 100,000-question file: 2.5 times fewer page faults, a second less system time, the
+# parse ~11 % faster (6 runs each, docs/performance.md).
+CHUNK_BYTES = 24 * 1024 * 1024
 
 
 def read_fast(data: bytes) -> tuple[dict[str, Any], pl.DataFrame] | None:

@@ -19,7 +19,7 @@ from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
-from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes
+from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes, sorted_ids
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,7 +89,7 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
         given = pl.col(f"_run_{name}")
         wanted = pl.col(name)
         if name == "gold_passages":
-            given, wanted = given.list.sort(), wanted.list.sort()
+            given, wanted = sorted_ids(given), sorted_ids(wanted)
         conflicts = compared.filter(pl.col(f"_run_{name}").is_not_null() & (given != wanted).fill_null(True)).height
         if conflicts:
             warnings.append(f"{run.name}: {conflicts} question(s) give a {name} that differs from the gold set; the gold set wins")

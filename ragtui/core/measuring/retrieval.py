@@ -16,6 +16,27 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+
+def sorted_ids(ids: pl.Expr) -> pl.Expr:
+    """Each list of ids sorted, so that two lists compare as sets of ids.
+
+    Sorted inside `list.eval`: polars' own `list.sort` took 15 s on 1,000,000 lists of
+    ten string ids, against 0.85 s here for the same lists (docs/performance.md).
+    """
+    return ids.list.eval(pl.element().sort())
+
+
+def same_top_k(ids: pl.Expr, other: pl.Expr, k: int) -> pl.Expr:
+    """Whether two lists of ids hold the same first k distinct ids, in any order (a
+    repeated id counts at its first rank; a missing list is empty).
+
+    Compared as sets: on 1,000,000 pairs of lists of 20 ids, 1.2 s, against 2.4 s sorted
+    then compared and 32 s with `list.sort` (docs/performance.md).
+    """
+    first_a, first_b = (side.fill_null([]).list.unique(maintain_order=True).list.head(k) for side in (ids, other))
+    return first_a.list.set_symmetric_difference(first_b).list.len() == 0
+
+
 RETRIEVAL_COLUMNS = (
     "first_gold_rank",
     "hits_at_k",
