@@ -157,3 +157,16 @@ def test_the_question_view_names_the_first_gold_at_the_rank_the_metrics_measured
     # [x, x, y, g, g] counts x once: g is third, outside the top 2, in both places.
     assert first_gold(row) == (row["first_gold_rank"], "g") == (3, "g")
     assert gold_rank_text(row, 2) == "gold g at rank 3 — outside the top 2"
+
+
+def test_the_failure_list_names_every_failed_kind_in_order_for_all_128_combinations():
+    import itertools
+
+    import polars as pl
+
+    from ragtui.core.measuring.evaluate import FAILURE_KINDS, _failure_list
+
+    combos = list(itertools.product([False, True], repeat=len(FAILURE_KINDS)))
+    frame = pl.DataFrame({f"fail_{kind}": [combo[i] for combo in combos] for i, kind in enumerate(FAILURE_KINDS)})
+    listed = frame.select(_failure_list()).to_series().to_list()
+    assert listed == [[kind for kind, failed in zip(FAILURE_KINDS, combo, strict=True) if failed] for combo in combos]
