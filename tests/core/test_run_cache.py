@@ -50,10 +50,40 @@ def cache(private_run_cache) -> RunCache:
 
 
 def _texts_of_every_question(run) -> list[dict]:
+    """Each question's texts, its raw judge and human JSON as the objects they hold: the
+    exact path keeps the record's own text of them, the fast path polars' encoding (the
+    question view only shows them decoded)."""
+    import json
+
     from ragtui.core.loading.schema import TEXT_COLUMNS
 
-    return [run.texts_of(qid) if run.texts is not None else {c: row[c] for c in TEXT_COLUMNS}
+    def decoded(texts: dict) -> dict:
+        return {**texts, **{name: _without_nulls(json.loads(texts[name])) if texts[name] else None for name in ("judge_json", "human_json")}}
+
+    return [decoded(run.texts_of(qid) if run.texts is not None else {c: row[c] for c in TEXT_COLUMNS})
             for qid, row in zip(run.frame.get_column("id"), run.frame.iter_rows(named=True), strict=True)]
+
+
+def _without_nulls(value):
+    """A JSON value without its null members (polars writes a member its slice's schema names as null)."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _parquet_run(tmp_path, count: int):
+    """A Parquet run of `count` questions: its texts go to the entry's own text files."""
+    import json
+
+    import polars as pl
+
+    path = tmp_path / "a.parquet"
+    pl.DataFrame([_record(i, f"Réponse {i}.") for i in range(count)], strict=False).write_parquet(
+        path, metadata={"ragtui.run": json.dumps(META)}
+    )
+    return path
 
 
 def test_second_load_reopens_the_cache_with_the_same_run(tmp_path, write_jsonl, cache, parses):
@@ -69,25 +99,57 @@ def test_second_load_reopens_the_cache_with_the_same_run(tmp_path, write_jsonl, 
     assert again.source_format == "ragtui" and again.path == path
 
 
-def test_texts_on_demand_come_from_the_right_slice_of_a_run_parsed_in_many(tmp_path, write_jsonl, cache, monkeypatch):
+def test_a_jsonl_runs_texts_are_read_from_each_records_own_line_of_the_run_file(tmp_path, write_jsonl, cache, monkeypatch):
     from ragtui.core.loading import fast_jsonl
+    from ragtui.core.loading.line_texts import LineTexts
 
-    monkeypatch.setattr(fast_jsonl, "CHUNK_BYTES", 2000)  # a few records a slice: many text files
+    monkeypatch.setattr(fast_jsonl, "CHUNK_BYTES", 2000)  # a few records a slice: many slices
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
     opened = load_run(path, cache=cache)
-    assert len(opened.texts.parts) > 5
+    assert isinstance(opened.texts, LineTexts) and opened.texts.rows == 40
+    (entry,) = cache.folder.iterdir()
+    assert not list(entry.glob("texts-*"))  # the entry holds no copy of the texts
     assert opened.texts_of("q27")["judge_sentences"][0]["text"] == "Réponse 27."
     assert opened.texts_of("q27")["retrieved_texts"] == ["Passage 27 texte.", "Autre."]
     assert _texts_of_every_question(load_run(path, cache=cache)) == _texts_of_every_question(load_run(path))
     assert opened.texts_of("absent") is None
 
 
-def test_texts_read_in_any_order_across_kept_row_groups_are_each_questions_own(tmp_path, write_jsonl, cache, monkeypatch):
+@pytest.mark.parametrize("polars_unsure", [False, True])
+def test_a_whole_run_pass_reads_every_questions_texts_from_the_run_file_in_blocks(tmp_path, write_jsonl, cache, monkeypatch, polars_unsure):
+    from ragtui.core.loading import fast_jsonl, line_texts
+
+    monkeypatch.setattr(line_texts, "_READ_ROWS", 16)  # 40 questions: blocks of 16, 16 and 8
+    if polars_unsure:  # each block is then read record by record
+        monkeypatch.setattr(fast_jsonl, "read_fast", lambda data: None)
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
+    opened = load_run(path, cache=cache)
+    blocks = list(opened.texts.frames())
+    assert [(start, frame.height) for start, frame in blocks] == [(0, 16), (16, 16), (32, 8)]
+    plain = ["retrieved_texts", "judge_sentences", "judge_utility_reason"]  # what the search reads
+    read = [row for _, frame in blocks for row in frame.select(plain).iter_rows(named=True)]
+    assert read == [{name: opened.texts_of(f"q{i:02d}")[name] for name in plain} for i in range(40)]
+
+
+@pytest.mark.parametrize("first", ["meta", "record", "bom"])
+def test_line_offsets_hold_with_or_without_a_metadata_line_a_byte_order_mark_or_a_last_newline(tmp_path, cache, first):
+    import json
+
+    records = [json.dumps(_record(i, f"Réponse {i} « é »."), ensure_ascii=False) for i in range(5)]
+    lines = [json.dumps({"run": META}), *records] if first == "meta" else records
+    text = ("\ufeff" if first == "bom" else "") + "\n".join(lines)  # no newline after the last line
+    path = tmp_path / "a.jsonl"
+    path.write_text(text, encoding="utf-8")
+    opened = load_run(path, cache=cache)
+    assert opened.texts is not None and opened.texts.rows == 5
+    assert [opened.texts_of(f"q{i:02d}")["judge_sentences"][0]["text"] for i in range(5)] == [f"Réponse {i} « é »." for i in range(5)]
+
+
+def test_texts_read_in_any_order_across_kept_row_groups_are_each_questions_own(tmp_path, cache, monkeypatch):
     from ragtui.core.loading import run_cache_parts
 
     monkeypatch.setattr(run_cache_parts, "TEXT_ROW_GROUP", 4)  # 40 questions: ten groups, two kept at a time
-    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
-    opened = load_run(path, cache=cache)
+    opened = load_run(_parquet_run(tmp_path, 40), cache=cache)
     for i in (0, 3, 1, 30, 5, 31, 2, 39, 4, 0, 38, 17):  # same group, other groups, back to an evicted one
         texts = opened.texts_of(f"q{i:02d}")
         assert texts["judge_sentences"][0]["text"] == f"Réponse {i}." and texts["retrieved_texts"][0] == f"Passage {i} texte."
@@ -105,16 +167,44 @@ def test_app_rows_hold_no_text_in_memory_and_the_question_row_has_them_all(tmp_p
     assert evaluation.question("q04")["judge_utility_reason"] == "utile"
 
 
-def test_texts_of_a_cleared_entry_say_why_they_are_missing(tmp_path, write_jsonl, cache):
+def test_texts_of_a_cleared_entry_say_why_they_are_missing(tmp_path, cache):
+    from ragtui.core.loading.config import Config
+    from ragtui.core.measuring.evaluate import evaluate
+
+    evaluation = evaluate(load_run(_parquet_run(tmp_path, 10), cache=cache), None, Config())
+    cache.clear()
+    row = evaluation.question("q04")
+    assert row["retrieved_texts"] == [None, None] and row["judge_sentences"][0]["attested"] is True  # the lean row still measures
+    assert row["texts_error"].startswith("the texts of this run cannot be read again")
+
+
+def test_a_jsonl_runs_texts_outlive_a_cleared_cache_but_never_come_from_a_changed_file(tmp_path, write_jsonl, cache):
     from ragtui.core.loading.config import Config
     from ragtui.core.measuring.evaluate import evaluate
 
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(10)])
     evaluation = evaluate(load_run(path, cache=cache), None, Config())
     cache.clear()
+    assert evaluation.question("q04")["retrieved_texts"] == ["Passage 4 texte.", "Autre."]
+    with path.open("a", encoding="utf-8") as handle:  # the file grows under the app
+        handle.write("\n")
     row = evaluation.question("q04")
-    assert row["retrieved_texts"] == [None, None] and row["judge_sentences"][0]["attested"] is True  # the lean row still measures
-    assert row["texts_error"].startswith("the texts of this run were removed from the cache")
+    assert row["retrieved_texts"] == [None, None]
+    assert row["texts_error"].startswith("the texts of this run cannot be read again") and "changed since it was opened" in row["texts_error"]
+
+
+def test_a_line_that_no_longer_holds_its_question_is_never_shown_as_its_texts(tmp_path, write_jsonl, cache):
+    records = [_record(i) for i in range(10)]
+    path = write_jsonl(tmp_path / "a.jsonl", META, records)
+    opened = load_run(path, cache=cache)
+    # The same bytes but two records swapped (q03 and q04 are the same length), the file's times put back.
+    times = path.stat()
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4], lines[5] = lines[5], lines[4]
+    path.write_text("".join(lines), encoding="utf-8")
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    with pytest.raises(OSError, match="no longer the record it was"):
+        opened.texts_of("q03")
 
 
 def test_headless_load_from_the_cache_needs_no_parse(tmp_path, write_jsonl, cache, parses):

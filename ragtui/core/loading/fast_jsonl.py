@@ -14,13 +14,17 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import polars as pl
 
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
+from ragtui.core.loading.line_texts import line_starts
 from ragtui.core.loading.schema import without_detail
 from ragtui.core.loading.slice_schema import parse_slice
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 
@@ -116,22 +120,30 @@ def _slices(handle: Readable, first: bytes) -> Iterator[bytes]:
 
 
 def read_fast_stream(
-    handle: Readable, *, detail: bool = True, on_slice: Callable[[pl.DataFrame], None] | None = None
+    handle: Readable,
+    *,
+    detail: bool = True,
+    on_slice: Callable[[pl.DataFrame], None] | None = None,
+    on_lines: Callable[[np.ndarray, int], None] | None = None,
 ) -> tuple[dict[str, Any], pl.DataFrame] | None:
     """Like `read_fast`, reading a binary file object slice by slice.
 
     With `detail=False`, each slice drops what only the question view shows
     (`schema.without_detail`) before the next is parsed. `on_slice` sees each canonical
-    slice whole first (the run cache writes its texts there).
+    slice whole first; `on_lines` is given the byte offset in the file of each record's
+    line, and the line number of the first (the run cache keeps one or the other, so the
+    texts can be read again later: `run_cache_parts`, `line_texts`).
     """
-    head = handle.readline().removeprefix("\ufeff".encode())  # a byte-order mark is not content
+    raw_head = handle.readline()
+    head = raw_head.removeprefix("\ufeff".encode())  # a byte-order mark is not content
     meta = _meta_line(head.rstrip(b"\r\n"))
     if meta is None:
         return None
     line = 2 if meta or head.lstrip().startswith(b'{"run"') else 1
+    at = len(raw_head) if line == 2 else 0  # where in the file the next slice starts
     frames = []
     schema = None  # the last slice's, reused for the next (slice_schema.py)
-    for piece in _slices(handle, b"" if line == 2 else head):
+    for piece in _slices(handle, b"" if line == 2 else raw_head):
         if b"\r" in piece:
             return None
         try:
@@ -140,7 +152,8 @@ def read_fast_stream(
             return None
         # Line numbers must be exact: polars skips a blank line, so one anywhere (even at the
         # end of a slice) leaves fewer rows than lines, and the exact path takes the file.
-        rows = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
+        starts = line_starts(piece, at) if on_lines is not None else None
+        rows = len(starts) if starts is not None else piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
         if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
             return None
         schema = raw.schema
@@ -150,9 +163,12 @@ def read_fast_stream(
             return None
         if on_slice is not None:
             on_slice(canonical)
+        if on_lines is not None and starts is not None:
+            on_lines(starts, line)
         frames.append(canonical if detail else without_detail(canonical))
         del raw
         line += rows
+        at += len(piece)
     if not frames:
         return None
     # One contiguous chunk: list operations on it later are two to three times faster.

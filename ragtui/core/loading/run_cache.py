@@ -9,11 +9,13 @@ a new key; and because a same-size rewrite within one clock tick could keep ever
 field, an entry also records the SHA-1 of the file's bytes and is served only when the
 file hashes the same (about a second a gigabyte, a small part of any reopen).
 
-An entry holds the run as two kinds of Parquet files, in the row order of the frame:
-`frame.parquet`, the lean frame every measure needs (`schema.without_detail`), and
-`texts-NNNNN.parquet`, the columns only a person reading one question needs
-(`schema.TEXT_COLUMNS`), written slice by slice while the file is parsed so they never
-have to be held in memory (`run_cache_parts.py` writes and reads these files).
+An entry holds `frame.parquet`, the lean frame every measure needs
+(`schema.without_detail`), in the row order of the frame, and says where the columns only
+a person reading one question needs (`schema.TEXT_COLUMNS`) are read from: for a JSONL
+run the fast path parsed, the run file itself, by the byte offset of each record's line
+(`lines.npy`, `line_texts.py`); for any other run, `texts-NNNNN.parquet` files written
+slice by slice while the file is parsed, so they never have to be held in memory
+(`run_cache_parts.py` writes and reads these files).
 `entry.json` is written last; the folder is built under a temporary name and renamed
 into place, so a half-written entry is never read.
 
@@ -40,6 +42,7 @@ from ragtui.core.errors import Problem
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
 
+    from ragtui.core.loading.line_texts import LineTexts
     from ragtui.core.loading.run_cache_parts import EntryWriter, TextStore
     from ragtui.core.loading.runs import Run
 
@@ -47,7 +50,7 @@ _Binary = TypeVar("_Binary", bound=BinaryIO)
 
 # Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
 # never read again and age out of the cache.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 MANIFEST = "entry.json"
@@ -211,8 +214,6 @@ class CacheEntry:
         is absent, stale or unreadable."""
         import polars as pl
 
-        from ragtui.core.loading.run_cache_parts import TextStore
-
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
             if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
@@ -220,7 +221,7 @@ class CacheEntry:
             # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
             # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
             frame = pl.read_parquet(self.folder / LEAN).rechunk()
-            texts = TextStore.of(self.folder, manifest["texts"])
+            texts = _texts(self.folder, manifest, path)
             if texts.rows != frame.height:
                 return None
             # Last used: eviction removes the least recent first. The precise clock, not the
@@ -231,13 +232,11 @@ class CacheEntry:
             return None
         return _run_from_manifest(manifest, frame, path, texts)
 
-    def texts(self) -> TextStore | None:
+    def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
-        from ragtui.core.loading.run_cache_parts import TextStore
-
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-            return TextStore.of(self.folder, manifest["texts"])
+            return _texts(self.folder, manifest, self.source)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -254,7 +253,17 @@ class CacheEntry:
         return EntryWriter(self, staging)
 
 
-def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore) -> Run:
+def _texts(folder: Path, manifest: dict[str, Any], path: Path) -> TextStore | LineTexts:
+    """Where an entry's texts are: its own text files, or the lines of the run file."""
+    from ragtui.core.loading.line_texts import LineTexts
+    from ragtui.core.loading.run_cache_parts import TextStore
+
+    if manifest.get("lines"):
+        return LineTexts.load(folder, manifest["lines"], path)
+    return TextStore.of(folder, manifest["texts"])
+
+
+def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore | LineTexts) -> Run:
     from ragtui.core.loading.runs import Run, RunMeta
 
     meta = dict(manifest["meta"])

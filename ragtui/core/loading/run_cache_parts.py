@@ -19,6 +19,7 @@ from ragtui.core.atomic import atomic_write_text, atomic_writer
 from ragtui.core.loading.run_cache import CACHE_VERSION, LEAN, MANIFEST, CacheEntry
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     import polars as pl
 
     from ragtui.core.loading.runs import Run
@@ -81,8 +82,8 @@ class TextStore:
             total += int(rows)
         return cls(folder, tuple(str(name) for name, _ in parts), tuple(starts), total)
 
-    def row(self, index: int) -> dict[str, Any]:
-        """The text columns of frame row `index`.
+    def row(self, index: int, question_id: str | None = None) -> dict[str, Any]:
+        """The text columns of frame row `index` (`question_id` is for `LineTexts`' check).
 
         Raises:
             OSError: the entry was removed meanwhile (`ragtui cache clear`, eviction by
@@ -137,6 +138,17 @@ class EntryWriter:
         self.failed: str | None = None
         # The SHA-1 of the bytes parsed, when the parse read the whole file (else read at commit).
         self.read_digest: str | None = None
+        # A JSONL run's texts stay in the run file: where each record's line starts (line_texts.py).
+        self.lines: list[np.ndarray] = []
+        self.first_line = 1
+        self.stamp: tuple[int, int] | None = None  # the run file's, before it was parsed
+
+    def add_lines(self, starts: np.ndarray, first_line: int) -> None:
+        """Keep where the next rows' lines start in the run file (their texts are read there)."""
+        if not self.lines:
+            self.first_line = first_line
+        self.lines.append(starts)
+        self.rows += len(starts)
 
     def add(self, frame: pl.DataFrame) -> None:
         """Write the text columns of these rows (the next rows of the frame) as one part,
@@ -175,7 +187,7 @@ class EntryWriter:
         for name, _ in self.parts:
             with contextlib.suppress(OSError):
                 (self.staging / name).unlink()
-        self.parts, self.rows, self.failed, self.read_digest = [], 0, None, None
+        self.parts, self.rows, self.failed, self.read_digest, self.lines = [], 0, None, None, []
 
     def commit(self, run: Run) -> str | None:
         """Write the lean frame and the manifest, then put the entry in place.
@@ -190,7 +202,8 @@ class EntryWriter:
         if self.failed is None:
             try:
                 digest = self.read_digest or self.entry.digest
-                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest), ensure_ascii=False, allow_nan=False)
+                lines = self._save_lines()
+                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest, lines), ensure_ascii=False, allow_nan=False)
                 with atomic_writer(self.staging / LEAN, "wb") as handle:
                     without_detail(run.frame).write_parquet(handle)  # a no-op on a frame already lean
                 atomic_write_text(self.staging / MANIFEST, manifest)
@@ -207,13 +220,26 @@ class EntryWriter:
             return f"the run alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
         return None
 
+    def _save_lines(self) -> dict[str, Any] | None:
+        if not self.lines:
+            return None
+        import numpy as np
+
+        from ragtui.core.loading.line_texts import LineTexts
+
+        if self.stamp is None:
+            raise OSError("the run file was not stamped before its parse")
+        starts = np.concatenate(self.lines)
+        return LineTexts(self.entry.source, starts, self.stamp[0], self.first_line, self.stamp).save(self.staging)
+
     def abort(self) -> None:
         """Drop the temporary folder."""
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str) -> dict[str, Any]:
+def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None) -> dict[str, Any]:
     return {
+        "lines": lines,
         "version": CACHE_VERSION,
         "source": str(entry.source.resolve()),
         "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen

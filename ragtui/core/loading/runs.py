@@ -14,6 +14,7 @@ from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run
 from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.loading.line_texts import LineTexts
     from ragtui.core.loading.remote import RemoteLocation
     from ragtui.core.loading.run_cache import RunCache
     from ragtui.core.loading.run_cache_parts import EntryWriter, TextStore
@@ -45,25 +46,26 @@ class Run:
     path: Path | RemoteLocation  # a local file, or an address polars fetches (loading/remote.py)
     warnings: tuple[Problem, ...] = ()
     source_format: str = "ragtui"
-    # Where the texts of a lean frame are (loading/run_cache_parts.py): read per question, never held.
-    texts: TextStore | None = field(default=None, compare=False)
+    # Where the texts of a lean frame are (run_cache_parts.py, line_texts.py): read per question, never held.
+    texts: TextStore | LineTexts | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
         return self.meta.name
 
     def texts_of(self, question_id: str) -> dict[str, Any] | None:
-        """One question's text columns (`schema.TEXT_COLUMNS`) from the cache; None when the
-        frame holds its own texts or the question is not in the run.
+        """One question's text columns (`schema.TEXT_COLUMNS`) from the cache or the run
+        file; None when the frame holds its own texts or the question is not in the run.
 
         Raises:
-            OSError: the cache entry was removed since the run was opened.
+            OSError: the cache entry was removed, or the run file changed, since the run
+                was opened.
         """
         if self.texts is None:
             return None
         ids = self.frame.get_column("id")
         found = (ids == question_id).arg_true()
-        return self.texts.row(int(found[0])) if len(found) else None
+        return self.texts.row(int(found[0]), question_id) if len(found) else None
 
     def judge_model(self) -> str | None:
         """The judge model named in the metadata, else the most common one in the verdicts."""
@@ -206,8 +208,8 @@ def load_run(
             return cached
     made = entry.writer() if entry is not None else None
     writer = made if not isinstance(made, str) else None
-    # With the texts going to the cache, none are kept in memory: the question view reads
-    # them back one question at a time (Run.texts).
+    # With a cache entry written, no text is kept in memory: the question view reads them
+    # back one question at a time (Run.texts), from the entry or from the run file.
     try:
         run = _load(path, fmt, gold_questions, detail and writer is None, variant, gold_categories, writer)
     except BaseException:
@@ -265,14 +267,17 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
             writer.add(frame)
         frame = frame if detail else without_detail(frame)
     else:
+        from ragtui.core.loading.line_texts import file_stamp
         from ragtui.core.loading.run_cache import read_through
         from ragtui.core.loading.run_cache_parts import HashingReader
 
         try:
+            if writer is not None:
+                writer.stamp = file_stamp(path)  # the texts are read back from this file as it is now
             with read_through(path.open("rb")) as handle:
                 # Writing a cache entry: its digest is taken from the bytes as they are parsed.
                 reader = HashingReader(handle) if writer is not None else None
-                result = read_fast_stream(reader or handle, detail=detail, on_slice=writer.add if writer is not None else None)
+                result = read_fast_stream(reader or handle, detail=detail, on_lines=writer.add_lines if writer is not None else None)
         except OSError:
             return None  # the exact path reports it
         if writer is not None and reader is not None:

@@ -61,8 +61,9 @@ class Evaluation:
     def question(self, question_id: str) -> dict | None:
         """One question's row as a dict (for the question view), or None.
 
-        Its texts (passages, sentences, reasons) come from the run cache when the run was
-        opened lean (`Run.texts_of`); `texts_error` says why when they cannot be read.
+        Its texts (passages, sentences, reasons) come from the run cache or the run file
+        when the run was opened lean (`Run.texts_of`); `texts_error` says why when they
+        cannot be read.
         """
         rows = self.questions.filter(pl.col("id") == question_id)
         if not rows.height:
@@ -72,7 +73,7 @@ class Evaluation:
             try:
                 row.update(self.run.texts_of(question_id) or {})
             except OSError as exc:
-                row["texts_error"] = f"the texts of this run were removed from the cache ({exc}): reopen it to see them"
+                row["texts_error"] = f"the texts of this run cannot be read again ({exc}): reopen it to see them"
         return row
 
 

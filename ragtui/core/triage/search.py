@@ -43,11 +43,12 @@ def _joined(columns: list[pl.Expr], name: str) -> pl.Expr:
 def _texts(evaluation: Evaluation, side: str) -> pl.DataFrame:
     """One haystack string per question id for one run.
 
-    A run opened lean (texts in the run cache) is read part by part, so only the joined
-    strings are held, never every passage at once.
+    A run opened lean (texts in the run cache, or left in the run file) is read part by
+    part, so only the joined strings are held, never every passage at once.
 
     Raises:
-        OSError: the run's cache entry was removed since it was opened.
+        OSError: the run's cache entry was removed, or its run file changed, since it was
+            opened.
     """
     questions = evaluation.questions
     own = _own_texts()
@@ -65,8 +66,8 @@ class SearchIndex:
     """The normalised text of every question of a comparison, in the comparison's order.
 
     `unreadable` says why passages and reasons are left out of it (a lean run whose cache
-    entry was removed since it was opened): the search then covers ids, questions and
-    answers, and the app says so.
+    entry was removed, or whose file changed, since it was opened): the search then covers
+    ids, questions and answers, and the app says so.
     """
 
     def __init__(self, comparison: Comparison) -> None:

@@ -70,8 +70,9 @@ def header_content(data: QuestionData, position: int, total: int, colour: Colour
     )
     lines.append(Content.assemble(_label("Gold"), Content(f"{GOLD_MARK} ").stylize(colour("gold")) if gold else "", gold_text))
     for side, side_row in data.rows.items():
-        if side_row and side_row.get("texts_error"):  # the run cache's entry went away under the app
-            lines.append(Content.assemble(_label("Texts"), Content(f"{side}: {side_row['texts_error']}").stylize(f"bold {colour('regression')}")))
+        if side_row and side_row.get("texts_error"):  # the cache entry went away, or the run file changed, under the app
+            # The message names the run file: a path is untrusted text like any other.
+            lines.append(Content.assemble(_label("Texts"), safe(f"{side}: {side_row['texts_error']}", one_line=True).stylize(f"bold {colour('regression')}")))
     flagged = {side: flags for side, flags in data.flags.items() if flags}
     if flagged:
         lines.append(directed_content(flagged, data.two_runs, colour))
