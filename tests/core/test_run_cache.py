@@ -13,6 +13,7 @@ from polars.testing import assert_frame_equal
 from ragtui.core.loading import run_cache, runs
 from ragtui.core.loading.run_cache import RunCache, cache_root, parse_limit
 from ragtui.core.loading.runs import load_run
+from tests.core.test_loading import _without_nulls
 
 META = {"name": "baseline", "judge_model": "claude-sonnet-4", "k": 5}
 
@@ -62,15 +63,6 @@ def _texts_of_every_question(run) -> list[dict]:
 
     return [decoded(run.texts_of(qid) if run.texts is not None else {c: row[c] for c in TEXT_COLUMNS})
             for qid, row in zip(run.frame.get_column("id"), run.frame.iter_rows(named=True), strict=True)]
-
-
-def _without_nulls(value):
-    """A JSON value without its null members (polars writes a member its slice's schema names as null)."""
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
 
 
 def _parquet_run(tmp_path, count: int):
