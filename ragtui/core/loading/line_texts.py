@@ -15,7 +15,6 @@ time are checked at every read, and the record read must carry the question's id
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,7 +119,8 @@ class LineTexts:
         if file_stamp(self.path) != self.stamp:
             raise OSError(f"{self.path} changed since it was opened")
         with self.path.open("rb") as handle:
-            data = os.pread(handle.fileno(), stop - start, start)
+            handle.seek(start)
+            data = handle.read(stop - start)
         if len(data) != stop - start:
             raise OSError(f"{self.path} is shorter than when it was opened")
         return data
