@@ -233,3 +233,32 @@ async def test_without_colour_every_state_still_reads_from_symbols(triage, monke
         assert "▼ sentence 2 became unsupported" in text  # what got worse
         assert "  ✓ 1." in text and "› ✗ 2." in text  # verdicts and the focused sentence
         assert "★ p_essai_010" in text  # the gold passage
+
+
+async def test_a_run_file_changed_under_the_app_says_so_on_a_texts_line_instead_of_showing_other_texts(triage):
+    from ragtui.core.loading.line_texts import LineTexts
+
+    assert isinstance(triage.b.run.texts, LineTexts)  # B's texts are read from its file
+    async with _open(triage, ["proc-01", "proc-02"]).run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        assert "Texts" not in _header(pilot.app)
+        with triage.b.run.path.open("a", encoding="utf-8") as handle:  # rewritten by another tool
+            handle.write("\n")
+        await pilot.press("n")
+        await pilot.pause()
+        header = _header(pilot.app)
+        assert "B: the texts of this run cannot be read again" in header and "changed since it was opened" in header
+        assert "A: " not in header.split("Texts", 1)[1].split("\n", 1)[0]  # A's file is untouched: its texts are shown
+
+
+async def test_the_texts_line_shows_a_hostile_run_path_inert(tmp_path):
+    comparison = triage_comparison(tmp_path / "runs\x1b[2J\x07[b]bold[/b]")
+    async with _open(comparison, ["proc-01", "proc-02"]).run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        with comparison.b.run.path.open("a", encoding="utf-8") as handle:
+            handle.write("\n")
+        await pilot.press("n")
+        await pilot.pause()
+        header = _header(pilot.app)
+        assert "cannot be read again" in header
+        assert "\x1b" not in header and "\x07" not in header and "[b]bold[/b]" in header  # controls shown, markup kept as text
