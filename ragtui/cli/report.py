@@ -40,11 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
     from ragtui.cli.output import check_output_path, write_output
     from ragtui.cli.render import render_text
     from ragtui.cli.render_markdown import render_markdown
+    from ragtui.cli.report_json import report_json
     from ragtui.core.comparing.gates import run_gates
     from ragtui.core.comparing.report import build_report
     from ragtui.core.loading.inputs import Inputs
@@ -72,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.notes:
         report["marks"] = _marks(comparison, Path(args.notes))
     if args.format == "json":
-        text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+        text = report_json(report) + "\n"
     elif args.format == "markdown":
         text = render_markdown(report)
     else:
@@ -106,10 +105,9 @@ def _marks(comparison, path: Path) -> list[dict]:
 
 def _run_several(args: argparse.Namespace, inputs) -> int:
     """More than two runs: every candidate against A, every gate on every comparison."""
-    import json
-
     from ragtui.cli.output import write_output
     from ragtui.cli.render_multi import render_multi_markdown, render_multi_text
+    from ragtui.cli.report_json import report_json
     from ragtui.core.comparing.multi_report import build_multi_report, failed_multi_checks
     from ragtui.core.loading.remote import run_location
     from ragtui.core.sanitize import neutralize
@@ -117,7 +115,7 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
 
     report = build_multi_report(load_comparisons(inputs, [run_location(path) for path in args.b]))
     if args.format == "json":
-        text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+        text = report_json(report) + "\n"
     elif args.format == "markdown":
         text = render_multi_markdown(report)
     else:
