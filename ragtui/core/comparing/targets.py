@@ -123,14 +123,16 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
         num_expr, den_expr = spec.num_den()
         columns += [num_expr.alias(f"{spec.key}:num"), den_expr.alias(f"{spec.key}:den")]
     frame = evaluation.questions.select(pl.col("category"), *columns)
-    categories = frame.get_column("category").to_numpy()
+    # Each category's rows found once, by polars: comparing a numpy array of Python strings
+    # for every metric and category took 0.8 s at 1,000,000 questions.
+    categories = frame.get_column("category")
+    masks = {category: (categories == category).to_numpy() for category in categories.unique(maintain_order=True).to_list()}
     for spec, target in targeted:
         num = frame.get_column(f"{spec.key}:num").to_numpy()
         den = frame.get_column(f"{spec.key}:den").to_numpy()
         name = spec.name(k)
         overall[name] = _reading(spec, num, den, target, config.confidence)
-        for category in dict.fromkeys(categories.tolist()):
-            mask = categories == category
+        for category, mask in masks.items():
             by_category.setdefault(category, {})[name] = _reading(spec, num[mask], den[mask], target, config.confidence)
     return overall, by_category
 
