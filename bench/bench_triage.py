@@ -8,7 +8,8 @@ output — everything a real terminal session does except the write itself.
 
 Goals (issue #4): stepping to the next failure (`n`) in under 50 ms at 100,000
 questions; a page of the failure list as fast; memory bounded by the data, not the UI.
-The runs come from bench/make_runs.py (20 passages a question), read from Parquet.
+The runs come from bench/make_runs.py (20 passages a question), read from Parquet
+(`--jsonl`: from JSONL, whose texts the question view reads back from each record's line).
 
 Goal (issue #13): every key of the question view under 100 ms on a 5,000-sentence
 answer (it was 2.6–6 s for `j`, 14.5 s for `v`), at 80×24 and 160×50. `--long-only`
@@ -229,6 +230,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=15, help="presses of each key on the long answer")
     parser.add_argument("--long-only", action="store_true", help="only the 5,000-sentence answer")
+    parser.add_argument("--jsonl", action="store_true", help="read the runs as JSONL (their texts read back from each line) instead of Parquet")
     args = parser.parse_args()
 
     import tempfile
@@ -257,10 +259,11 @@ def main() -> None:
     if args.long_only:
         return
 
-    print(f"ragtui triage benchmark — {args.size:,} questions (bench/make_runs.py, Parquet)")
+    kind = "jsonl" if args.jsonl else "parquet"
+    print(f"ragtui triage benchmark — {args.size:,} questions (bench/make_runs.py, {kind})")
     paths = write(args.size, args.out)
     start = time.perf_counter()
-    comparison = load_comparison(Inputs(a=paths["a_parquet"], b=paths["b_parquet"]))
+    comparison = load_comparison(Inputs(a=paths[f"a_{kind}"], b=paths[f"b_{kind}"]))
     print(f"  load + compare (the core, for scale)          {time.perf_counter() - start:7.2f} s    peak RSS {rss_mb():,.0f} MB")
     gc.collect()
 
