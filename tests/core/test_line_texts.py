@@ -39,10 +39,11 @@ def test_a_whole_run_pass_reads_every_questions_texts_from_the_run_file_in_block
     from ragtui.core.loading import fast_jsonl, line_texts
 
     monkeypatch.setattr(line_texts, "_READ_ROWS", 16)  # 40 questions: blocks of 16, 16 and 8
-    if polars_unsure:  # each block is then read record by record
-        monkeypatch.setattr(fast_jsonl, "read_fast", lambda data: None)
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
     opened = load_run(path, cache=cache)
+    assert isinstance(opened.texts, line_texts.LineTexts)
+    if polars_unsure:  # each block is then read record by record
+        monkeypatch.setattr(fast_jsonl, "canonical_slice", lambda *_: None)
     blocks = list(opened.texts.frames())
     assert [(start, frame.height) for start, frame in blocks] == [(0, 16), (16, 16), (32, 8)]
     plain = ["retrieved_texts", "judge_sentences", "judge_utility_reason"]  # what the search reads

@@ -144,29 +144,17 @@ def read_fast_stream(
     frames = []
     schema = None  # the last slice's, reused for the next (slice_schema.py)
     for piece in _slices(handle, b"" if line == 2 else raw_head):
-        if b"\r" in piece:
-            return None
-        try:
-            raw = parse_slice(piece, schema)
-        except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
-            return None
-        # Line numbers must be exact: polars skips a blank line, so one anywhere (even at the
-        # end of a slice) leaves fewer rows than lines, and the exact path takes the file.
         starts = line_starts(piece, at) if on_lines is not None else None
         rows = len(starts) if starts is not None else piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
-        if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
+        parsed = canonical_slice(piece, rows, line, schema)
+        if parsed is None:
             return None
-        schema = raw.schema
-        try:
-            canonical = canonical_columns(raw, line)
-        except (NotSure, pl.exceptions.PolarsError):
-            return None
+        canonical, schema = parsed
         if on_slice is not None:
             on_slice(canonical)
         if on_lines is not None and starts is not None:
             on_lines(starts, line)
         frames.append(canonical if detail else without_detail(canonical))
-        del raw
         line += rows
         at += len(piece)
     if not frames:
@@ -174,6 +162,26 @@ def read_fast_stream(
     # One contiguous chunk: list operations on it later are two to three times faster.
     frame = pl.concat(frames, rechunk=True) if len(frames) > 1 else frames[0]
     return (meta, frame) if _values_are_clean(frame) else None
+
+
+def canonical_slice(piece: bytes, rows: int, line: int, schema: pl.Schema | None) -> tuple[pl.DataFrame, pl.Schema] | None:
+    """The canonical frame of a slice of `rows` whole lines whose first is line `line`,
+    parsed with the last slice's `schema` where that loses nothing (slice_schema.py), and
+    the schema to try on the next slice; None when the exact path must decide."""
+    if b"\r" in piece:
+        return None
+    try:
+        raw = parse_slice(piece, schema)
+    except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
+        return None
+    # Line numbers must be exact: polars skips a blank line, so one anywhere (even at the
+    # end of a slice) leaves fewer rows than lines, and the exact path takes the file.
+    if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
+        return None
+    try:
+        return canonical_columns(raw, line), raw.schema
+    except (NotSure, pl.exceptions.PolarsError):
+        return None
 
 
 def canonical_from_frame(raw: pl.DataFrame, first_line: int = 1) -> pl.DataFrame | None:
