@@ -20,6 +20,7 @@ import polars as pl
 
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.line_texts import line_starts
+from ragtui.core.loading.records import BOM
 from ragtui.core.loading.schema import without_detail
 from ragtui.core.loading.slice_schema import parse_slice
 
@@ -123,19 +124,17 @@ def read_fast_stream(
     handle: Readable,
     *,
     detail: bool = True,
-    on_slice: Callable[[pl.DataFrame], None] | None = None,
     on_lines: Callable[[np.ndarray, int], None] | None = None,
 ) -> tuple[dict[str, Any], pl.DataFrame] | None:
     """Like `read_fast`, reading a binary file object slice by slice.
 
     With `detail=False`, each slice drops what only the question view shows
-    (`schema.without_detail`) before the next is parsed. `on_slice` sees each canonical
-    slice whole first; `on_lines` is given the byte offset in the file of each record's
-    line, and the line number of the first (the run cache keeps one or the other, so the
-    texts can be read again later: `run_cache_parts`, `line_texts`).
+    (`schema.without_detail`) before the next is parsed. `on_lines` is given, slice by
+    slice, the byte offset in the file of each record's line and the line number of the
+    first (the run cache keeps them, so the texts can be read again later: `line_texts`).
     """
     raw_head = handle.readline()
-    head = raw_head.removeprefix("\ufeff".encode())  # a byte-order mark is not content
+    head = raw_head.removeprefix(BOM.encode())  # a byte-order mark is not content
     meta = _meta_line(head.rstrip(b"\r\n"))
     if meta is None:
         return None
@@ -150,8 +149,6 @@ def read_fast_stream(
         if parsed is None:
             return None
         canonical, schema = parsed
-        if on_slice is not None:
-            on_slice(canonical)
         if on_lines is not None and starts is not None:
             on_lines(starts, line)
         frames.append(canonical if detail else without_detail(canonical))

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragtui.core.loading.records import BOM
+
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
 
 LINES = "lines.npy"  # the entry's file of line offsets
 _READ_ROWS = 4096  # lines parsed at once by a whole-run pass (the search)
-_BYTE_ORDER_MARK = "\ufeff".encode()
 
 
 def line_starts(piece: bytes, at: int) -> np.ndarray:
@@ -117,7 +118,7 @@ class LineTexts:
         for first in range(0, self.rows, _READ_ROWS):
             last = min(first + _READ_ROWS, self.rows)
             stop = int(self.starts[last]) if last < self.rows else self.end
-            block = self._read(int(self.starts[first]), stop).removeprefix(_BYTE_ORDER_MARK)
+            block = self._read(int(self.starts[first]), stop).removeprefix(BOM.encode())
             parsed = canonical_slice(block, last - first, self.first_line + first, schema)
             if parsed is not None:
                 frame, schema = parsed
@@ -148,7 +149,7 @@ def _text_frame(path: Path, lines: list[bytes], first_line: int, question_id: st
     for offset, line in enumerate(lines):
         changed = OSError(f"{path}: line {first_line + offset} is no longer the record it was")
         try:
-            record = json.loads(line.removeprefix(_BYTE_ORDER_MARK))
+            record = json.loads(line.removeprefix(BOM.encode()))
         except (ValueError, UnicodeDecodeError):
             raise changed from None
         row = normalize_run_record(path, first_line + offset, record, []) if isinstance(record, dict) else None
