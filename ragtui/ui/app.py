@@ -99,13 +99,19 @@ class RagtuiApp(SeveralRunsApp, ThemedApp):
     # ---- start-up and loading -------------------------------------------------------
 
     def on_mount(self) -> None:
-        # Pushed (not the default screen) so `switch_screen` can later replace it.
-        self.push_screen(LoadingScreen(self.inputs))
+        preloaded = self._preloaded
+        if preloaded is not None and preloaded.done() and not preloaded.cancelled() and preloaded.exception() is None:
+            # The load ended while Textual started (the bundled sample, a run read from the
+            # cache): the dashboard is the first screen, without a "Loading…" to replace.
+            self._show_loaded(preloaded.result(), replacing=False)
+        else:
+            # Pushed (not the default screen) so `switch_screen` can later replace it.
+            self.push_screen(LoadingScreen(self.inputs))
+            self.load_comparison()
         if self._startup_notes:
             # One notification for every theme and key map problem, not one per file.
             text = "\n".join(neutralize(note) for note in self._startup_notes)
             self.notify(text, title="Settings", severity="warning", timeout=12, markup=False)
-        self.load_comparison()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", name="load comparison")
     def load_comparison(self) -> None:
@@ -145,19 +151,27 @@ class RagtuiApp(SeveralRunsApp, ThemedApp):
             self.post_message(ComparisonFailed([f"{type(error).__name__}: {error}"], internal=True))
 
     def on_comparison_loaded(self, message: ComparisonLoaded) -> None:
+        self._show_loaded(message.data, replacing=True)
+
+    def _show_loaded(self, data: DashboardData, *, replacing: bool) -> None:
+        """The dashboard of a loaded comparison, in place of "Loading…" when `replacing`."""
         from ragtui.ui.screens.dashboard import DashboardScreen
 
-        self.data = message.data
-        self.comparison = message.data.comparison
+        self.data = data
+        self.comparison = data.comparison
         self._load_notes(self.comparison)
-        self._replace_loading_screen(DashboardScreen(message.data, several_runs=self.several_runs))
+        dashboard = DashboardScreen(data, several_runs=self.several_runs)
+        if replacing:
+            self._replace_loading_screen(dashboard)
+        else:
+            self.push_screen(dashboard)
         if self.start_question is not None:  # the question view needs no interval: open it now
             self.call_after_refresh(self.show_question, self.start_question)
-        if message.data.comparison.intervals_pending:
+        if data.comparison.intervals_pending:
             # After the dashboard's first paint: the bootstrap would otherwise slow it down.
-            self.call_after_refresh(self.compute_intervals, message.data)
+            self.call_after_refresh(self.compute_intervals, data)
         else:
-            self.start_tradeoff(message.data.comparison)
+            self.start_tradeoff(data.comparison)
 
     def on_intervals_computed(self, message: IntervalsComputed) -> None:
         from ragtui.ui.screens.dashboard import DashboardScreen

@@ -14,6 +14,7 @@ already shows the values and says the intervals are being computed.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -73,7 +74,39 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
     from ragtui.core import session  # noqa: F401 (imported for its cost, here)
     from ragtui.ui.models import dashboard  # noqa: F401
 
-    return _in_daemon_thread(lambda: _prepare(inputs), "ragtui-load")
+    future = _in_daemon_thread(lambda: _prepare(inputs), "ragtui-load")
+    _switch_often_until(future)
+    return future
+
+
+# While the load runs beside Textual's import, the load thread drops the GIL in each of
+# its polars queries (a few hundred on the bundled sample) and must win it back from the
+# importing thread each time: at CPython's default 5 ms switch interval, that wait made
+# the sample's 0.17 s load last 0.5–0.7 s. A 0.5 ms interval until the load ends lets it
+# finish before the app has mounted (docs/performance.md).
+_LOAD_SWITCH_INTERVAL = 0.0005
+
+
+_loads_running = 0
+_usual_switch_interval = sys.getswitchinterval()
+_switch_lock = threading.Lock()
+
+
+def _switch_often_until(future: Future[DashboardData]) -> None:
+    """The short interval while any load runs; the usual one back when the last ends."""
+    global _loads_running
+    with _switch_lock:
+        _loads_running += 1
+        sys.setswitchinterval(_LOAD_SWITCH_INTERVAL)
+
+    def ended(_: Future[DashboardData]) -> None:
+        global _loads_running
+        with _switch_lock:
+            _loads_running -= 1
+            if _loads_running == 0:
+                sys.setswitchinterval(_usual_switch_interval)
+
+    future.add_done_callback(ended)
 
 
 def start_intervals(data: DashboardData) -> Future[DashboardData]:
