@@ -82,11 +82,9 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
 # While the load runs beside Textual's import, the load thread drops the GIL in each of
 # its polars queries (a few hundred on the bundled sample) and must win it back from the
 # importing thread each time: at CPython's default 5 ms switch interval, that wait made
-# the sample's 0.17 s load last 0.5–0.7 s. A 0.5 ms interval until the load ends lets it
-# finish before the app has mounted (docs/performance.md).
+# the sample's 0.17 s load last 0.5–0.7 s. With 0.5 ms until the load ends, it mostly
+# ends before the app mounts, which then opens on the dashboard (docs/performance.md).
 _LOAD_SWITCH_INTERVAL = 0.0005
-
-
 _loads_running = 0
 _usual_switch_interval = sys.getswitchinterval()
 _switch_lock = threading.Lock()
