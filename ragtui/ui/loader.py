@@ -82,18 +82,20 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
 # While the load runs beside Textual's import, the load thread drops the GIL in each of
 # its polars queries (a few hundred on the bundled sample) and must win it back from the
 # importing thread each time: at CPython's default 5 ms switch interval, that wait made
-# the sample's 0.17 s load last 0.5–0.7 s. With 0.5 ms until the load ends, it mostly
-# ends before the app mounts, which then opens on the dashboard (docs/performance.md).
+# the sample's 0.17 s load last 0.5–0.7 s. With 0.5 ms until the load ends, it often ends
+# before the app mounts, which then opens on the dashboard (docs/performance.md).
 _LOAD_SWITCH_INTERVAL = 0.0005
-_loads_running = 0
-_usual_switch_interval = sys.getswitchinterval()
 _switch_lock = threading.Lock()
+_loads_running = 0
+_usual_switch_interval = sys.getswitchinterval()  # taken again as the first of overlapping loads starts
 
 
 def _switch_often_until(future: Future[DashboardData]) -> None:
     """The short interval while any load runs; the usual one back when the last ends."""
-    global _loads_running
+    global _loads_running, _usual_switch_interval
     with _switch_lock:
+        if _loads_running == 0:
+            _usual_switch_interval = sys.getswitchinterval()
         _loads_running += 1
         sys.setswitchinterval(_LOAD_SWITCH_INTERVAL)
 

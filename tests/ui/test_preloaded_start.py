@@ -13,6 +13,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from ragtui.core.loading.inputs import Inputs
 from ragtui.ui import app as app_module
 from ragtui.ui import loader
@@ -22,6 +24,15 @@ from ragtui.ui.screens.error import ErrorScreen
 from ragtui.ui.screens.loading import LoadingScreen
 
 from .conftest import wait_until_loaded
+
+
+@pytest.fixture
+def no_load_running() -> None:
+    """An earlier test's app may have closed during its load, which still runs for a while."""
+    deadline = time.monotonic() + 30
+    while loader._loads_running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert loader._loads_running == 0
 
 
 def _count_loading_screens(monkeypatch) -> list[LoadingScreen]:
@@ -71,6 +82,30 @@ async def test_a_load_still_running_at_mount_goes_through_the_loading_screen(two
         assert not any(isinstance(screen, LoadingScreen) for screen in app.screen_stack)
 
 
+def test_the_interval_put_back_is_the_one_set_when_the_load_started(two_runs, monkeypatch, no_load_running):
+    original = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.002)  # someone's own setting, made after ragtui was imported
+        release = threading.Event()
+        real = loader._prepare
+        monkeypatch.setattr(loader, "_prepare", lambda inputs: release.wait(10) and real(inputs))
+        future = loader.start_loading(two_runs)
+        assert sys.getswitchinterval() == loader._LOAD_SWITCH_INTERVAL
+        release.set()
+        future.result(timeout=60)
+        _wait_for_interval(0.002)
+        assert sys.getswitchinterval() == 0.002
+    finally:
+        sys.setswitchinterval(original)
+
+
+def _wait_for_interval(expected: float) -> None:
+    # A future's callbacks run just after its waiters wake: give the last one a moment.
+    deadline = time.monotonic() + 10
+    while sys.getswitchinterval() != expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 async def test_a_load_that_failed_before_the_app_mounts_shows_its_problems(fixture_paths):
     lines = fixture_paths["b"].read_text(encoding="utf-8").splitlines()
     lines[2] = "not json at all"
@@ -85,7 +120,7 @@ async def test_a_load_that_failed_before_the_app_mounts_shows_its_problems(fixtu
         assert any(problem.startswith(f"{fixture_paths['b']}:3:") for problem in app.load_problems), app.load_problems
 
 
-def test_threads_switch_often_while_loads_run_and_as_usual_after_the_last(two_runs, monkeypatch):
+def test_threads_switch_often_while_loads_run_and_as_usual_after_the_last(two_runs, monkeypatch, no_load_running):
     usual = sys.getswitchinterval()
     real = loader._prepare
     first_release, second_release = threading.Event(), threading.Event()
@@ -100,14 +135,11 @@ def test_threads_switch_often_while_loads_run_and_as_usual_after_the_last(two_ru
     assert sys.getswitchinterval() == loader._LOAD_SWITCH_INTERVAL
     second_release.set()
     second.result(timeout=60)
-    # The future's callbacks run just after its waiters wake: give the last one a moment.
-    deadline = time.monotonic() + 10
-    while sys.getswitchinterval() != usual and time.monotonic() < deadline:
-        time.sleep(0.01)
+    _wait_for_interval(usual)
     assert sys.getswitchinterval() == usual
 
 
-def test_a_failed_load_gives_the_usual_switch_interval_back(tmp_path, two_runs, monkeypatch):
+def test_a_failed_load_gives_the_usual_switch_interval_back(two_runs, monkeypatch, no_load_running):
     usual = sys.getswitchinterval()
 
     def broken(inputs):
@@ -115,7 +147,5 @@ def test_a_failed_load_gives_the_usual_switch_interval_back(tmp_path, two_runs, 
 
     monkeypatch.setattr(loader, "_prepare", broken)
     assert isinstance(loader.start_loading(two_runs).exception(timeout=60), OSError)
-    deadline = time.monotonic() + 10
-    while sys.getswitchinterval() != usual and time.monotonic() < deadline:
-        time.sleep(0.01)
+    _wait_for_interval(usual)
     assert sys.getswitchinterval() == usual
