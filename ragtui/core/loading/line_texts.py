@@ -145,15 +145,17 @@ def _text_frame(path: Path, lines: list[bytes], first_line: int, question_id: st
     from ragtui.core.loading.normalize import normalize_run_record
     from ragtui.core.loading.schema import RUN_SCHEMA, TEXT_COLUMNS
 
+    def changed(line_number: int) -> OSError:
+        return OSError(f"{path}: line {line_number} is no longer the record it was")
+
     rows = []
     for offset, line in enumerate(lines):
-        changed = OSError(f"{path}: line {first_line + offset} is no longer the record it was")
         try:
             record = json.loads(line.removeprefix(BOM.encode()))
         except (ValueError, UnicodeDecodeError):
-            raise changed from None
+            raise changed(first_line + offset) from None
         row = normalize_run_record(path, first_line + offset, record, []) if isinstance(record, dict) else None
         if row is None or (question_id is not None and row["id"] != question_id):
-            raise changed
+            raise changed(first_line + offset)
         rows.append(row)
     return pl.DataFrame(rows, schema=RUN_SCHEMA).select(TEXT_COLUMNS)
