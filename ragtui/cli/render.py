@@ -12,7 +12,7 @@ from typing import Any
 
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
-from ragtui.core.measuring.metrics import HEADLINE, metric_by_name
+from ragtui.core.measuring.metric_specs import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragtui.core.measuring.metrics import MetricSpec, metric_by_name
+from ragtui.core.measuring.metric_specs import MetricSpec, metric_by_name
 from ragtui.core.vocabulary import (
     TARGET_LEGEND,
     count_text,
@@ -52,7 +52,7 @@ def _target_rows(report: dict[str, Any]) -> list[list[str]]:
 
 def _drop(report: dict[str, Any], spec: MetricSpec) -> float:
     """The drop `n_needed` is for: max_drop, at the same share of utility's 1–5 range."""
-    from ragtui.core.comparing.compare import UTILITY_RANGE
+    from ragtui.core.measuring.metric_specs import UTILITY_RANGE
 
     return report["power"]["max_drop"] * (UTILITY_RANGE if spec.scale == "score" else 1.0)
 

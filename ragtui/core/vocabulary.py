@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # keeps polars out of this module's imports
-    from ragtui.core.measuring.metrics import MetricSpec
+    from ragtui.core.measuring.metric_specs import MetricSpec
 
 MINUS = "\u2212"  # a real minus sign: "−3.0" does not read as a hyphen
 

@@ -42,3 +42,10 @@ def test_report_and_validate_do_not_load_textual_rich_or_httpx():
     )
     loaded = _loaded_after(code)
     assert not {"textual", "rich", "httpx"} & loaded
+
+
+def test_the_app_and_its_dashboard_import_neither_polars_nor_numpy():
+    # A dashboard read back from the cache paints before the load imports them (issue 14).
+    loaded = _loaded_after("import ragtui.ui.app, ragtui.ui.screens.dashboard, ragtui.ui.models.dashboard")
+    assert "textual" in loaded
+    assert not {"polars", "numpy"} & loaded

@@ -14,7 +14,7 @@ import yaml
 from ragtui.core.comparing.tradeoff import best_on_both, build_tradeoff, own_k, pareto_front
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.records import write_run_jsonl
-from ragtui.core.measuring.metrics import MetricValue
+from ragtui.core.measuring.metric_specs import MetricValue
 from ragtui.core.session import load_comparisons
 
 GOLD = [

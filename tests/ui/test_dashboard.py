@@ -310,7 +310,7 @@ async def test_a_focus_given_before_the_first_paint_is_kept(two_runs):
 
 
 def test_value_and_delta_texts_use_points_for_rates_and_units_for_scores():
-    from ragtui.core.measuring.metrics import metric_by_name
+    from ragtui.core.measuring.metric_specs import metric_by_name
 
     recall, utility = metric_by_name("recall@5"), metric_by_name("utility")
     assert value_text(0.9166, recall) == "91.7%" and value_text(None, recall) == "n/a"

@@ -157,7 +157,7 @@ async def test_a_candidate_that_cannot_be_read_is_named_and_the_first_pair_still
 
 def test_the_chart_reads_without_colour_shapes_labels_and_target_lines():
     from ragtui.core.comparing.tradeoff import Tradeoff, TradeoffPoint
-    from ragtui.core.measuring.metrics import MetricValue
+    from ragtui.core.measuring.metric_specs import MetricValue
     from ragtui.ui.widgets.tradeoff_chart import chart_content
 
     def point(label: str, recall: float, faithfulness: float) -> TradeoffPoint:

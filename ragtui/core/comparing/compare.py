@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import polars as pl
 
-from ragtui.core.comparing.intervals import IMPROVED, NO_CLEAR_CHANGE, REGRESSED, UTILITY_RANGE, with_intervals
+from ragtui.core.comparing.intervals import IMPROVED, NO_CLEAR_CHANGE, REGRESSED, with_intervals
 from ragtui.core.comparing.result import CategoryCell, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.run_summary import run_labels, summarize_run
 from ragtui.core.comparing.run_warnings import judge_change_warning, judge_directed_warning, judge_warnings, unpaired_warning
@@ -28,7 +28,8 @@ from ragtui.core.loading.config import Config
 from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import METRICS, MetricValue, summarize, summarize_by_category
+from ragtui.core.measuring.metric_specs import METRICS, UTILITY_RANGE, MetricValue
+from ragtui.core.measuring.metrics import num_den, summarize, summarize_by_category
 from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
@@ -40,7 +41,7 @@ def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
     """Per question: each metric's (num, den) and whether anything was measured at all."""
     specs = []
     for spec in METRICS:
-        num, den = spec.num_den()
+        num, den = num_den(spec)
         specs += [num.alias(f"{spec.key}:num"), den.alias(f"{spec.key}:den")]
     frame = evaluation.questions.with_columns(specs)
     measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS]

@@ -15,10 +15,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ragtui.core.comparing.power import metric_power
-from ragtui.core.comparing.result import CategoryComparison, Comparison, MetricComparison
+from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
-from ragtui.core.comparing.targets import NO_READING, read_targets
-from ragtui.core.measuring.metrics import MetricSpec
+from ragtui.core.comparing.targets import read_targets
+from ragtui.core.measuring.metric_specs import UTILITY_RANGE, MetricSpec
 
 if TYPE_CHECKING:
     import polars as pl
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     from ragtui.core.measuring.evaluate import Evaluation
 
 REGRESSED, IMPROVED, NO_CLEAR_CHANGE = "regressed", "improved", "no_clear_change"
-# Utility is on a 1–5 scale: a drop is flagged at the same share of its range as a rate.
-UTILITY_RANGE = 4.0
 
 
 def change_verdict(spec: MetricSpec, ci: tuple[float, float] | None, p_value: float | None, confidence: float) -> str:

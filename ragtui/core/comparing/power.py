@@ -21,29 +21,14 @@ n = ((z_α + z_β) σ / δ)². n counts questions of the metric's population, li
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
+from ragtui.core.comparing.result import Power
 from ragtui.core.comparing.targets import two_sided_z
 
 POWER = 0.80
 _Z_POWER = 0.8416212335729143  # NormalDist().inv_cdf(POWER), computed once
-
-
-@dataclass(frozen=True)
-class Power:
-    """What a comparison can detect, in the metric's own units (a rate's fraction, utility's score).
-
-    `mde` is None when no drop within the metric's range would be detected (too few
-    questions) or when the runs never differ on it (no variance to go by); `n_needed` is
-    None in the second case only.
-    """
-
-    mde: float | None
-    n_needed: int | None
-    drop: float  # the drop `n_needed` is for (max_drop in the metric's units)
-    n: int  # questions the figures are computed from
 
 
 def _discordance_n(delta: float, discordance: float, z_alpha: float) -> float:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragtui.core.comparing.power import POWER, Power
+from ragtui.core.comparing.power import POWER
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
 from ragtui.core.comparing.report_noise import add_noise_fields
-from ragtui.core.comparing.result import Comparison, MetricComparison, RunSummary
-from ragtui.core.comparing.targets import NO_READING, TargetReading
+from ragtui.core.comparing.result import NO_READING, Comparison, MetricComparison, Power, RunSummary, TargetReading
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K
 from ragtui.core.vocabulary import json_number as _num

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragtui.core.comparing.result import Comparison
-from ragtui.core.measuring.correction import CorrectedMetric
-from ragtui.core.measuring.ppi import Corrected, MeanWithInterval
+from ragtui.core.measuring.label_values import Corrected, CorrectedMetric, MeanWithInterval
 from ragtui.core.vocabulary import json_number as _num
 
 

@@ -21,19 +21,44 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
-from ragtui.core.comparing.power import Power
-from ragtui.core.comparing.targets import NO_READING, TargetReading
-from ragtui.core.loading.config import Config
-from ragtui.core.measuring.calibration import Calibration
-from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.judge_noise import RunNoise
-from ragtui.core.measuring.metrics import Counts, MetricSpec, MetricValue
-
 if TYPE_CHECKING:
+    import polars as pl
+
+    from ragtui.core.loading.config import Config
     from ragtui.core.loading.labels import RunLabels
-    from ragtui.core.measuring.correction import CorrectedMetric
+    from ragtui.core.measuring.evaluate import Evaluation
+    from ragtui.core.measuring.judge_noise import RunNoise
+    from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
+    from ragtui.core.measuring.metric_specs import Counts, MetricSpec, MetricValue
+
+
+@dataclass(frozen=True)
+class Power:
+    """What a comparison can detect, in the metric's own units (a rate's fraction, utility's score).
+
+    `mde` is None when no drop within the metric's range would be detected (too few
+    questions) or when the runs never differ on it (no variance to go by); `n_needed` is
+    None in the second case only.
+    """
+
+    mde: float | None
+    n_needed: int | None
+    drop: float  # the drop `n_needed` is for (max_drop in the metric's units)
+    n: int  # questions the figures are computed from
+
+
+@dataclass(frozen=True)
+class TargetReading:
+    """One run's value against its target: the run's interval and the verdict it supports.
+
+    `verdict` is None when the metric has no target or the run has nothing to measure.
+    """
+
+    verdict: str | None
+    ci: tuple[float, float] | None
+
+
+NO_READING = TargetReading(None, None)
 
 
 @dataclass(frozen=True)
@@ -163,6 +188,8 @@ class Comparison:
         return {qid for summary in self.runs.values() if summary.noise is not None for qid in summary.noise.unstable_ids}
 
     def question_ids(self, status: str) -> list[str]:
+        import polars as pl
+
         return self.status.filter(pl.col("status") == status).get_column("id").to_list()
 
     @cached_property

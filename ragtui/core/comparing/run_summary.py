@@ -12,9 +12,10 @@ from ragtui.core.comparing.result import CorrectedComparison, RunSummary, ToolCo
 from ragtui.core.loading.config import Config
 from ragtui.core.loading.labels import RunLabels, from_run
 from ragtui.core.measuring.calibration import calibrate
-from ragtui.core.measuring.correction import CORRECTED_METRICS, correct, corrected_delta
+from ragtui.core.measuring.correction import correct, corrected_delta
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.judge_noise import run_noise
+from ragtui.core.measuring.label_values import CORRECTED_METRICS
 from ragtui.core.measuring.metrics import counts, recall_curve, unavailable_metrics
 from ragtui.core.measuring.tool_scores import tool_of
 

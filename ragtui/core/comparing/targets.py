@@ -15,35 +15,22 @@ any target, and the grid says so instead of showing a bare percentage.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
+from ragtui.core.comparing.result import NO_READING, TargetReading
 from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
-from ragtui.core.measuring.metrics import METRICS, MetricSpec
+from ragtui.core.measuring.metric_specs import METRICS, MetricSpec
+from ragtui.core.measuring.metrics import num_den
 
 if TYPE_CHECKING:
     from ragtui.core.loading.config import Config
     from ragtui.core.measuring.evaluate import Evaluation
 
 MEETS, MISSES, INCONCLUSIVE = "meets", "misses", "inconclusive"
-
-
-@dataclass(frozen=True)
-class TargetReading:
-    """One run's value against its target: the run's interval and the verdict it supports.
-
-    `verdict` is None when the metric has no target or the run has nothing to measure.
-    """
-
-    verdict: str | None
-    ci: tuple[float, float] | None
-
-
-NO_READING = TargetReading(None, None)
 
 
 def two_sided_z(confidence: float) -> float:
@@ -120,7 +107,7 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
         return overall, by_category
     columns = []
     for spec, _ in targeted:
-        num_expr, den_expr = spec.num_den()
+        num_expr, den_expr = num_den(spec)
         columns += [num_expr.alias(f"{spec.key}:num"), den_expr.alias(f"{spec.key}:den")]
     frame = evaluation.questions.select(pl.col("category"), *columns)
     # Each category's rows found once, by polars: comparing a numpy array of Python strings

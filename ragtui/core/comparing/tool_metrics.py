@@ -31,7 +31,7 @@ from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 from ragtui.core.comparing.targets import readings_of_values
 from ragtui.core.loading.config import Config
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import MetricSpec, MetricValue
+from ragtui.core.measuring.metric_specs import MetricSpec, MetricValue
 from ragtui.core.measuring.tool_scores import tool_of
 
 
@@ -198,10 +198,7 @@ def _spec(name: str, rows: pl.DataFrame, config: Config) -> MetricSpec:
     target = config.tool_targets.get(name)
     higher = target.higher_is_better if target is not None else _higher_is_better(rows)
     key = "tool-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return MetricSpec(
-        key, name.split(":", 1)[1], pl.lit(True), pl.lit(0.0),
-        higher_is_better=higher, binary=binary, scale="rate" if rate else "score",
-    )
+    return MetricSpec(key, name.split(":", 1)[1], higher_is_better=higher, binary=binary, scale="rate" if rate else "score")
 
 
 def _higher_is_better(rows: pl.DataFrame) -> bool:

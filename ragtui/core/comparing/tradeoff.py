@@ -22,7 +22,8 @@ import polars as pl
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.metrics import MetricValue, summarize, summarize_by_category
+from ragtui.core.measuring.metric_specs import MetricValue
+from ragtui.core.measuring.metrics import summarize, summarize_by_category
 from ragtui.core.vocabulary import run_label
 
 AXES = ("recall", "faithfulness")  # x, y

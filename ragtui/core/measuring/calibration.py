@@ -10,46 +10,14 @@ failures say nothing about the judge on the run as a whole. A good judge reaches
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import polars as pl
 
 from ragtui.core.loading.labels import RunLabels, from_run
 from ragtui.core.loading.schema import UNCATEGORIZED
-from ragtui.core.measuring.ppi import MeanWithInterval, clustered_mean
+from ragtui.core.measuring.label_values import Agreement, Calibration
+from ragtui.core.measuring.ppi import clustered_mean
 
 CONFUSION_CELLS = ("judge_yes_person_yes", "judge_yes_person_no", "judge_no_person_yes", "judge_no_person_no")
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """Sentence agreement of one group of labels."""
-
-    sentences: int
-    agreement: float | None
-    kappa: float | None
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """Judge–person agreement and bias for one run; None values mean nothing to measure."""
-
-    answers: int  # answers with a person's label (sentence or utility) and a judge verdict
-    sentences: int  # sentence pairs compared
-    sentence_agreement: float | None
-    sentence_kappa: float | None
-    misaligned_answers: int  # the run's human labels cover another sentence count than the judge's
-    utility_pairs: int
-    utility_exact: float | None
-    utility_within_one: float | None
-    utility_mean_abs_diff: float | None
-    labels: int = 0  # every label (sentences and utility scores)
-    labels_sampled: int = 0  # of which drawn from the random queue
-    unmatched_labels: int = 0  # labels on a sentence or answer the judge did not score
-    by_category: dict[str, Agreement] = field(default_factory=dict)
-    confusion: dict[str, int] = field(default_factory=dict)
-    faithfulness_bias: MeanWithInterval | None = None  # mean(judge − person) on sampled sentences
-    utility_bias: MeanWithInterval | None = None  # on sampled utility scores
 
 
 def cohen_kappa(judge: list[bool] | pl.Series, human: list[bool] | pl.Series) -> float | None:

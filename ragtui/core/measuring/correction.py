@@ -11,13 +11,13 @@ counted. Utility's unit is the answer.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
 
 from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import sentence_units, utility_units
+from ragtui.core.measuring.label_values import CorrectedMetric
 from ragtui.core.measuring.ppi import (
     MIN_LABELLED_GROUPS,
     Corrected,
@@ -29,24 +29,9 @@ from ragtui.core.measuring.ppi import (
     z_value,
 )
 
-CORRECTED_METRICS = ("faithfulness", "utility")
 BOUNDS = {"faithfulness": (0.0, 1.0), "utility": (1.0, 5.0)}
 # Utility is on a 1–5 scale: "±3 points" is the same share of its range as for a rate.
 SCALE = {"faithfulness": 1.0, "utility": 4.0}
-
-
-@dataclass(frozen=True)
-class CorrectedMetric:
-    """One run's corrected metric, with what it would take to make it tight enough."""
-
-    metric: str
-    raw: float | None
-    corrected: Corrected | None  # None: no sampled label yet
-    budget: int | None  # more sampled answers to bring the interval under ±target
-    target_half_width: float
-    floor_half_width: float | None = None  # the half-width with every answer labelled
-    partly_labelled: int = 0  # sampled answers with some sentences still unlabelled
-    by_category: dict[str, Corrected | None] = field(default_factory=dict)
 
 
 def _split(units: pl.DataFrame, labelled: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

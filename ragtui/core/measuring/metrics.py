@@ -13,40 +13,22 @@ from dataclasses import dataclass
 import polars as pl
 
 from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.measuring.metric_specs import METRICS, Counts, MetricSpec, MetricValue
 
 CURVE_MAX_K = 20
 
 
 @dataclass(frozen=True)
-class MetricSpec:
-    """How one metric is computed from the per-question columns."""
+class Formula:
+    """How one metric is computed from the per-question columns: Σ num / Σ den over its members."""
 
-    key: str  # base name; the reported name adds @k for retrieval metrics
-    label: str
     member: pl.Expr
     num: pl.Expr
     den: pl.Expr = pl.lit(1.0)
-    higher_is_better: bool = True
-    binary: bool = False  # per-question 0/1 outcome: McNemar applies
-    scale: str = "rate"  # "rate" (0–1, Δ in points) or "score" (1–5)
-    failure_kind: str | None = None
-    at_k: bool = False
-    judged: bool = False  # computed from the judge's verdicts (a change of judge moves it)
     # The questions the metric is about, measured or not: an empty population with a
     # non-empty scope is "not available" (verdicts missing or errored, no gold passages…);
     # an empty scope is "does not apply" (no unanswerable question in the gold set).
     scope: pl.Expr | None = None
-
-    def name(self, k: int) -> str:
-        return f"{self.key}@{k}" if self.at_k else self.key
-
-    def num_den(self) -> tuple[pl.Expr, pl.Expr]:
-        """Per-question (numerator, denominator), zero outside the population."""
-        member = self.member.fill_null(False)
-        return (
-            pl.when(member).then(self.num.cast(pl.Float64)).otherwise(0.0),
-            pl.when(member).then(self.den.cast(pl.Float64)).otherwise(0.0),
-        )
 
 
 _RETRIEVAL_MEMBER = pl.col("answerable") & pl.col("gold_known")
@@ -54,59 +36,41 @@ _ANSWERED = pl.col("present") & pl.col("answer").is_not_null()
 _NEEDS_VERDICT = _ANSWERED & ~pl.col("abstained").fill_null(False)
 _MAYBE_UNANSWERABLE = pl.col("unanswerable") | ~pl.col("answerability_known")
 
-METRICS: tuple[MetricSpec, ...] = (
-    MetricSpec("recall", "Recall", _RETRIEVAL_MEMBER, pl.col("hit_at_k"), binary=True, failure_kind="retrieval_miss", at_k=True),
-    MetricSpec(
-        "faithfulness", "Faithfulness", pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"),
-        failure_kind="unfaithful", judged=True, scope=_NEEDS_VERDICT,
+FORMULAS: dict[str, Formula] = {
+    "recall": Formula(_RETRIEVAL_MEMBER, pl.col("hit_at_k")),
+    "faithfulness": Formula(pl.col("judged"), pl.col("n_attested"), pl.col("n_sentences"), scope=_NEEDS_VERDICT),
+    "abstention": Formula(
+        pl.col("unanswerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained"), scope=_MAYBE_UNANSWERABLE
     ),
-    MetricSpec(
-        "abstention", "Abstention", pl.col("unanswerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained"),
-        binary=True, failure_kind="answered_unanswerable", scope=_MAYBE_UNANSWERABLE,
+    "utility": Formula(pl.col("utility_q").is_not_null(), pl.col("utility_q"), scope=_ANSWERED),
+    "context_precision": Formula(_RETRIEVAL_MEMBER, pl.col("context_precision_at_k")),
+    "mrr": Formula(_RETRIEVAL_MEMBER, pl.col("rr_at_k")),
+    "false_abstention": Formula(
+        pl.col("answerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained_or_missing"), scope=pl.col("answerable")
     ),
-    MetricSpec(
-        "utility", "Utility", pl.col("utility_q").is_not_null(), pl.col("utility_q"), scale="score", failure_kind="low_utility",
-        judged=True, scope=_ANSWERED,
-    ),
-    MetricSpec("context_precision", "Context precision", _RETRIEVAL_MEMBER, pl.col("context_precision_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("mrr", "MRR", _RETRIEVAL_MEMBER, pl.col("rr_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec(
-        "false_abstention", "False abstention", pl.col("answerable") & pl.col("answer_known") & pl.col("answerability_known"), pl.col("abstained_or_missing"),
-        higher_is_better=False, binary=True, failure_kind="false_abstention", scope=pl.col("answerable"),
-    ),
-    MetricSpec("context_recall", "Context recall", _RETRIEVAL_MEMBER, pl.col("context_recall_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("precision", "Precision", _RETRIEVAL_MEMBER, pl.col("precision_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec("ndcg", "nDCG", _RETRIEVAL_MEMBER, pl.col("ndcg_at_k"), failure_kind="retrieval_miss", at_k=True),
-    MetricSpec(
-        "faithfulness_macro", "Faithfulness (macro)", pl.col("judged"), pl.col("faithfulness_q"), failure_kind="unfaithful",
-        judged=True, scope=_NEEDS_VERDICT,
-    ),
-)
-HEADLINE = ("recall", "faithfulness", "abstention", "utility")
+    "context_recall": Formula(_RETRIEVAL_MEMBER, pl.col("context_recall_at_k")),
+    "precision": Formula(_RETRIEVAL_MEMBER, pl.col("precision_at_k")),
+    "ndcg": Formula(_RETRIEVAL_MEMBER, pl.col("ndcg_at_k")),
+    "faithfulness_macro": Formula(pl.col("judged"), pl.col("faithfulness_q"), scope=_NEEDS_VERDICT),
+}
 
 
-@dataclass(frozen=True)
-class MetricValue:
-    """A metric's value (None when its population is empty: "not available") and n."""
-
-    value: float | None
-    n: int
-
-
-def metric_by_name(name: str) -> MetricSpec:
-    """The spec of `recall@5`, `faithfulness`, …"""
-    base = name.split("@", 1)[0]
-    for spec in METRICS:
-        if spec.key == base:
-            return spec
-    raise KeyError(name)
+def num_den(spec: MetricSpec) -> tuple[pl.Expr, pl.Expr]:
+    """Per-question (numerator, denominator) of a metric, zero outside its population."""
+    formula = FORMULAS[spec.key]
+    member = formula.member.fill_null(False)
+    return (
+        pl.when(member).then(formula.num.cast(pl.Float64)).otherwise(0.0),
+        pl.when(member).then(formula.den.cast(pl.Float64)).otherwise(0.0),
+    )
 
 
 def _aggregations() -> list[pl.Expr]:
     exprs = []
     for spec in METRICS:
-        num, den = spec.num_den()
-        exprs += [num.sum().alias(f"{spec.key}:num"), den.sum().alias(f"{spec.key}:den"), spec.member.fill_null(False).sum().alias(f"{spec.key}:n")]
+        num, den = num_den(spec)
+        member = FORMULAS[spec.key].member
+        exprs += [num.sum().alias(f"{spec.key}:num"), den.sum().alias(f"{spec.key}:den"), member.fill_null(False).sum().alias(f"{spec.key}:n")]
     return exprs
 
 
@@ -123,8 +87,9 @@ def unavailable_metrics(evaluation: Evaluation) -> set[str]:
     """Metrics that measure nothing although there are questions for them to measure."""
     exprs = []
     for spec in METRICS:
-        scope = spec.scope if spec.scope is not None else (pl.col("answerable") if spec.at_k else spec.member)
-        exprs += [spec.member.fill_null(False).sum().alias(f"{spec.key}:n"), scope.fill_null(False).sum().alias(f"{spec.key}:scope")]
+        formula = FORMULAS[spec.key]
+        scope = formula.scope if formula.scope is not None else (pl.col("answerable") if spec.at_k else formula.member)
+        exprs += [formula.member.fill_null(False).sum().alias(f"{spec.key}:n"), scope.fill_null(False).sum().alias(f"{spec.key}:scope")]
     row = evaluation.questions.select(exprs).row(0, named=True)
     return {spec.name(evaluation.k) for spec in METRICS if row[f"{spec.key}:n"] == 0 and row[f"{spec.key}:scope"] > 0}
 
@@ -139,21 +104,6 @@ def summarize_by_category(evaluation: Evaluation) -> dict[str, tuple[int, dict[s
     """category → (n questions, every metric), in order of first appearance."""
     grouped = evaluation.questions.group_by("category", maintain_order=True).agg(pl.len().alias("_n"), *_aggregations())
     return {row["category"]: (row["_n"], _to_values(row, evaluation.k)) for row in grouped.iter_rows(named=True)}
-
-
-@dataclass(frozen=True)
-class Counts:
-    """What the panels count rather than average: nothing is averaged away."""
-
-    questions: int
-    present: int
-    missing: int
-    extra: int
-    judge_errors: int
-    abstained_excluded: int
-    judged: int
-    failing: int
-    failure_kinds: dict[str, int]
 
 
 def counts(evaluation: Evaluation) -> Counts:

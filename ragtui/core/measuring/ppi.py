@@ -19,41 +19,13 @@ sentence for faithfulness (groups: answers) and an answer for utility (one per g
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 
+from ragtui.core.measuring.label_values import Corrected, GroupSpread, MeanWithInterval
+
 MIN_LABELLED_GROUPS = 2  # below this no variance can be estimated: no interval
-
-
-@dataclass(frozen=True)
-class GroupSpread:
-    """Per-group (answer) variances behind an estimate: what the label budget projects from.
-
-    `people` and `judge` are the spreads of the labelled groups' linearised values of Y and
-    f, `covariance` theirs together, `unlabelled` the spread of f̃ over unlabelled groups.
-    """
-
-    people: float
-    judge: float
-    covariance: float
-    unlabelled: float
-    labelled_groups: int
-    unlabelled_groups: int
-
-
-@dataclass(frozen=True)
-class Corrected:
-    """A corrected mean: value, interval (None under 2 labelled groups), labels, λ."""
-
-    value: float
-    ci: tuple[float, float] | None
-    labels: int  # labelled units (sentences or answers)
-    groups: int  # labelled groups (answers)
-    lam: float
-    variance: float | None  # of θ̂
-    spread: GroupSpread | None = None
 
 
 def z_value(confidence: float) -> float:
@@ -169,13 +141,6 @@ def ppi_mean(
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
     return Corrected(value, (low, high), int(y.size), count, lam, variance, spread)
-
-
-@dataclass(frozen=True)
-class MeanWithInterval:
-    value: float
-    ci: tuple[float, float] | None
-    n: int
 
 
 def clustered_mean(values: np.ndarray, groups: np.ndarray, *, confidence: float = 0.95) -> MeanWithInterval | None:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ragtui.core.comparing.result import Comparison, MetricComparison
-from ragtui.core.measuring.calibration import Calibration
-from ragtui.core.measuring.correction import CorrectedMetric
-from ragtui.core.measuring.metrics import Counts
+from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
+from ragtui.core.measuring.metric_specs import Counts
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
 DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")

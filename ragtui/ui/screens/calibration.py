@@ -28,10 +28,9 @@ from ragtui.core.calibration_words import (
     noise_text,
 )
 from ragtui.core.comparing.compare import Comparison, relabelled
-from ragtui.core.measuring.calibration import Calibration
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
-from ragtui.core.measuring.correction import CorrectedMetric
 from ragtui.core.measuring.judge_noise import RunNoise
+from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
 from ragtui.core.vocabulary import UNSTABLE_MARK
 from ragtui.ui.models.labelling import labelling_of
 from ragtui.ui.safe_text import join, safe

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ragtui.core.comparing.tradeoff import Tradeoff, TradeoffPoint
-from ragtui.core.measuring.metrics import metric_by_name as metric_spec
+from ragtui.core.measuring.metric_specs import metric_by_name as metric_spec
 from ragtui.core.vocabulary import (
     CURSOR_MARK,
     TARGET_COLUMN,

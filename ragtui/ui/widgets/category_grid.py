@@ -23,7 +23,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
 
-from ragtui.core.comparing.compare import Comparison
+from ragtui.core.comparing.result import Comparison
 from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories

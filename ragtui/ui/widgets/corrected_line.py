@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from ragtui.core.calibration_words import cal_interval, cal_value, half_width_text
-from ragtui.core.measuring.correction import CORRECTED_METRICS, CorrectedMetric
+from ragtui.core.measuring.label_values import CORRECTED_METRICS, CorrectedMetric
 from ragtui.ui.safe_text import join
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from ragtui.core.comparing.compare import UTILITY_RANGE, MetricComparison
+from ragtui.core.comparing.result import MetricComparison
+from ragtui.core.measuring.metric_specs import UTILITY_RANGE
 from ragtui.core.vocabulary import (
     INTERVALS_PENDING,
     JUDGE_CHANGED_NOTE,

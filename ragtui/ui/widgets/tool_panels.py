@@ -13,7 +13,7 @@ from textual.containers import Grid, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ragtui.core.comparing.compare import MetricComparison
+from ragtui.core.comparing.result import MetricComparison
 from ragtui.core.vocabulary import TOOL_LABELS
 from ragtui.core.vocabulary import status_source_text as _status_source_text
 from ragtui.ui.widgets.metric_panel import MetricPanel

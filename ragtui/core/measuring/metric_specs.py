@@ -1,0 +1,78 @@
+"""What each metric is — its name, label, direction, scale — and the plain values it gives.
+
+Kept free of polars and numpy: the dashboard draws from these types, and a dashboard
+read back from the cache (`ragtui.ui.models.dashboard_cache`) paints before either is
+imported. How each metric is computed from the per-question columns is `metrics.py`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Utility is on a 1–5 scale: a drop is flagged at the same share of its range as a rate.
+UTILITY_RANGE = 4.0
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric, as the views and the comparison read it (its formula: `metrics.FORMULAS`)."""
+
+    key: str  # base name; the reported name adds @k for retrieval metrics
+    label: str
+    higher_is_better: bool = True
+    binary: bool = False  # per-question 0/1 outcome: McNemar applies
+    scale: str = "rate"  # "rate" (0–1, Δ in points) or "score" (1–5)
+    failure_kind: str | None = None
+    at_k: bool = False
+    judged: bool = False  # computed from the judge's verdicts (a change of judge moves it)
+
+    def name(self, k: int) -> str:
+        return f"{self.key}@{k}" if self.at_k else self.key
+
+
+METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec("recall", "Recall", binary=True, failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("faithfulness", "Faithfulness", failure_kind="unfaithful", judged=True),
+    MetricSpec("abstention", "Abstention", binary=True, failure_kind="answered_unanswerable"),
+    MetricSpec("utility", "Utility", scale="score", failure_kind="low_utility", judged=True),
+    MetricSpec("context_precision", "Context precision", failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("mrr", "MRR", failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("false_abstention", "False abstention", higher_is_better=False, binary=True, failure_kind="false_abstention"),
+    MetricSpec("context_recall", "Context recall", failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("precision", "Precision", failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("ndcg", "nDCG", failure_kind="retrieval_miss", at_k=True),
+    MetricSpec("faithfulness_macro", "Faithfulness (macro)", failure_kind="unfaithful", judged=True),
+)
+HEADLINE = ("recall", "faithfulness", "abstention", "utility")
+
+
+def metric_by_name(name: str) -> MetricSpec:
+    """The spec of `recall@5`, `faithfulness`, …"""
+    base = name.split("@", 1)[0]
+    for spec in METRICS:
+        if spec.key == base:
+            return spec
+    raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """A metric's value (None when its population is empty: "not available") and n."""
+
+    value: float | None
+    n: int
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the panels count rather than average: nothing is averaged away."""
+
+    questions: int
+    present: int
+    missing: int
+    extra: int
+    judge_errors: int
+    abstained_excluded: int
+    judged: int
+    failing: int
+    failure_kinds: dict[str, int]
