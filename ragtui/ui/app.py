@@ -167,7 +167,7 @@ class RagtuiApp(SeveralRunsApp, ThemedApp):
             self.push_screen(dashboard)
         if self.start_question is not None:  # the question view needs no interval: open it now
             self.call_after_refresh(self.show_question, self.start_question)
-        if data.comparison.intervals_pending:
+        if data.intervals_pending:
             # After the dashboard's first paint: the bootstrap would otherwise slow it down.
             self.call_after_refresh(self.compute_intervals, data)
         else:

@@ -18,7 +18,6 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -39,12 +38,11 @@ def _prepare(inputs: Inputs) -> DashboardData:
 def fill_intervals(data: DashboardData) -> DashboardData:
     """`data` with the intervals, verdicts and target readings its load left pending (what
     `start_intervals` runs in its thread; tests hold or break it here)."""
-    from ragtui.core.comparing.intervals import with_intervals
-    from ragtui.ui.models.dashboard import dashboard_metrics
+    from ragtui.core.comparing import intervals
+    from ragtui.ui.models.dashboard import with_intervals
 
-    comparison = with_intervals(data.comparison)
-    # Only the metrics change: the rest (corrections above all, read once) is kept as it is.
-    return replace(data, comparison=comparison, metrics=dashboard_metrics(comparison))
+    assert data.comparison is not None, "intervals are computed for a loaded comparison"
+    return with_intervals(data, intervals.with_intervals(data.comparison))
 
 
 def _in_daemon_thread(work: Callable[[], T], name: str) -> Future[T]:

@@ -9,7 +9,7 @@ from ragtui.core.measuring.metrics import recall_curve
 from ragtui.core.session import load_comparison
 from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.app import RagtuiApp
-from ragtui.ui.models.dashboard import DASHBOARD_METRICS, worst_categories
+from ragtui.ui.models.dashboard import DASHBOARD_METRICS, build_dashboard_data, worst_categories
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.category_grid import CategoryGrid, cell_text
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -176,7 +176,7 @@ async def test_the_grid_shows_each_categorys_n_and_values_with_the_worst_marked(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)
-        worst = worst_categories(comparison, "B")
+        worst = worst_categories(build_dashboard_data(comparison), "B")
         assert worst["recall@5"] in ("procedurale", "contradiction_connue")
         for row, (category, data) in enumerate(comparison.categories.items()):
             assert str(grid.get_cell_at((row, 1))) == str(data.n)
@@ -341,8 +341,8 @@ def test_the_curve_without_any_answerable_question_says_so():
 
 
 def test_worst_category_is_the_biggest_drop_with_b_and_the_weakest_value_with_a(comparison):
-    worst_b = worst_categories(comparison, "B")
-    worst_a = worst_categories(comparison, "A")
+    worst_b = worst_categories(build_dashboard_data(comparison), "B")
+    worst_a = worst_categories(build_dashboard_data(comparison), "A")
     # Utility fell most in procedurale (5.0 → 3.3); with A alone, sans_reponse is weakest (4.0).
     assert worst_b["utility"] == "procedurale"
     assert worst_a["utility"] == "sans_reponse"

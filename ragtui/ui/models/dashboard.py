@@ -3,15 +3,21 @@
 Nothing here computes: values, intervals, verdicts, counts, the recall curve and the
 judge's agreement with people are all read from the `Comparison` that `compare` returned.
 This module only picks them out and orders them, so the widgets stay simple views.
+
+`DashboardData` holds plain values only (no polars, no numpy), so a copy kept in the
+cache (`dashboard_cache.py`) can be drawn before the load has imported either; the
+`Comparison` it was picked from rides along for everything past the dashboard.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from ragtui.core.comparing.result import Comparison, MetricComparison
-from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
-from ragtui.core.measuring.metric_specs import Counts
+if TYPE_CHECKING:
+    from ragtui.core.comparing.result import CategoryComparison, Comparison, MetricComparison
+    from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
+    from ragtui.core.measuring.metric_specs import Counts
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
 DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")
@@ -36,11 +42,18 @@ class RunHeader:
 class DashboardData:
     """Everything the dashboard needs; B-side fields are absent with a single run."""
 
-    comparison: Comparison
     runs: tuple[RunHeader, ...]
     metrics: tuple[MetricComparison, ...]
     curves: dict[str, list[float | None]]
     status_counts: dict[str, int]
+    categories: dict[str, CategoryComparison]
+    category_names: dict[str, str]  # category → the name the config gives it
+    k: int
+    two_runs: bool
+    confidence: float
+    max_drop: float
+    status_from: str = "ragtui"  # whose verdicts make a question pass: "ragtui", "tool", "both"
+    intervals_pending: bool = False  # the intervals, verdicts and target readings are still being computed
     warnings: tuple[str, ...] = field(default_factory=tuple)
     # side → metric → the value corrected by the sampled labels (faithfulness, utility)
     corrections: dict[str, dict[str, CorrectedMetric]] = field(default_factory=dict)
@@ -48,14 +61,9 @@ class DashboardData:
     tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
     # Per run ("A", "B"): questions the tool could not judge (counted like judge errors).
     tool_errors: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def two_runs(self) -> bool:
-        return self.comparison.b is not None
-
-    @property
-    def k(self) -> int:
-        return self.comparison.k
+    # The comparison the values were picked from: None for a dashboard read back from the
+    # cache until its runs are loaded. Not a value the dashboard shows: equality ignores it.
+    comparison: Comparison | None = field(default=None, compare=False, repr=False)
 
 
 def _header(comparison: Comparison, label: str) -> RunHeader:
@@ -82,17 +90,35 @@ def dashboard_metrics(comparison: Comparison) -> tuple[MetricComparison, ...]:
 
 def build_dashboard_data(comparison: Comparison) -> DashboardData:
     """Pick out of a Comparison what the dashboard shows (runs in the loading worker)."""
+    config = comparison.config
     return DashboardData(
-        comparison=comparison,
         runs=tuple(_header(comparison, label) for label in comparison.runs),
         metrics=dashboard_metrics(comparison),
         curves={label: summary.recall_curve for label, summary in comparison.runs.items()},
         status_counts=comparison.status_counts,
+        categories=comparison.categories,
+        category_names={category: config.category_name(category) for category in comparison.categories},
+        k=comparison.k,
+        two_runs=comparison.b is not None,
+        confidence=config.confidence,
+        max_drop=config.max_drop,
+        status_from=comparison.status_from,
+        intervals_pending=comparison.intervals_pending,
         # The same warning can come from both runs; show it once.
         warnings=tuple(dict.fromkeys(comparison.warnings)),
         corrections=corrections_of(comparison),
         tool_groups=tool_groups(comparison),
         tool_errors=tool_errors(comparison),
+        comparison=comparison,
+    )
+
+
+def with_intervals(data: DashboardData, comparison: Comparison) -> DashboardData:
+    """`data` for the same comparison with its intervals: the metrics and category cells
+    change; the rest (the corrections above all, read once) is kept as it is."""
+    return replace(
+        data, metrics=dashboard_metrics(comparison), categories=comparison.categories,
+        intervals_pending=comparison.intervals_pending, comparison=comparison,
     )
 
 
@@ -114,7 +140,7 @@ def tool_groups(comparison: Comparison) -> tuple[tuple[str, tuple[MetricComparis
     return tuple((tool, tuple(metrics)) for tool, metrics in groups.items())
 
 
-def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:
+def worst_categories(data: DashboardData, side: str) -> dict[str, str]:
     """metric name → the category to mark as worst in the category grid.
 
     With two runs and side "B", the worst cell is the biggest move in the bad direction
@@ -123,14 +149,14 @@ def worst_categories(comparison: Comparison, side: str) -> dict[str, str]:
     category moved the bad way.
     """
     worst: dict[str, str] = {}
-    for metric in dashboard_metrics(comparison):
+    for metric in data.metrics:
         sign = 1.0 if metric.spec.higher_is_better else -1.0
         best_score, best_category = None, None
-        for category, data in comparison.categories.items():
-            cell = data.metrics.get(metric.name)
+        for category, found in data.categories.items():
+            cell = found.metrics.get(metric.name)
             if cell is None:
                 continue
-            if comparison.b is not None and side == "B":
+            if data.two_runs and side == "B":
                 delta = cell.delta
                 score = None if delta is None or sign * delta >= 0 else sign * delta
             else:

@@ -68,8 +68,6 @@ class DashboardScreen(Screen):
 
     def compose(self) -> ComposeResult:
         data = self.data
-        comparison = data.comparison
-        config = comparison.config
         with VerticalScroll(id="dashboard-scroll"):
             with Horizontal(id="runs"):
                 for header in data.runs:
@@ -77,15 +75,15 @@ class DashboardScreen(Screen):
             yield WarningsPanel(data.warnings)
             yield StatusCounts(data.status_counts, two_runs=data.two_runs)
             if data.tool_groups:
-                yield Static(status_source_text(comparison.status_from, [tool for tool, _ in data.tool_groups]), id="status-source")
+                yield Static(status_source_text(data.status_from, [tool for tool, _ in data.tool_groups]), id="status-source")
             # When the tool's verdicts make the status, its metrics are what the team reads first.
-            tools_first = comparison.status_from == "tool"
+            tools_first = data.status_from == "tool"
             if tools_first:
                 yield from self._tool_groups()
             with Grid(id="metrics"):
                 for metric in data.metrics:
                     yield MetricPanel(
-                        metric, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop,
+                        metric, k=data.k, two_runs=data.two_runs, confidence=data.confidence, max_drop=data.max_drop,
                         corrected=corrected_content(metric.spec.key, data.corrections),
                     )
             if not tools_first:
@@ -93,7 +91,7 @@ class DashboardScreen(Screen):
             with Horizontal(id="lower"):
                 with Vertical(id="categories"):
                     yield Static(self._grid_title(), id="categories-title")
-                    yield CategoryGrid(comparison, side=self.side, id="category-grid")
+                    yield CategoryGrid(data, side=self.side, id="category-grid")
                     yield Static("", id="categories-more")
                     yield Static(self._grid_legend(), id="categories-legend")
                 yield RecallCurve(data.curves, data.k, id="recall-curve")
@@ -109,7 +107,7 @@ class DashboardScreen(Screen):
     def on_screen_resume(self) -> None:
         """Back from labelling: the corrected values follow the labels just made."""
         labelling = getattr(self.app, "labelling", None)
-        if labelling is None or labelling.version == getattr(self, "_labels_seen", 0):
+        if labelling is None or labelling.version == getattr(self, "_labels_seen", 0) or self.data.comparison is None:
             return
         self._labels_seen = labelling.version
         from ragtui.core.comparing.compare import relabelled
@@ -125,7 +123,7 @@ class DashboardScreen(Screen):
         by_key = {metric.spec.key: metric for metric in data.metrics}
         for panel in self.query("#metrics MetricPanel").results(MetricPanel):
             panel.set_metric(by_key[panel.metric.spec.key])
-        self.query_one(CategoryGrid).set_comparison(data.comparison)
+        self.query_one(CategoryGrid).set_data(data)
         self.query_one("#categories-legend", Static).update(self._grid_legend())
 
     def intervals_failed(self) -> None:
@@ -136,9 +134,9 @@ class DashboardScreen(Screen):
         self.query_one("#categories-legend", Static).update(self._grid_legend())
 
     def _tool_groups(self) -> ComposeResult:
-        data, config = self.data, self.data.comparison.config
+        data = self.data
         for tool, metrics in data.tool_groups:
-            yield ToolMetricsGroup(tool, metrics, errors=data.tool_errors, k=data.k, two_runs=data.two_runs, confidence=config.confidence, max_drop=config.max_drop)
+            yield ToolMetricsGroup(tool, metrics, errors=data.tool_errors, k=data.k, two_runs=data.two_runs, confidence=data.confidence, max_drop=data.max_drop)
 
     def _grid_title(self) -> Content:
         shown = {"A": "A (reference)", "B": "B (candidate), Δ vs A in points"}[self.side]
@@ -146,7 +144,7 @@ class DashboardScreen(Screen):
 
     def _grid_legend(self) -> Content:
         worst = "biggest drop" if self.side == "B" and self.data.two_runs else "weakest value"
-        against = self._pending if self.data.comparison.intervals_pending else TARGET_LEGEND
+        against = self._pending if self.data.intervals_pending else TARGET_LEGEND
         return Content.styled(f"{WORST} {worst} per metric · vs target: {against} · arrows + Enter: that category's failures", "dim")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -23,10 +23,9 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
 
-from ragtui.core.comparing.result import Comparison
 from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
 from ragtui.ui.messages import OpenFailures
-from ragtui.ui.models.dashboard import dashboard_metrics, worst_categories
+from ragtui.ui.models.dashboard import DashboardData, worst_categories
 from ragtui.ui.safe_text import rich_text
 
 CATEGORY_COLUMN, N_COLUMN = "category", "n"
@@ -73,12 +72,11 @@ class CategoryGrid(DataTable):
             super().__init__()
             self.left, self.right = left, right
 
-    def __init__(self, comparison: Comparison, *, side: str = "B", id: str | None = None) -> None:
+    def __init__(self, data: DashboardData, *, side: str = "B", id: str | None = None) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, id=id)
-        self.comparison = comparison
-        self.side = side if comparison.b is not None else "A"
+        self.data = data
+        self.side = side if data.two_runs else "A"
         self.fixed_columns = 1  # the category stays in view while scrolling right at 80 columns
-        self._metrics = dashboard_metrics(comparison)
         self._out_of_view: tuple[list[str], list[str]] | None = None
 
     def columns_out_of_view(self) -> tuple[list[str], list[str]]:
@@ -125,20 +123,20 @@ class CategoryGrid(DataTable):
     def on_mount(self) -> None:
         self.add_column("Category", key=CATEGORY_COLUMN)
         self.add_column("n", key=N_COLUMN)
-        for metric in self._metrics:
-            self.add_column(short_label(metric.spec, self.comparison.k), key=metric.name)
+        for metric in self.data.metrics:
+            self.add_column(short_label(metric.spec, self.data.k), key=metric.name)
         self.populate()
 
     def populate(self) -> None:
         """(Re)fill the rows for the current side, keeping the cursor where it was."""
         cursor = self.cursor_coordinate
         self.clear()
-        worst = worst_categories(self.comparison, self.side)
-        show_delta = self.side == "B" and self.comparison.b is not None
-        for category, data in self.comparison.categories.items():
-            cells: list[Text] = [rich_text(self.comparison.config.category_name(category), limit=24), Text(str(data.n), justify="right")]
-            for metric in self._metrics:
-                cell = data.metrics.get(metric.name)
+        worst = worst_categories(self.data, self.side)
+        show_delta = self.side == "B" and self.data.two_runs
+        for category, found in self.data.categories.items():
+            cells: list[Text] = [rich_text(self.data.category_names[category], limit=24), Text(str(found.n), justify="right")]
+            for metric in self.data.metrics:
+                cell = found.metrics.get(metric.name)
                 value = cell.value(self.side) if cell is not None else None
                 number = value.value if value is not None and value.n else None
                 text = cell_text(number, cell.delta if show_delta and cell else None, metric.spec.scale)
@@ -151,14 +149,13 @@ class CategoryGrid(DataTable):
         if self.row_count:
             self.cursor_coordinate = self.validate_cursor_coordinate(cursor)
 
-    def set_comparison(self, comparison: Comparison) -> None:
+    def set_data(self, data: DashboardData) -> None:
         """The same comparison with its intervals: the ✓ ✗ ? against the targets appear."""
-        self.comparison = comparison
-        self._metrics = dashboard_metrics(comparison)
+        self.data = data
         self.populate()
 
     def set_side(self, side: str) -> None:
-        if self.comparison.b is None:
+        if not self.data.two_runs:
             return
         self.side = side
         self.populate()
@@ -175,12 +172,12 @@ class CategoryGrid(DataTable):
         if name is None:
             self.post_message(OpenFailures(category=category))
             return
-        metric = self.comparison.metrics[name]
-        cell = self.comparison.categories[category].metrics.get(name)
+        metric = next(metric for metric in self.data.metrics if metric.name == name)
+        cell = self.data.categories[category].metrics.get(name)
         applies = cell is not None and cell.applies
         if not applies:
             self.notify(
-                f"{short_label(metric.spec, self.comparison.k)} does not apply to this category (n = 0).",
+                f"{short_label(metric.spec, self.data.k)} does not apply to this category (n = 0).",
                 title="Nothing to list",
                 markup=False,
             )
