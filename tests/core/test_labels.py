@@ -10,11 +10,11 @@ import polars as pl
 import pytest
 
 from ragtui.core.errors import InputError
+from ragtui.core.loading.inputs import default_labels_path
 from ragtui.core.loading.labels import (
     LabelsUnwritable,
     LabelWriter,
     RunLabels,
-    default_labels_path,
     replay,
     writable_problem,
 )

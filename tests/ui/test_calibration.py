@@ -10,7 +10,7 @@ from textual import events
 from textual.widgets import Static
 
 from ragtui.cli import main
-from ragtui.core.loading.labels import default_labels_path
+from ragtui.core.loading.inputs import default_labels_path
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens.calibration import CalibrationScreen

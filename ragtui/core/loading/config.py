@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.loading.inputs import default_config_path
 from ragtui.core.loading.schema import UNCATEGORIZED
 
 DEFAULT_FALLBACK_PHRASES = ("Je ne trouve pas cette information",)
@@ -24,7 +25,6 @@ DEFAULT_CATEGORY_NAMES = {
     UNCATEGORIZED: "Uncategorized",
 }
 DEFAULT_UNANSWERABLE_CATEGORIES = ("sans_reponse",)
-CONFIG_FILE_NAME = "ragtui.yaml"
 DEFAULT_K = 5  # when neither -k, nor the config, nor the run says
 
 
@@ -195,7 +195,7 @@ def _tool_targets(path: Path, line: int | None, raw: Any, problems: list[Problem
 def load_config(path: str | Path | None = None, *, search_dir: Path | None = None) -> Config:
     """The config at `path`, else `./ragtui.yaml` when present, else the shipped defaults."""
     if path is None:
-        candidate = (search_dir or Path.cwd()) / CONFIG_FILE_NAME
+        candidate = default_config_path(search_dir)
         if not candidate.is_file():
             return Config()
         path = candidate

@@ -11,6 +11,23 @@ if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.remote import RemoteLocation
 
 
+CONFIG_FILE_NAME = "ragtui.yaml"
+LABELS_SUFFIX = ".labels.jsonl"
+
+
+def default_config_path(search_dir: Path | None = None) -> Path:
+    """`./ragtui.yaml`, read when no config is given and the file is there."""
+    return (search_dir or Path.cwd()) / CONFIG_FILE_NAME
+
+
+def default_labels_path(run_path: Path | RemoteLocation) -> Path:
+    """`RUN.labels.jsonl` beside the run file; for a run at an address (nothing can be
+    written beside it), in the current folder."""
+    if not isinstance(run_path, Path):
+        return Path(run_path.stem + LABELS_SUFFIX)
+    return run_path.with_name(run_path.stem + LABELS_SUFFIX)
+
+
 @dataclass(frozen=True)
 class Inputs:
     """Run A (reference), optionally run B (candidate) and more candidates, the gold set and the config."""
@@ -33,6 +50,17 @@ class Inputs:
     others: tuple[Path, ...] = ()
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
+
+    def local_files(self) -> tuple[Path, ...] | None:
+        """Every file the comparison of A and B is read from, there or not: the runs, the gold
+        set, the config (`./ragtui.yaml` when none is given) and the labels files. None when a
+        run is at an address, whose state cannot be told without reading it."""
+        runs = tuple(run for run in (self.a, self.b) if isinstance(run, Path))
+        if len(runs) != (1 if self.b is None else 2):
+            return None
+        labels = (self.labels,) if self.labels is not None else tuple(default_labels_path(run) for run in runs)
+        config = self.config if self.config is not None else default_config_path()
+        return (*runs, *((self.gold,) if self.gold is not None else ()), config, *labels)
 
     @property
     def runs(self) -> tuple[Path, ...]:

@@ -23,21 +23,13 @@ from typing import IO, TYPE_CHECKING, Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, warning
+from ragtui.core.loading.inputs import default_labels_path
 
-LABELS_SUFFIX = ".labels.jsonl"
 SENTENCE_LABELS = {"id": pl.String(), "sentence": pl.Int64(), "human": pl.Boolean(), "sampled": pl.Boolean()}
 UTILITY_LABELS = {"id": pl.String(), "human": pl.Float64(), "sampled": pl.Boolean()}
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ragtui.core.loading.remote import RemoteLocation
-
-
-def default_labels_path(run_path: Path | RemoteLocation) -> Path:
-    """`RUN.labels.jsonl` beside the run file; for a run at an address (nothing can be
-    written beside it), in the current folder."""
-    if not isinstance(run_path, Path):
-        return Path(run_path.stem + LABELS_SUFFIX)
-    return run_path.with_name(run_path.stem + LABELS_SUFFIX)
+    pass
 
 
 class LabelsUnwritable(Exception):

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.loading.labels import LabelsUnwritable, LabelWriter, RunLabels, default_labels_path, writable_problem
+from ragtui.core.loading.inputs import default_labels_path
+from ragtui.core.loading.labels import LabelsUnwritable, LabelWriter, RunLabels, writable_problem
 
 __all__ = ["AnswerLabels", "Labelling", "LabelsUnwritable"]
 
