@@ -31,8 +31,28 @@ def _prepare(inputs: Inputs) -> DashboardData:
     # Looked up at call time (not imported at the top): `ragtui.ui.loader` stays light.
     from ragtui.core import session
     from ragtui.ui.models.dashboard import build_dashboard_data
+    from ragtui.ui.models.dashboard_cache import dashboard_key
 
-    return build_dashboard_data(session.load_comparison(inputs, intervals=False))
+    key = dashboard_key(inputs)  # the inputs' state before they are read
+    data = build_dashboard_data(session.load_comparison(inputs, intervals=False))
+    return _keep(inputs, key, data) if key is not None else data
+
+
+def _keep(inputs: Inputs, key: str, data: DashboardData) -> DashboardData:
+    """Keep `data` for the next open of the same inputs, unless they changed while being read
+    (the values would then belong to neither state); `data`, with a warning if it could not be kept."""
+    from dataclasses import replace
+
+    from ragtui.ui.models.dashboard_cache import dashboard_key, dashboards_folder, read_dashboard, save_dashboard
+
+    if dashboard_key(inputs) != key or read_dashboard(key) == data:
+        return data
+    try:
+        save_dashboard(key, data)
+    except OSError as exc:
+        note = f"the dashboard could not be kept for the next open: {dashboards_folder()}: {exc.strerror or exc}"
+        return replace(data, warnings=(*data.warnings, note))
+    return data
 
 
 def fill_intervals(data: DashboardData) -> DashboardData:

@@ -334,8 +334,7 @@ def sample(_sample_loads, monkeypatch) -> Inputs:
     """
     from ragtui.cli.tui import sample_inputs
     from ragtui.core import session
-    from ragtui.ui import app as app_module
-    from ragtui.ui import loader
+    from ragtui.ui import loader, startup
 
     paths = sample_inputs()
     if not paths["a"].is_file():
@@ -374,8 +373,8 @@ def sample(_sample_loads, monkeypatch) -> Inputs:
 
         return once
 
-    monkeypatch.setattr(app_module, "start_loading", shared(app_module.start_loading))
-    monkeypatch.setattr(app_module, "start_intervals", shared_intervals(app_module.start_intervals))
+    monkeypatch.setattr(startup, "start_loading", shared(startup.start_loading))
+    monkeypatch.setattr(startup, "start_intervals", shared_intervals(startup.start_intervals))
     monkeypatch.setattr(session, "load_comparisons", shared(session.load_comparisons))
     return Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])
 

@@ -16,8 +16,7 @@ import time
 import pytest
 
 from ragtui.core.loading.inputs import Inputs
-from ragtui.ui import app as app_module
-from ragtui.ui import loader
+from ragtui.ui import loader, startup
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.error import ErrorScreen
@@ -43,7 +42,7 @@ def _count_loading_screens(monkeypatch) -> list[LoadingScreen]:
             super().__init__(*args, **kwargs)
             made.append(self)
 
-    monkeypatch.setattr(app_module, "LoadingScreen", Counted)
+    monkeypatch.setattr(startup, "LoadingScreen", Counted)
     return made
 
 
@@ -52,7 +51,7 @@ async def test_a_load_finished_before_the_app_mounts_opens_straight_on_the_dashb
     preloaded = loader.start_loading(two_runs)
     loaded = preloaded.result(timeout=60)
     own_loads: list[object] = []
-    monkeypatch.setattr(app_module, "start_loading", own_loads.append)
+    monkeypatch.setattr(startup, "start_loading", own_loads.append)
     shown: list[object] = []
     monkeypatch.setattr(DashboardScreen, "on_mount", lambda screen: shown.append(screen.data))
     app = RagtuiApp(two_runs, preloaded=preloaded)
