@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 
 class StartupApp(App[int]):
-    """Mixed into `RagtuiApp`: it sets `inputs`, `_preloaded`, `_kept`, `_startup_notes`,
-    `data`, `comparison`, `notes_path`, `load_problems` and `start_question`."""
+    """Mixed into `RagtuiApp`, whose `__init__` sets what this reads: `inputs`, `_preloaded`,
+    `_kept`, `_startup_notes`, `data`, `comparison`, `notes_path`, `load_problems`, `start_question`."""
 
     _load_started = False  # with a kept dashboard, the load waits for its paint
 
@@ -157,8 +157,9 @@ class StartupApp(App[int]):
         self._replace_loading_screen(ErrorScreen(message.problems, internal=message.internal))
 
     def _replace_loading_screen(self, screen) -> None:
-        # Help or the palette may be open over "Loading…": close them, so the loading
-        # screen itself is what gets replaced and nothing is left beneath the result.
+        # Help or the palette may be open over "Loading…" (or over a kept dashboard whose
+        # load failed): close them, so that first screen itself is what gets replaced and
+        # nothing is left beneath the result.
         while not isinstance(self.screen, LoadingScreen) and len(self.screen_stack) > 2:
             self.pop_screen()
         self.switch_screen(screen)
