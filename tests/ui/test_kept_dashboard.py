@@ -115,3 +115,33 @@ async def test_a_load_that_fails_after_the_kept_dashboard_shows_its_problems(two
         await poll_until(pilot, lambda: isinstance(app.screen, ErrorScreen))
         assert app.load_problems == [f"{fixture_paths['b']}:3: id: missing"]
         assert [type(screen) for screen in app.screen_stack[1:]] == [ErrorScreen]
+
+
+async def test_a_question_asked_for_opens_over_the_kept_dashboard_once_the_runs_are_loaded(two_runs, kept, held_load):
+    from ragtui.ui.screens.question import QuestionScreen
+
+    app = RagtuiApp(two_runs, kept=kept, question="f1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await poll_until(pilot, lambda: held_load)
+        assert isinstance(app.screen, DashboardScreen)  # no question view without the runs
+        held_load[0].set_result(loader._prepare(two_runs))
+        await poll_until(pilot, lambda: isinstance(app.screen, QuestionScreen))
+        assert app.screen.question_id == "f1"
+        await pilot.press("escape")
+        assert isinstance(app.screen, DashboardScreen) and app.screen.data.comparison is app.comparison
+
+
+async def test_the_kept_dashboard_looks_exactly_as_the_loaded_one_before_its_intervals(two_runs, kept, held_load, monkeypatch):
+    import threading
+
+    release = threading.Event()
+    real = loader.fill_intervals
+    monkeypatch.setattr(loader, "fill_intervals", lambda data: release.wait(30) and real(data))
+    shots = []
+    for app in (RagtuiApp(two_runs, kept=kept), RagtuiApp(two_runs, preloaded=loader.start_loading(replace(two_runs, cache=False)))):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await poll_until(pilot, lambda app=app: isinstance(app.screen, DashboardScreen) and app.screen.focused is not None)
+            await pilot.pause()
+            shots.append(app.export_screenshot())
+    release.set()
+    assert shots[0] == shots[1]
