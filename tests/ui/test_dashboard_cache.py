@@ -154,6 +154,14 @@ def test_an_unreadable_or_foreign_file_reads_as_no_dashboard(two_runs, content):
     assert read_dashboard(key) is None
 
 
+def test_a_damaged_copy_is_replaced_by_the_next_load(two_runs, loaded):
+    key = dashboard_key(two_runs)
+    (dashboards_folder() / f"{key}.pickle").write_bytes(pickle.dumps(loaded)[:-40])
+    assert read_dashboard(key) is None
+    assert loader._prepare(two_runs) == loaded
+    assert read_dashboard(key) == loaded
+
+
 def test_only_the_most_recently_used_dashboards_are_kept(loaded):
     clear_dashboards()  # the fixture's own
     for number in range(KEEP + 5):

@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import polars as pl
 
@@ -27,9 +27,6 @@ from ragtui.core.loading.inputs import default_labels_path
 
 SENTENCE_LABELS = {"id": pl.String(), "sentence": pl.Int64(), "human": pl.Boolean(), "sampled": pl.Boolean()}
 UTILITY_LABELS = {"id": pl.String(), "human": pl.Float64(), "sampled": pl.Boolean()}
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 
 class LabelsUnwritable(Exception):

@@ -79,7 +79,7 @@ def read_dashboard(key: str) -> DashboardData | None:
         with path.open("rb") as handle:
             data = _ValuesOnly(handle).load()
         os.utime(path)  # most recently used: pruned last
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
+    except Exception:  # noqa: BLE001 — a damaged copy of any kind is no copy: the load draws the dashboard, and keeps it anew
         return None
     return data if isinstance(data, DashboardData) else None
 
