@@ -78,9 +78,10 @@ def read_dashboard(key: str) -> DashboardData | None:
     try:
         with path.open("rb") as handle:
             data = _ValuesOnly(handle).load()
-        os.utime(path)  # most recently used: pruned last
     except Exception:  # noqa: BLE001 — a damaged copy of any kind is no copy: the load draws the dashboard, and keeps it anew
         return None
+    with contextlib.suppress(OSError):  # a cache that cannot be written is still read
+        os.utime(path)  # most recently used: pruned last
     return data if isinstance(data, DashboardData) else None
 
 
