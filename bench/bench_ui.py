@@ -1,8 +1,9 @@
 """UI benchmark: time from process start to the first painted dashboard, and peak memory.
 
 Prints figures; asserts nothing. Each measurement is a fresh process (imports count):
-the child runs the app headless, exits right after the dashboard's first refresh, and
-reports the time since its parent started it and its peak RSS. Beside it, the same
+the child runs the app headless, notes the dashboard's first refresh, exits once the
+dashboard shows the loaded values (later, when it first drew the dashboard kept from the
+open before), and reports those times since its parent started it and its peak RSS. Beside it, the same
 files through `ragtui report A B --format json` (no screen): the UI's goal is to cost
 at most 1.5× the report on two 100,000-question runs, and < 1 s on the bundled sample.
 
