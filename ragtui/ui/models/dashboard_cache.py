@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -36,7 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragtui.core.loading.run_cache import cache_root, file_identity
+from ragtui.core.loading.run_cache import cache_root, file_digest, file_identity
 from ragtui.ui.models.dashboard import DashboardData
 
 if TYPE_CHECKING:
@@ -140,12 +141,16 @@ def _file_state(path: Path) -> list[Any]:
     state: list[Any] = [resolved, *identity]
     if identity[2] <= _HASHED_UP_TO:
         with contextlib.suppress(OSError):
-            state.append(hashlib.sha1(path.read_bytes()).hexdigest())
+            state.append(file_digest(path))
     return state
 
 
+@functools.cache
 def _code_state() -> list[Any]:
-    """What ragtui computes the values with: its own sources, Python, polars and numpy."""
+    """What ragtui computes the values with: its own sources, Python, polars and numpy.
+
+    Taken once a process: an app start keys its inputs three times (the copy read, then
+    before and after the load), and the code it runs does not change meanwhile."""
     package = Path(__file__).resolve().parents[2]  # ragtui/
     sources = []
     for folder, _, names in os.walk(package):
