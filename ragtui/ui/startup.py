@@ -13,7 +13,6 @@ values; a second worker then computes the intervals and verdicts, and it fills t
 from __future__ import annotations
 
 from concurrent.futures import Future, wait
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -144,7 +143,7 @@ class StartupApp(App[int]):
         from ragtui.core.triage.notes import Notes, default_notes_path
 
         run = comparison.b.run if comparison.b is not None else comparison.a.run
-        self.notes = Notes.load(self.notes_path or default_notes_path(Path(run.path)))
+        self.notes = Notes.load(self.notes_path or default_notes_path(run.path))
         if self.notes.problems:
             shown = "\n".join(neutralize(str(p)) for p in self.notes.problems[:5])
             more = f"\n… and {len(self.notes.problems) - 5} more" if len(self.notes.problems) > 5 else ""

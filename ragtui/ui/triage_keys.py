@@ -8,7 +8,6 @@ menus, the notes sidecar and the messages are here, once. The marks live in one
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
@@ -39,7 +38,7 @@ def notes_of(app: App, comparison: Comparison) -> Notes:
     notes = getattr(app, "notes", None)
     if notes is None:
         run = comparison.b.run if comparison.b is not None else comparison.a.run
-        notes = Notes.load(default_notes_path(Path(run.path)))
+        notes = Notes.load(default_notes_path(run.path))
         app.notes = notes  # type: ignore[attr-defined]
     return notes
 

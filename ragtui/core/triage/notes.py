@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import Problem, problem
+from ragtui.core.loading.remote import RemoteLocation
 
 MARKS = ("ok", "bug", "gold_wrong", "flaky")
 MARK_LABELS = {"ok": "ok", "bug": "bug", "gold_wrong": "gold wrong", "flaky": "flaky"}
@@ -48,8 +49,11 @@ class Mark:
         return {"id": self.question_id, "mark": self.mark, "note": self.note, "at": self.at}
 
 
-def default_notes_path(run_path: Path) -> Path:
-    """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about)."""
+def default_notes_path(run_path: Path | RemoteLocation) -> Path:
+    """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about);
+    for a run at an address (nothing can be written beside it), in the current folder."""
+    if not isinstance(run_path, Path):
+        return Path(run_path.stem + SUFFIX)
     return run_path.with_name(run_path.stem + SUFFIX) if run_path.suffix else run_path.with_name(run_path.name + SUFFIX)
 
 
