@@ -17,14 +17,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.run_cache import LIMIT_VARIABLE, RunCache
-    from ragtui.ui.models.dashboard_cache import KEEP, clear_dashboards, dashboards_folder, kept_dashboards
 
     cache = RunCache.default()
     if args.action == "clear":
         count, size = cache.clear()
         say(f"ragtui: removed {count} cached run(s), {disk_size(size)}, from {cache.folder}")
-        count, size = clear_dashboards()
-        say(f"ragtui: removed {count} kept dashboard(s), {disk_size(size)}, from {dashboards_folder()}")
         return 0
     entries = cache.entries()
     total = sum(info.size for info in entries)
@@ -32,9 +29,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(entries)} run(s), {disk_size(total)} of {disk_size(cache.limit)} (limit: {LIMIT_VARIABLE}, e.g. 2GB)")
     for info in reversed(entries):  # most recently used first
         say(f"  {disk_size(info.size):>10}  {info.source}", stream=sys.stdout)  # a path is data: neutralised
-    count, size = kept_dashboards()
-    say(f"kept dashboards: {dashboards_folder()}", stream=sys.stdout)
-    print(f"{count} of at most {KEEP} (the dashboard of each comparison opened, drawn first when it is opened again), {disk_size(size)}")
     return 0
 
 

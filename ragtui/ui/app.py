@@ -8,6 +8,7 @@ the failure list.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -57,7 +58,6 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
         theme_name: str | None = None,
         *,
         preloaded: Future[DashboardData] | None = None,
-        kept: DashboardData | None = None,
         notes_path: Path | None = None,
         question: str | None = None,
         driver_class: type[Driver] | None = None,
@@ -68,8 +68,6 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
             inputs: the files to compare.
             theme_name: a bundled or user theme; unknown names fall back to the default.
             preloaded: a load already started by `launch` (`ragtui.ui.loader.start_loading`).
-            kept: the dashboard kept from the last open of the same inputs (`dashboard_cache`):
-                drawn first, and the runs loaded once it is on screen.
             notes_path: the marks sidecar (`--notes`); default: beside run B, or A alone.
             question: open the question view on this id once loaded (`--question`).
             driver_class: how to drive the terminal (`launch` gives `TerminalDriver`); else Textual's.
@@ -80,11 +78,12 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
         self.start_question = question
         self.notes: Notes | None = None
         self._preloaded = preloaded
-        self._kept = kept
         self.data: DashboardData | None = None
         self.comparison: Comparison | None = None
         # Problems that stopped loading; `launch` prints them after the screen closes.
         self.load_problems: list[str] = []
+        # Keys pressed while loading that need the comparison: run, in order, once it is loaded.
+        self.queued_actions: list[Callable[[], object]] = []
         self._init_several_runs()
         self._startup_notes: list[str] = self._setup_themes(theme_name)
         self.keymap, keymap_problems = load_keymap()
@@ -110,29 +109,38 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
         """`:` where no screen has its own: ask for an id, then show it."""
         from ragtui.ui.screens.menus import Prompt
 
-        if self.comparison is None:
-            self.notify("Still loading the runs.", timeout=3)
+        if not self._once_loaded("Jump", self.action_jump):
             return
+        assert self.comparison is not None
         ids = self.comparison.status.get_column("id").to_list()
         hint = "jump to a question id (Tab completes, Enter goes, Esc cancels)"
         self.push_screen(Prompt(":", hint, suggestions=ids), callback=lambda value: value and self.show_question(value.strip()))
+
+    def _once_loaded(self, what: str, action: Callable[[], object]) -> bool:
+        """Whether the comparison is loaded; if not, `action` is queued and runs once it is:
+        a key pressed while loading is neither refused nor dropped."""
+        if self.comparison is not None:
+            return True
+        self.queued_actions.append(action)
+        self.notify(f"{what}: as soon as the runs are loaded.", timeout=3)
+        return False
 
     # ---- actions shared by every screen ----------------------------------------------
 
     def open_failures(self, *, category: str | None = None, failure_kind: str | None = None, status: str | None = None) -> None:
         """Push the failure list, filtered by category, failure kind and/or diff status."""
-        if self.comparison is None:
-            self.notify("Still loading the runs.", timeout=3)
+        if not self._once_loaded("Failures", lambda: self.open_failures(category=category, failure_kind=failure_kind, status=status)):
             return
+        assert self.comparison is not None
         from ragtui.ui.screens.failures import FailureListScreen
 
         self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status))
 
     def action_calibration_queue(self) -> None:
         """L: the calibration queue of the run under review (B, or A alone)."""
-        if self.comparison is None:
-            self.notify("Still loading the runs.", timeout=3)
+        if not self._once_loaded("Labelling", self.action_calibration_queue):
             return
+        assert self.comparison is not None
         from ragtui.ui.screens.calibration_queue import CalibrationQueueScreen
 
         if isinstance(self.screen, CalibrationQueueScreen):
@@ -143,9 +151,9 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
 
     def action_calibration(self) -> None:
         """C: the calibration screen (agreement, bias, corrected metrics per run)."""
-        if self.comparison is None:
-            self.notify("Still loading the runs.", timeout=3)
+        if not self._once_loaded("Calibration", self.action_calibration):
             return
+        assert self.comparison is not None
         from ragtui.ui.screens.calibration import CalibrationScreen
 
         if not isinstance(self.screen, CalibrationScreen):

@@ -8,17 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     from ragtui.core.loading.inputs import Inputs
-    from ragtui.ui.models.dashboard import DashboardData
 
 
 def launch(
     inputs: Inputs, *, theme: str | None = None, mouse: bool = True, notes: Path | None = None, question: str | None = None
 ) -> int:
     """Run the app until it exits; returns the process exit code."""
-    preloaded, kept = begin(inputs)
+    # The runs are read while Textual is imported and starts.
+    from ragtui.ui.loader import start_loading
+
+    preloaded = start_loading(inputs)
     from ragtui.ui.app import RagtuiApp
 
     driver_class = None
@@ -26,7 +26,7 @@ def launch(
         from ragtui.ui.terminal_driver import TerminalDriver
 
         driver_class = TerminalDriver
-    app = RagtuiApp(inputs, theme_name=theme, preloaded=preloaded, kept=kept, driver_class=driver_class, notes_path=notes, question=question)
+    app = RagtuiApp(inputs, theme_name=theme, preloaded=preloaded, driver_class=driver_class, notes_path=notes, question=question)
     app.run(mouse=mouse)
     # The error screen is gone once the app exits: leave the problems in the terminal
     # too, in the CLI's `FILE:LINE: field: message` form.
@@ -36,17 +36,3 @@ def launch(
         print(f"ragtui: {neutralize(problem, keep_newlines=False)}", file=sys.stderr)  # one line, like the CLI's `say`
     return app.return_code or 0
 
-
-def begin(inputs: Inputs) -> tuple[Future[DashboardData] | None, DashboardData | None]:
-    """What comes before Textual is imported: (the load started, or the kept dashboard).
-
-    Inputs opened before have their dashboard kept (`dashboard_cache`): it is drawn first,
-    and the app starts the load after that paint. Otherwise the load starts here, so the
-    runs are read while Textual is imported and starts.
-    """
-    from ragtui.ui.loader import start_loading
-    from ragtui.ui.models.dashboard_cache import dashboard_key, read_dashboard
-
-    key = dashboard_key(inputs)
-    kept = read_dashboard(key) if key is not None else None
-    return (start_loading(inputs) if kept is None else None), kept

@@ -14,7 +14,6 @@ already shows the values and says the intervals are being computed.
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -31,28 +30,8 @@ def _prepare(inputs: Inputs) -> DashboardData:
     # Looked up at call time (not imported at the top): `ragtui.ui.loader` stays light.
     from ragtui.core import session
     from ragtui.ui.models.dashboard import build_dashboard_data
-    from ragtui.ui.models.dashboard_cache import dashboard_key
 
-    key = dashboard_key(inputs)  # the inputs' state before they are read
-    data = build_dashboard_data(session.load_comparison(inputs, intervals=False))
-    return _keep(inputs, key, data) if key is not None else data
-
-
-def _keep(inputs: Inputs, key: str, data: DashboardData) -> DashboardData:
-    """Keep `data` for the next open of the same inputs, unless they changed while being read
-    (the values would then belong to neither state); `data`, with a warning if it could not be kept."""
-    from dataclasses import replace
-
-    from ragtui.ui.models.dashboard_cache import dashboard_key, dashboards_folder, read_dashboard, save_dashboard
-
-    if dashboard_key(inputs) != key or read_dashboard(key) == data:
-        return data
-    try:
-        save_dashboard(key, data)
-    except OSError as exc:
-        note = f"the dashboard could not be kept for the next open: {dashboards_folder()}: {exc.strerror or exc}"
-        return replace(data, warnings=(*data.warnings, note))
-    return data
+    return build_dashboard_data(session.load_comparison(inputs, intervals=False))
 
 
 def fill_intervals(data: DashboardData) -> DashboardData:
@@ -92,39 +71,7 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
     from ragtui.core import session  # noqa: F401 (imported for its cost, here)
     from ragtui.ui.models import dashboard  # noqa: F401
 
-    future = _in_daemon_thread(lambda: _prepare(inputs), "ragtui-load")
-    _switch_often_until(future)
-    return future
-
-
-# While the load runs beside Textual's import, the load thread drops the GIL in each of
-# its polars queries (a few hundred on the bundled sample) and must win it back from the
-# importing thread each time: at CPython's default 5 ms switch interval, that wait made
-# the sample's 0.17 s load last 0.5–0.7 s. With 0.5 ms until the load ends, it often ends
-# before the app mounts, which then opens on the dashboard (docs/performance.md).
-_LOAD_SWITCH_INTERVAL = 0.0005
-_switch_lock = threading.Lock()
-_loads_running = 0
-_usual_switch_interval = sys.getswitchinterval()  # taken again as the first of overlapping loads starts
-
-
-def _switch_often_until(future: Future[DashboardData]) -> None:
-    """The short interval while any load runs; the usual one back when the last ends."""
-    global _loads_running, _usual_switch_interval
-    with _switch_lock:
-        if _loads_running == 0:
-            _usual_switch_interval = sys.getswitchinterval()
-        _loads_running += 1
-        sys.setswitchinterval(_LOAD_SWITCH_INTERVAL)
-
-    def ended(_: Future[DashboardData]) -> None:
-        global _loads_running
-        with _switch_lock:
-            _loads_running -= 1
-            if _loads_running == 0:
-                sys.setswitchinterval(_usual_switch_interval)
-
-    future.add_done_callback(ended)
+    return _in_daemon_thread(lambda: _prepare(inputs), "ragtui-load")
 
 
 def start_intervals(data: DashboardData) -> Future[DashboardData]:

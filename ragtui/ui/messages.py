@@ -23,10 +23,6 @@ class ComparisonLoaded(Message):
         self.data = data
 
 
-class DashboardPainted(Message):
-    """The dashboard has been drawn once: work held back for the first paint can start."""
-
-
 class IntervalsComputed(Message):
     """The intervals worker finished: the same comparison with its intervals and verdicts."""
 

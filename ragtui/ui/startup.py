@@ -1,13 +1,11 @@
-"""The app's start: the kept dashboard or "Loading…", the load, the intervals, and the
-dashboard they lead to.
+"""The app's start: "Loading…", the load, the intervals, and the dashboard they lead to.
 
 Loading runs off the UI thread (harlequin's pattern, with `loader.py`'s daemon thread
 under a thread worker): the screen paints "Loading…" at once, the core does its work, and
 a typed message brings back the result or the problems — an `InputError` becomes an error
 screen listing them, never a traceback. A load that ended before the app mounted opens
-straight on the dashboard; inputs opened before draw their kept dashboard first
-(`models/dashboard_cache.py`) and load after its paint. The dashboard first shows the
-values; a second worker then computes the intervals and verdicts, and it fills them in.
+straight on the dashboard; keys pressed while loading wait for it (`queued_actions`).
+The dashboard first shows the values; a second worker then computes the intervals and verdicts, and it fills them in.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.loader import start_intervals, start_loading
-from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded, DashboardPainted, IntervalsComputed
+from ragtui.ui.messages import ComparisonFailed, ComparisonLoaded, IntervalsComputed
 from ragtui.ui.screens.loading import LoadingScreen
 
 if TYPE_CHECKING:
@@ -31,20 +29,11 @@ if TYPE_CHECKING:
 
 class StartupApp(App[int]):
     """Mixed into `RagtuiApp`, whose `__init__` sets what this reads: `inputs`, `_preloaded`,
-    `_kept`, `_startup_notes`, `data`, `comparison`, `notes_path`, `load_problems`, `start_question`."""
-
-    _load_started = False  # with a kept dashboard, the load waits for its paint
+    `_startup_notes`, `queued_actions`, `data`, `comparison`, `notes_path`, `load_problems`, `start_question`."""
 
     def on_mount(self) -> None:
         preloaded = self._preloaded
-        if self._kept is not None:
-            # The same inputs were opened before: their dashboard first, the load after its
-            # paint (before it, the load's imports and queries would hold up the drawing).
-            from ragtui.ui.screens.dashboard import DashboardScreen
-
-            self.data = self._kept
-            self.push_screen(DashboardScreen(self._kept, several_runs=self.several_runs))
-        elif preloaded is not None and preloaded.done() and not preloaded.cancelled() and preloaded.exception() is None:
+        if preloaded is not None and preloaded.done() and not preloaded.cancelled() and preloaded.exception() is None:
             # The load ended while Textual started (the bundled sample, a run read from the
             # cache): the dashboard is the first screen, without a "Loading…" to replace.
             self._show_loaded(preloaded.result(), replacing=False)
@@ -94,32 +83,27 @@ class StartupApp(App[int]):
             error = event.worker.error
             self.post_message(ComparisonFailed([f"{type(error).__name__}: {error}"], internal=True))
 
-    def on_dashboard_painted(self, message: DashboardPainted) -> None:
-        if self._kept is not None and self.comparison is None and not self._load_started:
-            self._load_started = True
-            self.load_comparison()
-
     def on_comparison_loaded(self, message: ComparisonLoaded) -> None:
         self._show_loaded(message.data, replacing=True)
 
     def _show_loaded(self, data: DashboardData, *, replacing: bool) -> None:
-        """The dashboard of a loaded comparison: over the kept copy when one is shown, else in
-        place of "Loading…" when `replacing`, else as the first screen."""
+        """The dashboard of a loaded comparison: in place of "Loading…" when `replacing`, else
+        as the first screen."""
         from ragtui.ui.screens.dashboard import DashboardScreen
 
         assert data.comparison is not None, "a load gives its comparison"
         self.data = data
         self.comparison = data.comparison
         self._load_notes(self.comparison)
-        kept = [screen for screen in self.screen_stack if isinstance(screen, DashboardScreen) and screen.data.comparison is None]
-        if kept:
-            kept[0].show_loaded(data)
-        elif replacing:
+        if replacing:
             self._replace_loading_screen(DashboardScreen(data, several_runs=self.several_runs))
         else:
             self.push_screen(DashboardScreen(data, several_runs=self.several_runs))
         if self.start_question is not None:  # the question view needs no interval: open it now
             self.call_after_refresh(self.show_question, self.start_question)
+        queued, self.queued_actions = self.queued_actions, []
+        for action in queued:
+            self.call_after_refresh(action)
         if data.intervals_pending:
             # After the dashboard's first paint: the bootstrap would otherwise slow it down.
             self.call_after_refresh(self.compute_intervals, data)
@@ -156,8 +140,7 @@ class StartupApp(App[int]):
         self._replace_loading_screen(ErrorScreen(message.problems, internal=message.internal))
 
     def _replace_loading_screen(self, screen) -> None:
-        # Help or the palette may be open over "Loading…" (or over a kept dashboard whose
-        # load failed): close them, so that first screen itself is what gets replaced and
+        # Help or the palette may be open over "Loading…": close them, so that first screen itself is what gets replaced and
         # nothing is left beneath the result.
         while not isinstance(self.screen, LoadingScreen) and len(self.screen_stack) > 2:
             self.pop_screen()

@@ -35,18 +35,15 @@ def test_cache_command_says_where_the_cache_lives_and_what_it_holds(sample, caps
     assert lines[0] == f"run cache: {private_run_cache}"
     assert lines[1].startswith("2 run(s), 0.") and lines[1].endswith("MB of 5.00 GB (limit: RAGTUI_CACHE_LIMIT, e.g. 2GB)")
     assert sorted(line.split()[-1] for line in lines[2:4]) == sorted(str(sample_inputs()[side].resolve()) for side in "ab")
-    # `report` keeps no dashboard: the app does (tests/ui/test_dashboard_cache.py)
-    assert lines[4:] == [f"kept dashboards: {private_run_cache.parent / 'dashboards'}",
-                         "0 of at most 64 (the dashboard of each comparison opened, drawn first when it is opened again), 0.0 MB"]
+    assert lines[4:] == []  # the run cache is all ragtui keeps
 
 
 def test_cache_clear_empties_the_cache_and_names_the_folder(sample, capsys, private_run_cache):
     main(["report", *sample])
     capsys.readouterr()
     assert main(["cache", "clear"]) == 0
-    runs, dashboards = capsys.readouterr().err.splitlines()
+    (runs,) = capsys.readouterr().err.splitlines()
     assert runs.startswith("ragtui: removed 2 cached run(s), 0.") and runs.endswith(f"MB, from {private_run_cache}")
-    assert dashboards == f"ragtui: removed 0 kept dashboard(s), 0.0 MB, from {private_run_cache.parent / 'dashboards'}"
     assert list(private_run_cache.iterdir()) == []
 
 
@@ -54,5 +51,4 @@ def test_clear_on_a_cache_never_made_removes_nothing(capsys, private_run_cache):
     assert main(["cache", "clear"]) == 0
     assert capsys.readouterr().err == (
         f"ragtui: removed 0 cached run(s), 0.0 MB, from {private_run_cache}\n"
-        f"ragtui: removed 0 kept dashboard(s), 0.0 MB, from {private_run_cache.parent / 'dashboards'}\n"
     )

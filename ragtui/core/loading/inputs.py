@@ -51,17 +51,6 @@ class Inputs:
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
 
-    def local_files(self) -> tuple[Path, ...] | None:
-        """Every file the comparison of A and B is read from, there or not: the runs, the gold
-        set, the config (`./ragtui.yaml` when none is given) and the labels files. None when a
-        run is at an address, whose state cannot be told without reading it."""
-        runs = tuple(run for run in (self.a, self.b) if isinstance(run, Path))
-        if len(runs) != (1 if self.b is None else 2):
-            return None
-        labels = (self.labels,) if self.labels is not None else tuple(default_labels_path(run) for run in runs)
-        config = self.config if self.config is not None else default_config_path()
-        return (*runs, *((self.gold,) if self.gold is not None else ()), config, *labels)
-
     @property
     def runs(self) -> tuple[Path, ...]:
         """Every run, the reference first."""

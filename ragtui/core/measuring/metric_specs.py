@@ -1,8 +1,7 @@
 """What each metric is — its name, label, direction, scale — and the plain values it gives.
 
-Kept free of polars and numpy: the dashboard draws from these types, and a dashboard
-read back from the cache (`ragtui.ui.models.dashboard_cache`) paints before either is
-imported. How each metric is computed from the per-question columns is `metrics.py`'s.
+Plain values: the dashboard draws from these types. How each metric is computed from
+the per-question columns is `metrics.py`'s.
 """
 
 from __future__ import annotations

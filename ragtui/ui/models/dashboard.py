@@ -4,9 +4,8 @@ Nothing here computes: values, intervals, verdicts, counts, the recall curve and
 judge's agreement with people are all read from the `Comparison` that `compare` returned.
 This module only picks them out and orders them, so the widgets stay simple views.
 
-`DashboardData` holds plain values only (no polars, no numpy), so a copy kept in the
-cache (`dashboard_cache.py`) can be drawn before the load has imported either; the
-`Comparison` it was picked from rides along for everything past the dashboard.
+`DashboardData` holds plain values for the widgets; the `Comparison` it was picked from
+rides along for everything past the dashboard.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING, TARGET_LEGEND, WORST
-from ragtui.ui.messages import DashboardPainted, OpenFailures
+from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
 from ragtui.ui.widgets.corrected_line import corrected_content
@@ -103,15 +103,6 @@ class DashboardScreen(Screen):
     def _focus_after_paint(self) -> None:
         if self.focused is None:  # a key pressed meanwhile may have moved it (`c`)
             self.query_one("#dashboard-scroll", VerticalScroll).focus(scroll_visible=False)
-        self.post_message(DashboardPainted())
-
-    def show_loaded(self, data: DashboardData) -> None:
-        """The loaded values in place of the copy kept from the last open (`dashboard_cache`):
-        equal values (as they should be) are only taken over; any difference is redrawn."""
-        same = data == self.data
-        self.data = data
-        if not same:
-            self.refresh(recompose=True)
 
     def on_screen_resume(self) -> None:
         """Back from labelling: the corrected values follow the labels just made."""
