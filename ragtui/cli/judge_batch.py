@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ragtui.cli.judge_progress import format_duration, verdicts_cost
+from ragtui.cli.judge_summary import judge_logging, print_summary
 from ragtui.cli.messages import say
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import cost_text
@@ -98,7 +99,6 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     import asyncio
     import signal
 
-    from ragtui.cli.judge import _judge_logging, _print_summary
     from ragtui.cli.output import output_stream
     from ragtui.core.judge.batch.jobfile import job_file_path
     from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
@@ -122,7 +122,7 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
         return await judge_run_batch(raw, settings, options, gold=gold, progress=progress)
 
     try:
-        with _judge_logging(args.verbose):
+        with judge_logging(args.verbose):
             outcome = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
         say(
@@ -146,6 +146,6 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
             f"a judge error; --retry-errors submits them again")
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
-    _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
+    print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
     say(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}")
     return 0

@@ -297,14 +297,3 @@ def _regression_lines(report: dict[str, Any]) -> list[str]:
         if r["kinds_added"]:
             lines += _wrapped(" " * (id_width + 2) + "+ ", ", ".join(r["kinds_added"]))
     return lines
-
-
-def render_markdown(report: dict[str, Any]) -> str:
-    """The markdown view (`ragtui.cli.render_markdown`), importable from here as before."""
-    from ragtui.cli.render_markdown import render_markdown as render
-
-    return render(report)
-
-
-# Names the several-runs view (`render_multi`) imports from here.
-_headline_names, _mark = headline_names, mark

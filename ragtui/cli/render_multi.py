@@ -12,17 +12,17 @@ from typing import Any
 from ragtui.cli.markdown_escape import md_code
 from ragtui.cli.render import (
     WIDTH,
-    _headline_names,
-    _mark,
     _safe,
     _table,
     _wrapped,
     delta_text,
-    render_markdown,
+    headline_names,
+    mark,
     render_text,
     target_text,
     value_text,
 )
+from ragtui.cli.render_markdown import render_markdown
 from ragtui.core.vocabulary import TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT, VERDICT_LABEL, VERDICT_SYMBOL
 
 LEGEND = "Δ against A, in points (utility's in score units): " + " · ".join(
@@ -34,7 +34,7 @@ def _cell(name: str, metric: dict[str, Any], side: str) -> str:
     """`0.867 ✓ ▲+7.8`: the run's value, its target mark and (for a candidate) Δ with its verdict."""
     if metric[side] is None:
         return value_text(name, None)
-    text = f"{value_text(name, metric[side])} {_mark(metric['meets_target'][side])}".rstrip()
+    text = f"{value_text(name, metric[side])} {mark(metric['meets_target'][side])}".rstrip()
     if side == "B" and metric.get("delta") is not None:
         symbol = VERDICT_SYMBOL.get(metric.get("verdict"), " ")
         text += f" {symbol}{delta_text(name, metric['delta'], None, unit=False)}"
@@ -87,7 +87,7 @@ def render_multi_text(report: dict[str, Any]) -> str:
     label_width = max(len(run["label"]) for run in runs) + 2
     for run in runs:
         lines += _wrapped(f"{run['label']}: ".ljust(label_width), f"{_safe(run['name'])}  ({_safe(run['path'])})")
-    names = _headline_names(report["comparisons"][0])
+    names = headline_names(report["comparisons"][0])
     rows = _summary_rows(report, names)
     for row in rows:  # the table fits 80 columns: long run names are cut here, shown whole above
         row[1] = _shorten(row[1], 14)
@@ -109,7 +109,7 @@ def render_multi_text(report: dict[str, Any]) -> str:
 def render_multi_markdown(report: dict[str, Any]) -> str:
     """A summary table for a PR comment, then each comparison as `render_markdown` shows a pair."""
     runs = report["runs"]
-    names = _headline_names(report["comparisons"][0])
+    names = headline_names(report["comparisons"][0])
     out = [f"### ragtui report: {len(runs)} runs against {md_code(runs[0]['name'])} (k = {report['k']})", ""]
     out += ["| run | name | " + " | ".join(f"`{n}`" for n in names) + " |", "|" + "---|" * (2 + len(names))]
     for row in _summary_rows(report, names, safe=md_code):

@@ -15,8 +15,9 @@ from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.remote import RemoteLocation
+from ragtui.core.loading.run import Run
 from ragtui.core.loading.run_cache import RunCache
-from ragtui.core.loading.runs import Run, load_run
+from ragtui.core.loading.runs import load_run
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import Evaluation, evaluate
 from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores

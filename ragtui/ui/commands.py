@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
@@ -19,7 +19,20 @@ from ragtui.core.vocabulary import STATUS_LABEL
 from ragtui.ui.safe_text import join, safe
 
 if TYPE_CHECKING:
-    from ragtui.ui.app import RagtuiApp
+    from ragtui.core.comparing.compare import Comparison
+
+
+class PaletteHost(Protocol):
+    """What the palette offers of the app it opens in (`RagtuiApp`)."""
+
+    comparison: Comparison | None
+
+    def open_failures(self, *, category: str | None = None, failure_kind: str | None = None, status: str | None = None) -> None: ...
+    def action_toggle_side(self) -> None: ...
+    def ragtui_theme_names(self) -> list[str]: ...
+    def switch_theme(self, name: str) -> None: ...
+    def action_help(self) -> None: ...
+    def exit(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -47,7 +60,7 @@ class RagtuiCommands(Provider):
     """Open lists, switch theme, toggle A/B, help, quit."""
 
     def commands(self) -> list[Command]:
-        app = cast("RagtuiApp", self.app)
+        app = cast("PaletteHost", self.app)
         out: list[Command] = []
         comparison = app.comparison
         if comparison is not None:

@@ -10,7 +10,8 @@ import polars as pl
 import pytest
 import yaml
 
-from ragtui.cli.render import render_markdown, render_text
+from ragtui.cli.render import render_text
+from ragtui.cli.render_markdown import render_markdown
 from ragtui.core.comparing.report import build_report
 from ragtui.core.judge_directed import addresses_judge, findings, flag_expr, question_flags
 from ragtui.core.loading.inputs import Inputs

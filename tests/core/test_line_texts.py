@@ -99,6 +99,6 @@ def test_a_line_that_no_longer_holds_its_question_is_never_shown_as_its_texts(tm
     [(b'{"a"}\n{"b"}', [0, 6]), (b'{"a"}\n{"b"}\n', [0, 6]), (b'{"a"}', [0]), (b"\n", [0]), (b'{"a"}\n\n{"b"}\n', [0, 6, 7])],
 )
 def test_line_starts_count_every_line_blank_ones_included_from_the_slices_place_in_the_file(piece, starts):
-    from ragtui.core.loading.line_texts import line_starts
+    from ragtui.core.loading.fast_jsonl import line_starts
 
     assert line_starts(piece, 100).tolist() == [100 + start for start in starts]

@@ -92,9 +92,7 @@ def test_second_load_reopens_the_cache_with_the_same_run(tmp_path, write_jsonl, 
 
 
 def test_texts_read_in_any_order_across_kept_row_groups_are_each_questions_own(tmp_path, cache, monkeypatch):
-    from ragtui.core.loading import run_cache_parts
-
-    monkeypatch.setattr(run_cache_parts, "TEXT_ROW_GROUP", 4)  # 40 questions: ten groups, two kept at a time
+    monkeypatch.setattr(run_cache, "TEXT_ROW_GROUP", 4)  # 40 questions: ten groups, two kept at a time
     opened = load_run(_parquet_run(tmp_path, 40), cache=cache)
     for i in (0, 3, 1, 30, 5, 31, 2, 39, 4, 0, 38, 17):  # same group, other groups, back to an evicted one
         texts = opened.texts_of(f"q{i:02d}")
@@ -289,9 +287,7 @@ def test_a_parquet_run_larger_than_a_part_is_cached_in_parts_each_questions_text
 
     import polars as pl
 
-    from ragtui.core.loading import run_cache_parts
-
-    monkeypatch.setattr(run_cache_parts, "PART_ROWS", 8)  # 30 questions: parts of 8, 8, 8 and 6 rows
+    monkeypatch.setattr(run_cache, "PART_ROWS", 8)  # 30 questions: parts of 8, 8, 8 and 6 rows
     path = tmp_path / "a.parquet"
     records = [_record(i, f"Réponse {i}.") for i in range(30)]
     pl.DataFrame(records, strict=False).write_parquet(path, metadata={"ragtui.run": json.dumps(META)})

@@ -33,7 +33,7 @@ import yaml
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.loading.config import Config
 from ragtui.core.loading.records import write_run_jsonl
-from ragtui.core.loading.runs import Run, RunMeta
+from ragtui.core.loading.run import Run, RunMeta
 from ragtui.core.loading.schema import RUN_SCHEMA
 from ragtui.core.measuring.evaluate import evaluate
 from ragtui.core.session import Inputs, load_comparison

@@ -21,6 +21,7 @@ from dataclasses import replace
 import polars as pl
 
 from ragtui.core.comparing.intervals import IMPROVED, NO_CLEAR_CHANGE, REGRESSED, with_intervals
+from ragtui.core.comparing.pairing import measure_columns, paired_frame
 from ragtui.core.comparing.result import CategoryCell, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.run_summary import run_labels, summarize_run
 from ragtui.core.comparing.run_warnings import judge_change_warning, judge_directed_warning, judge_warnings, unpaired_warning
@@ -29,36 +30,12 @@ from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metric_specs import METRICS, UTILITY_RANGE, MetricValue
-from ragtui.core.measuring.metrics import num_den, summarize, summarize_by_category
+from ragtui.core.measuring.metrics import summarize, summarize_by_category
 from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
 
 STATUSES = ("regressed", "fixed", "still_failing", "passing", "not_measured")
-
-
-def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
-    """Per question: each metric's (num, den) and whether anything was measured at all."""
-    specs = []
-    for spec in METRICS:
-        num, den = num_den(spec)
-        specs += [num.alias(f"{spec.key}:num"), den.alias(f"{spec.key}:den")]
-    frame = evaluation.questions.with_columns(specs)
-    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS]
-    if "tool_pass" in frame.columns:  # a peer tool's own pass/fail verdict measures the question too
-        measures.append(pl.col("tool_pass").is_not_null())
-    measured = pl.any_horizontal(measures)
-    return frame.with_columns(measured.alias("measured"))
-
-
-def paired_frame(a: Evaluation, b: Evaluation) -> pl.DataFrame:
-    """A and B side by side on the questions both hold (all gold questions with a gold set)."""
-    # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
-    keep = ["id", "category", "present", "failed", "failures", "measured", "hit_at_k", "first_gold_rank", "retrieved_ids"]
-    keep += [f"{spec.key}:{part}" for spec in METRICS for part in ("num", "den")]
-    left = _measure_columns(a).select(keep)
-    right = _measure_columns(b).select(keep)
-    return left.join(right.drop("category"), on="id", how="inner", suffix="_b", maintain_order="left")
 
 
 def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue], dict[str, MetricValue]]:
@@ -146,7 +123,7 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
 
 
 def _single_status(a: Evaluation) -> pl.DataFrame:
-    measured = _measure_columns(a).get_column("measured")
+    measured = measure_columns(a).get_column("measured")
     return a.questions.with_columns(measured=measured).select(
         "id",
         "category",

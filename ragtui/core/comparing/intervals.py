@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
@@ -99,8 +100,6 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
     runs: dict[str, Evaluation] = {"A": a}
     if b is not None:
         if paired is None:
-            from ragtui.core.comparing.compare import paired_frame  # it builds on this module
-
             paired = paired_frame(a, b)
         metrics = {name: _paired_interval(metric, paired, config) for name, metric in metrics.items()}
         # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.

@@ -10,8 +10,11 @@ from typing import Any
 
 from ragtui.core.comparing.power import POWER
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
+from ragtui.core.comparing.report_fields import metric_fields, target_fields
 from ragtui.core.comparing.report_noise import add_noise_fields
-from ragtui.core.comparing.result import NO_READING, Comparison, MetricComparison, Power, RunSummary, TargetReading
+from ragtui.core.comparing.result import Comparison
+from ragtui.core.comparing.run_summary import RunSummary
+from ragtui.core.comparing.tool_report import add_tool_fields
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K
 from ragtui.core.vocabulary import json_number as _num
@@ -39,45 +42,6 @@ def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
     }
 
 
-def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"A": _num(m.a.value)}
-    if two_runs and m.b is not None:
-        out["B"] = _num(m.b.value)
-        out["delta"] = _num(m.delta)
-        out["ci"] = [_num(m.ci[0]), _num(m.ci[1])] if m.ci else None
-        # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
-        out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
-    out["target"] = m.target
-    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
-    if two_runs:
-        out["verdict"] = m.verdict
-        out["drop_flagged"] = m.drop_flagged
-        out["judge_changed"] = m.judge_changed
-        out.update(power_fields(m.power))
-    out["n"] = m.n if two_runs else m.a.n
-    out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
-    out["higher_is_better"] = m.spec.higher_is_better
-    # Runs where the metric measured nothing although it had questions to measure.
-    out["not_available"] = [side for side, names in (unavailable or {}).items() if m.name in names]
-    return out
-
-
-def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...]) -> dict[str, Any]:
-    """`meets_target` (meets / misses / inconclusive, or null) and `ci_by_run`, each run's own interval."""
-    chosen = {run: readings.get(run, NO_READING) for run in runs}
-    return {
-        "meets_target": {run: r.verdict for run, r in chosen.items()},
-        "ci_by_run": {run: [_num(r.ci[0]), _num(r.ci[1])] if r.ci else None for run, r in chosen.items()},
-    }
-
-
-def power_fields(power: Power | None) -> dict[str, Any]:
-    """`mde` (in the metric's units, like `delta`) and `n_needed` (questions for a drop of max_drop)."""
-    if power is None:
-        return {"mde": None, "n_needed": None}
-    return {"mde": _num(power.mde), "n_needed": power.n_needed}
-
-
 def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     out = {}
     for category, data in comparison.categories.items():
@@ -103,14 +67,11 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     report: dict[str, Any] = {
         "runs": runs,
         "k": comparison.k,
-        "metrics": {name: _metric(m, two_runs, unavailable) for name, m in comparison.metrics.items()},
+        "metrics": {name: metric_fields(m, two_runs, unavailable) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
     }
     for name, corrected in corrected_sections(comparison).items():
         report["metrics"][name]["corrected"] = corrected
-    # Imported here: tool_report builds on this module's `_metric`.
-    from ragtui.core.comparing.tool_report import add_tool_fields
-
     add_tool_fields(report, comparison)
     if two_runs:
         report["questions"] = {

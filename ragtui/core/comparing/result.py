@@ -24,12 +24,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import polars as pl
 
+    from ragtui.core.comparing.run_summary import CorrectedComparison, RunSummary
     from ragtui.core.loading.config import Config
     from ragtui.core.loading.labels import RunLabels
     from ragtui.core.measuring.evaluate import Evaluation
-    from ragtui.core.measuring.judge_noise import RunNoise
-    from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
-    from ragtui.core.measuring.metric_specs import Counts, MetricSpec, MetricValue
+    from ragtui.core.measuring.metric_specs import MetricSpec, MetricValue
 
 
 @dataclass(frozen=True)
@@ -117,37 +116,6 @@ class CategoryComparison:
 
     n: int
     metrics: dict[str, CategoryCell]
-
-
-@dataclass(frozen=True)
-class ToolCounts:
-    """A peer tool's verdicts on one run's present questions."""
-
-    tool: str | None
-    verdicts: int  # questions the tool judged
-    failing: int  # of which it failed
-    errors: int  # questions it could not judge
-
-
-@dataclass(frozen=True)
-class RunSummary:
-    """What one run's header and its report section show."""
-
-    counts: Counts
-    recall_curve: list[float | None]  # recall@j for j = 1…CURVE_MAX_K
-    unavailable: frozenset[str]  # metrics that measured nothing although they had questions
-    calibration: Calibration | None  # the judge against people's labels; None: no label
-    tool: ToolCounts | None = None  # None: the run was measured without tool columns
-    noise: RunNoise | None = None  # the judge against itself (judge --repeat N); None: judged once
-
-
-@dataclass(frozen=True)
-class CorrectedComparison:
-    """Faithfulness or utility corrected by the sampled labels, per run, and its Δ."""
-
-    runs: dict[str, CorrectedMetric]
-    delta: float | None = None
-    delta_ci: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)

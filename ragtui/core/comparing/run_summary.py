@@ -6,18 +6,51 @@ Computed once by `compare` (and `corrected_metrics` on the first read of
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import polars as pl
 
-from ragtui.core.comparing.result import CorrectedComparison, RunSummary, ToolCounts
 from ragtui.core.loading.config import Config
 from ragtui.core.loading.labels import RunLabels, from_run
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.correction import correct, corrected_delta
 from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.measuring.judge_noise import run_noise
-from ragtui.core.measuring.label_values import CORRECTED_METRICS
+from ragtui.core.measuring.judge_noise import RunNoise, run_noise
+from ragtui.core.measuring.label_values import CORRECTED_METRICS, Calibration, CorrectedMetric
+from ragtui.core.measuring.metric_specs import Counts
 from ragtui.core.measuring.metrics import counts, recall_curve, unavailable_metrics
 from ragtui.core.measuring.tool_scores import tool_of
+
+
+@dataclass(frozen=True)
+class ToolCounts:
+    """A peer tool's verdicts on one run's present questions."""
+
+    tool: str | None
+    verdicts: int  # questions the tool judged
+    failing: int  # of which it failed
+    errors: int  # questions it could not judge
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What one run's header and its report section show."""
+
+    counts: Counts
+    recall_curve: list[float | None]  # recall@j for j = 1…CURVE_MAX_K
+    unavailable: frozenset[str]  # metrics that measured nothing although they had questions
+    calibration: Calibration | None  # the judge against people's labels; None: no label
+    tool: ToolCounts | None = None  # None: the run was measured without tool columns
+    noise: RunNoise | None = None  # the judge against itself (judge --repeat N); None: judged once
+
+
+@dataclass(frozen=True)
+class CorrectedComparison:
+    """Faithfulness or utility corrected by the sampled labels, per run, and its Δ."""
+
+    runs: dict[str, CorrectedMetric]
+    delta: float | None = None
+    delta_ci: tuple[float, float] | None = None
 
 
 def run_labels(evaluations: dict[str, Evaluation], labels: dict[str, RunLabels] | None) -> dict[str, RunLabels]:

@@ -1,6 +1,6 @@
 """The report's `tool_metrics` section and the tool's counts in each run's header.
 
-Each tool metric has exactly the fields of a ragtui metric (the same `_metric` builds
+Each tool metric has exactly the fields of a ragtui metric (the same `metric_fields` builds
 both) plus what only a tool metric has: `tool`, `threshold`, `scale`, `errors` per run,
 `pass_rate` per run, `unpaired` and its own per-category cells.
 """
@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ragtui.core.comparing.report import _metric, _num
-from ragtui.core.comparing.result import Comparison, ToolCounts
+from ragtui.core.comparing.report_fields import metric_fields
+from ragtui.core.comparing.result import Comparison
+from ragtui.core.comparing.run_summary import ToolCounts
 from ragtui.core.comparing.tool_metrics import ToolMetric
+from ragtui.core.vocabulary import json_number as _num
 
 
 def tool_metrics_section(comparison: Comparison) -> dict[str, Any]:
@@ -23,7 +25,7 @@ def tool_metrics_section(comparison: Comparison) -> dict[str, Any]:
 
 
 def _tool_metric(metric: ToolMetric, two_runs: bool, category_name: Callable[[str], str]) -> dict[str, Any]:
-    out = _metric(metric.comparison, two_runs)
+    out = metric_fields(metric.comparison, two_runs)
     out["tool"] = metric.tool
     out["threshold"] = metric.threshold
     out["scale"] = metric.comparison.spec.scale

@@ -14,18 +14,15 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+import numpy as np
 import polars as pl
 
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
-from ragtui.core.loading.line_texts import line_starts
 from ragtui.core.loading.records import BOM
 from ragtui.core.loading.schema import without_detail
 from ragtui.core.loading.slice_schema import parse_slice
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 
@@ -159,6 +156,23 @@ def read_fast_stream(
     # One contiguous chunk: list operations on it later are two to three times faster.
     frame = pl.concat(frames, rechunk=True) if len(frames) > 1 else frames[0]
     return (meta, frame) if _values_are_clean(frame) else None
+
+
+def line_starts(piece: bytes, at: int) -> np.ndarray:
+    """The file offsets of the lines of `piece`, a slice of whole lines that starts at byte
+    `at` of its file (its last line may lack its newline; a blank line is a line).
+
+    One `find` a line: a record is kilobytes long, and `find` skips to the next newline at
+    memory speed (5 ms for a 24 MB slice, against 13 ms for numpy's comparison of every byte).
+    """
+    starts, position, find, size = [], 0, piece.find, len(piece)
+    while position < size:
+        starts.append(position)
+        newline = find(b"\n", position)
+        if newline < 0:
+            break
+        position = newline + 1
+    return np.array(starts, dtype=np.uint64) + np.uint64(at)
 
 
 def canonical_slice(piece: bytes, rows: int, line: int, schema: pl.Schema | None) -> tuple[pl.DataFrame, pl.Schema] | None:

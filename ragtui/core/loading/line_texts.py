@@ -6,7 +6,7 @@ stay where they already are: in the run file. The entry keeps where each record'
 starts (8 bytes a question) and the question view reads that one line again when the
 question is shown. Writing those texts to the cache was a tenth of a first open's time
 (docs/performance.md); Parquet runs and runs the exact path read still keep theirs in the
-entry (`run_cache_parts.TextStore`).
+entry (`run_cache.TextStore`).
 
 A line is read only from the file as it was parsed: the file's size and modification
 time are checked at every read, and the record read must carry the question's id.
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ragtui.core.loading.fast_jsonl import canonical_slice
 from ragtui.core.loading.records import BOM
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,23 +30,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 LINES = "lines.npy"  # the entry's file of line offsets
 _READ_ROWS = 4096  # lines parsed at once by a whole-run pass (the search)
-
-
-def line_starts(piece: bytes, at: int) -> np.ndarray:
-    """The file offsets of the lines of `piece`, a slice of whole lines that starts at byte
-    `at` of its file (its last line may lack its newline; a blank line is a line).
-
-    One `find` a line: a record is kilobytes long, and `find` skips to the next newline at
-    memory speed (5 ms for a 24 MB slice, against 13 ms for numpy's comparison of every byte).
-    """
-    starts, position, find, size = [], 0, piece.find, len(piece)
-    while position < size:
-        starts.append(position)
-        newline = find(b"\n", position)
-        if newline < 0:
-            break
-        position = newline + 1
-    return np.array(starts, dtype=np.uint64) + np.uint64(at)
 
 
 def file_stamp(path: Path) -> tuple[int, int]:
@@ -111,7 +95,6 @@ class LineTexts:
         Raises:
             OSError: as `row`.
         """
-        from ragtui.core.loading.fast_jsonl import canonical_slice
         from ragtui.core.loading.schema import TEXT_COLUMNS
 
         schema = None

@@ -11,14 +11,9 @@ Kept free of heavy imports at module level: the CLI names its inputs with it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ragtui.core.loading.runs import Run
 
 SCHEMES = ("https", "http", "s3", "gs", "az", "abfs", "abfss")
 
@@ -56,41 +51,3 @@ def is_remote(text: object) -> bool:
 def run_location(text: str) -> Path | RemoteLocation:
     """A run argument as given on the command line: an address, else a local path."""
     return RemoteLocation(text) if is_remote(text) else Path(text)
-
-
-def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
-    """Fetch a Parquet run; raises InputError naming the address on any failure."""
-    import polars as pl
-
-    from ragtui.core.errors import InputError, problem
-    from ragtui.core.loading.fast_jsonl import canonical_from_frame
-    from ragtui.core.loading.records import PARQUET_META_KEY, RawRun
-    from ragtui.core.loading.runs import Run, frame_from_raw, parse_meta
-    from ragtui.core.loading.schema import without_detail
-
-    if location.suffix.lower() != ".parquet":
-        raise InputError(problem(location, None, None, "a run at an address must be a Parquet file (.parquet); download other formats first"))
-    try:
-        stored_meta = pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY)
-        stored = pl.read_parquet(location.url)
-    except Exception as exc:  # noqa: BLE001 - object stores raise many types: one message names the address
-        reason = " ".join(str(exc).split())[:300]
-        raise InputError(problem(location, None, None, f"cannot fetch: {reason}")) from None
-    problems: list = []
-    meta_dict: dict[str, Any] = {}
-    if stored_meta:
-        try:
-            meta_dict = json.loads(stored_meta)
-        except json.JSONDecodeError as exc:
-            problems.append(problem(location, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
-    frame = canonical_from_frame(stored)
-    if frame is None:  # not sure of something: every record checked, every problem located
-        records = stored.to_dicts()
-        frame, found = frame_from_raw(RawRun(location, meta_dict, records, list(range(1, len(records) + 1))))  # type: ignore[arg-type]
-        problems += found
-    meta = parse_meta(location, meta_dict if isinstance(meta_dict, dict) else {}, None, problems)
-    if frame.height == 0 and not any(p.is_error for p in problems):
-        problems.append(problem(location, None, None, "no question records in the file"))
-    if any(p.is_error for p in problems):
-        raise InputError([p for p in problems if p.is_error])
-    return Run(meta, frame if detail else without_detail(frame), location, tuple(problems), "ragtui")

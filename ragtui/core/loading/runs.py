@@ -2,121 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
+from ragtui.core.loading.remote import RemoteLocation, is_remote
+from ragtui.core.loading.run import Run, frame_from_raw, parse_meta
+from ragtui.core.loading.schema import without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ragtui.core.loading.line_texts import LineTexts
-    from ragtui.core.loading.remote import RemoteLocation
-    from ragtui.core.loading.run_cache import RunCache
-    from ragtui.core.loading.run_cache_parts import EntryWriter, TextStore
-
-_META_FIELDS = {"name", "created_at", "system", "generator_model", "judge_model", "k", "fallback_phrases", "gold_set"}
-
-
-@dataclass(frozen=True)
-class RunMeta:
-    """The `run` object of a run file (docs/formats.md), with defaults filled in."""
-
-    name: str
-    created_at: str | None = None
-    system: str | None = None
-    generator_model: str | None = None
-    judge_model: str | None = None
-    k: int | None = None
-    fallback_phrases: tuple[str, ...] | None = None
-    gold_set: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Run:
-    """One evaluated version of the RAG system: one row per question in `frame`."""
-
-    meta: RunMeta
-    frame: pl.DataFrame
-    path: Path | RemoteLocation  # a local file, or an address polars fetches (loading/remote.py)
-    warnings: tuple[Problem, ...] = ()
-    source_format: str = "ragtui"
-    # Where the texts of a lean frame are (run_cache_parts.py, line_texts.py): read per question, never held.
-    texts: TextStore | LineTexts | None = field(default=None, compare=False)
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
-    def texts_of(self, question_id: str) -> dict[str, Any] | None:
-        """One question's text columns (`schema.TEXT_COLUMNS`) from the cache or the run
-        file; None when the frame holds its own texts or the question is not in the run.
-
-        Raises:
-            OSError: the cache entry was removed, or the run file changed, since the run
-                was opened.
-        """
-        if self.texts is None:
-            return None
-        ids = self.frame.get_column("id")
-        found = (ids == question_id).arg_true()
-        return self.texts.row(int(found[0]), question_id) if len(found) else None
-
-    def judge_model(self) -> str | None:
-        """The judge model named in the metadata, else the most common one in the verdicts."""
-        if self.meta.judge_model:
-            return self.meta.judge_model
-        models = self.frame.get_column("judge_model").drop_nulls()
-        return str(models.mode().sort().first()) if len(models) else None
-
-
-def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | None, problems: list[Problem]) -> RunMeta:
-    """Validate the metadata; problems are appended, defaults used for bad values."""
-
-    def text(name: str) -> str | None:
-        value = meta.get(name)
-        if value is None or isinstance(value, str):
-            return value
-        problems.append(problem(path, line, f"run.{name}", f"expected a string, found {value!r}"))
-        return None
-
-    k = meta.get("k")
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-        problems.append(problem(path, line, "run.k", f"expected a whole number ≥ 1, found {k!r}"))
-        k = None
-    phrases = meta.get("fallback_phrases")
-    if phrases is not None and (not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases)):
-        problems.append(problem(path, line, "run.fallback_phrases", "expected a list of non-empty strings"))
-        phrases = None
-    return RunMeta(
-        name=text("name") or path.stem,
-        created_at=text("created_at") if not hasattr(meta.get("created_at"), "isoformat") else meta["created_at"].isoformat(),
-        system=text("system"),
-        generator_model=text("generator_model"),
-        judge_model=text("judge_model"),
-        k=k,
-        fallback_phrases=tuple(phrases) if phrases is not None else None,
-        gold_set=text("gold_set"),
-        extra={key: value for key, value in meta.items() if key not in _META_FIELDS},
-    )
-
-
-def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
-    """Validate every record of a RawRun; returns the frame and all problems found."""
-    problems = list(raw.problems)
-    rows = []
-    for record, line in zip(raw.records, raw.lines):
-        row = normalize_run_record(raw.path, line, record, problems)
-        if row is not None:
-            rows.append(row)
-    problems += duplicate_id_problems(raw.path, rows)
-    return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
-
+    from ragtui.core.loading.run_cache import EntryWriter, RunCache
 
 def check_run(
     path: str | Path,
@@ -191,7 +90,6 @@ def load_run(
     entry, and a file parsed now is written there (loading/run_cache.py); the frame is then
     lean either way, and with `detail` its texts are read per question (`Run.texts_of`).
     """
-    from ragtui.core.loading.remote import RemoteLocation, is_remote, load_remote_run
 
     if isinstance(path, RemoteLocation) or is_remote(path):
         # polars fetches it; there is no cheap, trustworthy "unchanged" check to cache it by.
@@ -268,8 +166,7 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
         frame = frame if detail else without_detail(frame)
     else:
         from ragtui.core.loading.line_texts import file_stamp
-        from ragtui.core.loading.run_cache import read_through
-        from ragtui.core.loading.run_cache_parts import HashingReader
+        from ragtui.core.loading.run_cache import HashingReader, read_through
 
         try:
             if writer is not None:
@@ -291,3 +188,38 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
     if any(p.is_error for p in problems):
         return None
     return Run(meta, frame, path, tuple(problems), "ragtui")
+
+
+def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
+    """Fetch a Parquet run; raises InputError naming the address on any failure."""
+    import json
+
+    from ragtui.core.loading.fast_jsonl import canonical_from_frame
+    from ragtui.core.loading.records import PARQUET_META_KEY
+
+    if location.suffix.lower() != ".parquet":
+        raise InputError(problem(location, None, None, "a run at an address must be a Parquet file (.parquet); download other formats first"))
+    try:
+        stored_meta = pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY)
+        stored = pl.read_parquet(location.url)
+    except Exception as exc:  # noqa: BLE001 - object stores raise many types: one message names the address
+        reason = " ".join(str(exc).split())[:300]
+        raise InputError(problem(location, None, None, f"cannot fetch: {reason}")) from None
+    problems: list = []
+    meta_dict: dict[str, Any] = {}
+    if stored_meta:
+        try:
+            meta_dict = json.loads(stored_meta)
+        except json.JSONDecodeError as exc:
+            problems.append(problem(location, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
+    frame = canonical_from_frame(stored)
+    if frame is None:  # not sure of something: every record checked, every problem located
+        records = stored.to_dicts()
+        frame, found = frame_from_raw(RawRun(location, meta_dict, records, list(range(1, len(records) + 1))))  # type: ignore[arg-type]
+        problems += found
+    meta = parse_meta(location, meta_dict if isinstance(meta_dict, dict) else {}, None, problems)
+    if frame.height == 0 and not any(p.is_error for p in problems):
+        problems.append(problem(location, None, None, "no question records in the file"))
+    if any(p.is_error for p in problems):
+        raise InputError([p for p in problems if p.is_error])
+    return Run(meta, frame if detail else without_detail(frame), location, tuple(problems), "ragtui")

@@ -82,7 +82,7 @@ def _verdicts_only(column: str) -> pl.Expr:
 
 
 # What only a person reading one question needs: dropped by `without_detail`, kept in the
-# run cache's text files and read back for the question shown (loading/run_cache_parts.py).
+# run cache's text files and read back for the question shown (loading/run_cache.py).
 TEXT_COLUMNS = (
     "retrieved_texts",
     "judge_sentences",

@@ -17,7 +17,7 @@ import polars as pl
 from ragtui.core.errors import InputError, problem
 from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
-from ragtui.core.loading.runs import Run
+from ragtui.core.loading.run import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
 from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes, sorted_ids
 from ragtui.core.measuring.textnorm import contains_any_phrase
