@@ -267,7 +267,7 @@ def main() -> None:
     print(f"  load + compare (the core, for scale)          {time.perf_counter() - start:7.2f} s    peak RSS {rss_mb():,.0f} MB")
     gc.collect()
 
-    from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows
+    from ragtui.ui.models.failure_rows import FailureFilter, FailureRows
 
     start = time.perf_counter()
     rows = FailureRows(comparison)

@@ -4,7 +4,7 @@ Rates are shown as percentages and their differences in points ("pts"); utility 
 1–5 score and its difference is in score units. Every verdict has a symbol as well as a
 colour, so a monochrome terminal (NO_COLOR) loses nothing. No Textual here: the text and
 markdown reports (`ragtui.cli.render`) and the screens (`ragtui.ui`) both import it; the
-colours of each state are the UI's (`ragtui.ui.widgets.verdict_styles`).
+colours of each state are the UI's (`ragtui.ui.content.verdict_styles`).
 """
 
 from __future__ import annotations

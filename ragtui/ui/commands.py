@@ -16,7 +16,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
 from ragtui.core.vocabulary import STATUS_LABEL
-from ragtui.ui.safe_text import join, safe
+from ragtui.ui.content.safe_text import join, safe
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison

@@ -15,7 +15,7 @@ from textual.content import Content
 
 from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.notes import MARK_LABELS, Notes, default_notes_path
-from ragtui.ui.safe_text import safe
+from ragtui.ui.content.safe_text import safe
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -17,11 +17,11 @@ from textual.widgets import Static
 
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.content.failure_lines import question_line
 from ragtui.ui.screens.calibration import CalibrationScreen
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.screens.verdicts import VerdictScreen
-from ragtui.ui.widgets.failure_lines import question_line
 from ragtui.ui.widgets.failure_table import FailureTable
 from tests.ui.conftest import text_of, wait_until_loaded
 

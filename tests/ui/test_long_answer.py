@@ -14,11 +14,11 @@ from contextlib import nullcontext
 import pytest
 from textual.widgets import Static
 
+from ragtui.ui.content.answer_view import WINDOW_AFTER, WINDOW_BEFORE
+from ragtui.ui.content.verdict_sections import ANSWER_LIMIT, RAW_LIMIT
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.screens.verdicts import VerdictScreen
-from ragtui.ui.widgets.answer_view import WINDOW_AFTER, WINDOW_BEFORE
 from ragtui.ui.widgets.label_bar import LABEL_WINDOW
-from ragtui.ui.widgets.verdict_sections import ANSWER_LIMIT, RAW_LIMIT
 from tests.ui.long_answer import long_answer_comparison, sentence_text
 from tests.ui.triage_data import host_app
 

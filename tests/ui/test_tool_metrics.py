@@ -115,7 +115,7 @@ def test_question_view_with_the_tools_verdicts_at_80x24_snapshot(snap_compare):
 
 
 def test_the_failure_list_filters_on_the_tools_failure_kinds_when_they_make_the_status():
-    from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows
+    from ragtui.ui.models.failure_rows import FailureFilter, FailureRows
 
     rows = FailureRows(load_comparison(DEEPEVAL))
     assert rows.kinds[-2:] == ("tool_fail", "tool_error")

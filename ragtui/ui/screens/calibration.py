@@ -32,8 +32,8 @@ from ragtui.core.measuring.calibration_queue import QUEUE_SEED
 from ragtui.core.measuring.judge_noise import RunNoise
 from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
 from ragtui.core.vocabulary import UNSTABLE_MARK
+from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.models.labelling import labelling_of
-from ragtui.ui.safe_text import join, safe
 from ragtui.ui.widgets.key_footer import KeyFooter
 
 GOOD_AGREEMENT = 0.85  # what a good judge reaches on sentences

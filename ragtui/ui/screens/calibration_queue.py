@@ -16,10 +16,10 @@ from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED, answer_done, pending
+from ragtui.ui.content.answer_view import sentences
+from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.models.labelling import labelling_of
-from ragtui.ui.safe_text import join, safe
 from ragtui.ui.screens.question import QuestionScreen
-from ragtui.ui.widgets.answer_view import sentences
 
 
 def queue_side(comparison: Comparison) -> str:

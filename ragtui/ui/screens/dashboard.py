@@ -20,10 +20,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING, TARGET_LEGEND, WORST
+from ragtui.ui.content.corrected_line import corrected_content
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
-from ragtui.ui.widgets.corrected_line import corrected_content
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve

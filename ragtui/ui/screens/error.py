@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ragtui.ui.safe_text import join, safe
+from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.widgets.key_footer import KeyFooter
 
 INPUT_ERROR_CODE, INTERNAL_ERROR_CODE = 2, 1

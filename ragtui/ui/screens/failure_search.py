@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from ragtui.core.comparing.compare import Comparison
     from ragtui.core.triage.search import SearchIndex
-    from ragtui.ui.widgets.failure_rows import FailureRows
+    from ragtui.ui.models.failure_rows import FailureRows
     from ragtui.ui.widgets.failure_table import FailureTable
 
 # From this many questions, the search index is built in a worker: the list stays usable

@@ -29,10 +29,9 @@ from ragtui.core.vocabulary import (
     kind_words,
     status_label,
 )
-from ragtui.ui.safe_text import safe
-from ragtui.ui.screens.failure_search import INDEXING, FailureSearch
-from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
-from ragtui.ui.widgets.failure_rows import (
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.verdict_styles import STATUS_ROLES, role_colour
+from ragtui.ui.models.failure_rows import (
     MARK_FILTER_LABELS,
     MARK_FILTERS,
     SORT_LABELS,
@@ -41,9 +40,10 @@ from ragtui.ui.widgets.failure_rows import (
     FailureFilter,
     FailureRows,
 )
+from ragtui.ui.screens.failure_search import INDEXING, FailureSearch
+from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.failure_table import FailureTable
 from ragtui.ui.widgets.key_footer import KeyFooter
-from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
 
 
 def _cycle(options: list, current: object) -> object:

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ragtui.core.vocabulary import KIND_CODES, KIND_LABELS, UNSTABLE_LABEL, UNSTABLE_MARK
-from ragtui.ui.safe_text import join
+from ragtui.ui.content.safe_text import join
 from ragtui.ui.widgets.key_footer import KeyFooter
 
 # (title, screen class, widgets with keys of their own) for each screen whose keys are

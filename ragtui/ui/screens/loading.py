@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ragtui.ui.safe_text import join, safe
+from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:  # the core (polars, numpy) loads in the worker, after the first paint

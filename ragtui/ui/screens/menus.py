@@ -20,7 +20,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ragtui.core.triage.notes import MARK_LABELS, MARK_LETTERS, MARK_MEANINGS, MARKS, Mark
-from ragtui.ui.safe_text import safe
+from ragtui.ui.content.safe_text import safe
 
 T = TypeVar("T")
 

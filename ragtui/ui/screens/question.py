@@ -24,17 +24,17 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.search import Matches
+from ragtui.ui.content.answer_view import sentences
+from ragtui.ui.content.question_header import header_content, tabs_content
+from ragtui.ui.content.question_rejudge import Rejudged
+from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
 from ragtui.ui.screens.question_keys import QuestionDisplay, QuestionRejudge, QuestionSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
-from ragtui.ui.widgets.answer_view import sentences
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
-from ragtui.ui.widgets.question_header import header_content, tabs_content
-from ragtui.ui.widgets.question_rejudge import Rejudged
 from ragtui.ui.widgets.question_side import QuestionSide
-from ragtui.ui.widgets.verdict_styles import role_colour
 
 NARROW = 120  # below this width, one side at a time
 _STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it with q and ?

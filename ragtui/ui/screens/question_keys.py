@@ -17,10 +17,10 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ragtui.core.triage.search import Matches
-from ragtui.ui.safe_text import safe
+from ragtui.ui.content.diff_view import answer_diff_content, rank_diff_content
+from ragtui.ui.content.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
+from ragtui.ui.content.safe_text import safe
 from ragtui.ui.screens.failure_search import INDEXING, build_index_then, index_in_background
-from ragtui.ui.widgets.diff_view import answer_diff_content, rank_diff_content
-from ragtui.ui.widgets.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison

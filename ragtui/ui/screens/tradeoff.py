@@ -28,7 +28,7 @@ from ragtui.core.vocabulary import (
     target_text,
     value_text,
 )
-from ragtui.ui.safe_text import join, safe
+from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.widgets.tradeoff_chart import TradeoffChart, point_shape
 
 NAME_WIDTH = 24

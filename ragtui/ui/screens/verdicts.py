@@ -23,15 +23,15 @@ from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
+from ragtui.ui.content.question_header import directed_content
+from ragtui.ui.content.safe_text import join, safe
+from ragtui.ui.content.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
+from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.models.question import judge_reported_injection, side_flags
-from ragtui.ui.safe_text import join, safe
 from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
-from ragtui.ui.widgets.question_header import directed_content
-from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
-from ragtui.ui.widgets.verdict_styles import role_colour
 
 WINDOW = 12  # sentences mounted at a time
 

@@ -24,9 +24,9 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
+from ragtui.ui.content.safe_text import rich_text
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData, worst_categories
-from ragtui.ui.safe_text import rich_text
 
 CATEGORY_COLUMN, N_COLUMN = "category", "n"
 MORE_LEFT, MORE_RIGHT = "◀", "▶"

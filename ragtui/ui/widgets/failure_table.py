@@ -20,8 +20,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ragtui.ui.widgets.failure_lines import Columns, columns, group_line, heading_line, question_line
-from ragtui.ui.widgets.failure_rows import FailureFilter, FailureRows
+from ragtui.ui.content.failure_lines import Columns, columns, group_line, heading_line, question_line
+from ragtui.ui.models.failure_rows import FailureFilter, FailureRows
 
 # Enough for several screens of a tall terminal; the point is that it is bounded.
 CACHE_LINES = 512

@@ -16,8 +16,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ragtui.core.vocabulary import CURSOR_MARK, VERDICT_FAIL, VERDICT_PASS
+from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.models.labelling import AnswerLabels
-from ragtui.ui.safe_text import join, safe
 
 UNLABELLED = "·"
 LABEL_WINDOW = 20  # sentences shown in the bar; an answer this short shows them all

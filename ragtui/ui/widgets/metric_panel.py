@@ -34,7 +34,7 @@ from ragtui.core.vocabulary import (
     target_text,
     value_text,
 )
-from ragtui.ui.safe_text import join
+from ragtui.ui.content.safe_text import join
 
 
 def _side(label: str, metric: MetricComparison, which: str) -> Content:

@@ -17,12 +17,12 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import Static
 
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.answer_view import answer_content, sentence_detail
-from ragtui.ui.widgets.passage_list import passages_content
-from ragtui.ui.widgets.question_rejudge import Rejudged, rejudged_content
-from ragtui.ui.widgets.tool_verdicts import tool_content
-from ragtui.ui.widgets.verdict_styles import role_colour
+from ragtui.ui.content.answer_view import answer_content, sentence_detail
+from ragtui.ui.content.passage_list import passages_content
+from ragtui.ui.content.question_rejudge import Rejudged, rejudged_content
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.tool_verdicts import tool_content
+from ragtui.ui.content.verdict_styles import role_colour
 
 
 class QuestionSide(Vertical):

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from ragtui.core.vocabulary import MINUS
-from ragtui.ui.safe_text import join
+from ragtui.ui.content.safe_text import join
 
 BARS = " ▁▂▃▄▅▆▇█"
 SIDE_STYLE = {"A": "bold $run-a", "B": "bold $run-b"}

@@ -12,8 +12,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ragtui.core.vocabulary import count_text, date_text
+from ragtui.ui.content.safe_text import join, safe, styled
 from ragtui.ui.models.dashboard import RunHeader
-from ragtui.ui.safe_text import join, safe, styled
 
 ROLE = {"A": "reference", "B": "candidate"}
 

@@ -16,7 +16,7 @@ from textual.widget import Widget
 
 from ragtui.core.comparing.tradeoff import AXES, Tradeoff
 from ragtui.core.vocabulary import TARGET_COLUMN, TARGET_ROW, TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT
-from ragtui.ui.safe_text import join
+from ragtui.ui.content.safe_text import join
 
 Y_LABEL = 6  # " 85% ┤": the y tick labels and the axis
 MIN_PLOT_ROWS = 5

@@ -22,9 +22,9 @@ from textual.content import Content
 
 from ragtui.core.comparing.question_diff import first_gold, gold_rank_text
 from ragtui.core.vocabulary import BEYOND_K_MARK, GOLD_MARK
+from ragtui.ui.content.answer_view import hang
+from ragtui.ui.content.safe_text import safe
 from ragtui.ui.models.question import retrieved
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.answer_view import hang
 
 MAX_PASSAGES = 200  # even "show all" summarises a retrieved list of 1,000 ids
 EXTRA_BEYOND_K = 2  # passages shown past k when not showing all

@@ -14,13 +14,13 @@ from textual.content import Content
 
 from ragtui.core.triage.notes import MARK_LETTERS
 from ragtui.core.vocabulary import CAUSE_LABELS, CAUSE_SHORT, CURSOR_MARK, STATUS_SYMBOL, UNSTABLE_MARK, kind_codes, status_label
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.verdict_styles import STATUS_ROLES, role_colour
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.verdict_styles import STATUS_ROLES, role_colour
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ragtui.ui.widgets.failure_rows import FailureRows, Group
+    from ragtui.ui.models.failure_rows import FailureRows, Group
 
 WIDE = 120  # from this width, the category column and long cause names are shown
 PREFIX = 6  # " › ▼b ": cursor mark, status symbol and mark letter before the id

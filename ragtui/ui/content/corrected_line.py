@@ -10,7 +10,7 @@ from textual.content import Content
 
 from ragtui.core.calibration_words import cal_interval, cal_value, half_width_text
 from ragtui.core.measuring.label_values import CORRECTED_METRICS, CorrectedMetric
-from ragtui.ui.safe_text import join
+from ragtui.ui.content.safe_text import join
 
 
 def corrected_content(metric: str, corrections: dict[str, dict[str, CorrectedMetric]]) -> Content | None:

@@ -14,8 +14,8 @@ from typing import Any
 from textual.content import Content
 
 from ragtui.core.vocabulary import TOOL_LABELS
-from ragtui.ui.safe_text import join, safe
-from ragtui.ui.widgets.verdict_styles import verdict_mark
+from ragtui.ui.content.safe_text import join, safe
+from ragtui.ui.content.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
 REASON_LIMIT = 160  # a reason is a hint here; the file holds the whole of it

@@ -19,9 +19,9 @@ from textual.content import Content
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.errors import InputError
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.verdict_styles import verdict_mark
 from ragtui.ui.models.question import judge_record_input
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 NOT_CONFIGURED = (
     "No judge configured: add a `judge:` section to ragtui.yaml "

@@ -17,10 +17,10 @@ from textual.content import Content
 
 from ragtui.core.measuring.judge_noise import score_repeats, sentence_repeats
 from ragtui.core.vocabulary import DISAGREE_MARK, UNSTABLE_MARK
+from ragtui.ui.content.answer_view import evidence_content
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.verdict_styles import verdict_mark
 from ragtui.ui.models.question import passage_text
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.answer_view import evidence_content
-from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
 EVIDENCE_LIMIT = 2_000  # a passage is shown whole up to this; a whole document is cut

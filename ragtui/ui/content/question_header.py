@@ -23,9 +23,9 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     status_label,
 )
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.verdict_styles import STATUS_ROLES
 from ragtui.ui.models.question import QuestionData
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.verdict_styles import STATUS_ROLES
 
 Colour = Callable[[str], str]
 EXPECTED_LIMIT = 400  # an expected answer is a sentence or two; a page is cut

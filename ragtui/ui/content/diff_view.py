@@ -35,7 +35,7 @@ from ragtui.core.triage.diffs import (
     rank_text,
 )
 from ragtui.core.vocabulary import GOLD_MARK
-from ragtui.ui.safe_text import safe
+from ragtui.ui.content.safe_text import safe
 
 Colour = Callable[[str], str]
 MAX_DIFF_CHARS = 12_000  # about ten 80×24 screens of answer

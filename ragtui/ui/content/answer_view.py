@@ -19,9 +19,9 @@ from typing import Any
 from textual.content import Content
 
 from ragtui.core.vocabulary import CURSOR_MARK, GOLD_MARK, VERDICT_UNKNOWN
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.verdict_styles import verdict_mark
 from ragtui.ui.models.question import passage_rank
-from ragtui.ui.safe_text import safe
-from ragtui.ui.widgets.verdict_styles import verdict_mark
 
 Colour = Callable[[str], str]
 WINDOW_BEFORE, WINDOW_AFTER = 8, 40  # sentences drawn around the focused one
