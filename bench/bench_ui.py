@@ -36,6 +36,7 @@ def child(args: argparse.Namespace) -> None:
     # starts the load in a thread and imports Textual.
     from ragtui.core.loading.inputs import Inputs
     from ragtui.ui import loader
+    from ragtui.ui.models.session import Session
 
     result: dict[str, float] = {"imports_s": time.time() - started}
     real_prepare = loader._prepare
@@ -54,7 +55,8 @@ def child(args: argparse.Namespace) -> None:
         gold=Path(args.gold) if args.gold else None,
         config=Path(args.config) if args.config else None,
     )
-    preloaded = loader.start_loading(inputs)
+    session = Session(inputs)
+    preloaded = loader.start_loading(session)
     from ragtui.ui.app import RagtuiApp
     from ragtui.ui.screens import dashboard
 
@@ -80,7 +82,7 @@ def child(args: argparse.Namespace) -> None:
 
     dashboard.DashboardScreen.on_mount = on_mount  # type: ignore[method-assign]
     dashboard.DashboardScreen.show_intervals = show_intervals  # type: ignore[method-assign]
-    app = RagtuiApp(inputs, preloaded=preloaded)
+    app = RagtuiApp(session, preloaded=preloaded)
     app.run(headless=True, size=(args.width, args.height))
     result["total_s"] = time.time() - started
     result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

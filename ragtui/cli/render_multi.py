@@ -36,7 +36,7 @@ def _cell(name: str, metric: dict[str, Any], side: str) -> str:
         return value_text(name, None)
     text = f"{value_text(name, metric[side])} {mark(metric['meets_target'][side])}".rstrip()
     if side == "B" and metric.get("delta") is not None:
-        symbol = VERDICT_SYMBOL.get(metric.get("verdict"), " ")
+        symbol = VERDICT_SYMBOL.get(metric.get("verdict") or "", " ")
         text += f" {symbol}{delta_text(name, metric['delta'], None, unit=False)}"
     return text
 

@@ -95,7 +95,7 @@ def tool_text_lines(report: dict[str, Any], table) -> list[str]:
                 row += [
                     f"{_value(m, m['B'])} {_mark(m['meets_target'].get('B'))}",
                     _delta(m, unit=False),
-                    f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
+                    f"{VERDICT_SYMBOL.get(verdict or '', ' ')} {VERDICT_LABEL.get(verdict or '', 'n/a')}",
                 ]
             else:
                 row.append(str(m["n"]))
@@ -126,7 +126,7 @@ def tool_markdown_lines(report: dict[str, Any]) -> list[str]:
                 row += [
                     f"{_value(m, m['B'])} {_mark(m['meets_target'].get('B'))}".strip(),
                     _delta(m, unit=True),
-                    f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}",
+                    f"{VERDICT_SYMBOL.get(verdict or '', '')} {VERDICT_LABEL.get(verdict or '', 'n/a')}",
                     _errors(m),
                 ]
             else:

@@ -10,6 +10,7 @@ else goes back to `json.dumps`. A test holds the two to the same text on random 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from json.encoder import encode_basestring  # the C encoder where the interpreter has it
 from typing import Any
 
@@ -20,7 +21,7 @@ def _float(value: float) -> str:
     return json.dumps(value)  # NaN, Infinity and float repr as the standard library writes them
 
 
-_SCALARS = {
+_SCALARS: dict[type, Callable[[Any], str]] = {
     str: encode_basestring,
     int: int.__repr__,
     float: _float,

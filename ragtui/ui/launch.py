@@ -17,8 +17,10 @@ def launch(
     """Run the app until it exits; returns the process exit code."""
     # The runs are read while Textual is imported and starts.
     from ragtui.ui.loader import start_loading
+    from ragtui.ui.models.session import Session
 
-    preloaded = start_loading(inputs)
+    session = Session(inputs, notes_path=notes)
+    preloaded = start_loading(session)
     from ragtui.ui.app import RagtuiApp
 
     driver_class = None
@@ -26,7 +28,7 @@ def launch(
         from ragtui.ui.terminal_driver import TerminalDriver
 
         driver_class = TerminalDriver
-    app = RagtuiApp(inputs, theme_name=theme, preloaded=preloaded, driver_class=driver_class, notes_path=notes, question=question)
+    app = RagtuiApp(session, theme_name=theme, preloaded=preloaded, driver_class=driver_class, question=question)
     app.run(mouse=mouse)
     # The error screen is gone once the app exits: leave the problems in the terminal
     # too, in the CLI's `FILE:LINE: field: message` form.

@@ -20,28 +20,22 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from ragtui.core.loading.inputs import Inputs
     from ragtui.ui.models.dashboard import DashboardData
+    from ragtui.ui.models.session import Session
 
 T = TypeVar("T")
 
 
-def _prepare(inputs: Inputs) -> DashboardData:
-    # Looked up at call time (not imported at the top): `ragtui.ui.loader` stays light.
-    from ragtui.core import session
-    from ragtui.ui.models.dashboard import build_dashboard_data
-
-    return build_dashboard_data(session.load_comparison(inputs, intervals=False))
+def _prepare(session: Session) -> DashboardData:
+    """What `start_loading` runs in its thread (tests hold or break it here)."""
+    return session.load_values()
 
 
 def fill_intervals(data: DashboardData) -> DashboardData:
-    """`data` with the intervals, verdicts and target readings its load left pending (what
-    `start_intervals` runs in its thread; tests hold or break it here)."""
-    from ragtui.core.comparing import intervals
-    from ragtui.ui.models.dashboard import with_intervals
+    """What `start_intervals` runs in its thread (tests hold or break it here)."""
+    from ragtui.ui.models.session import Session
 
-    assert data.comparison is not None, "intervals are computed for a loaded comparison"
-    return with_intervals(data, intervals.with_intervals(data.comparison))
+    return Session.fill_intervals(data)
 
 
 def _in_daemon_thread(work: Callable[[], T], name: str) -> Future[T]:
@@ -59,8 +53,8 @@ def _in_daemon_thread(work: Callable[[], T], name: str) -> Future[T]:
     return future
 
 
-def start_loading(inputs: Inputs) -> Future[DashboardData]:
-    """Begin reading, measuring and comparing the runs; the future holds the result or the error.
+def start_loading(session: Session) -> Future[DashboardData]:
+    """Begin reading, measuring and comparing the session's runs; the future holds the result or the error.
 
     The core (polars, numpy, yaml and ragtui's own modules) is imported here, before the
     thread starts: imports hold the GIL, so the load's imports and the caller's Textual
@@ -68,10 +62,10 @@ def start_loading(inputs: Inputs) -> Future[DashboardData]:
     paint 1.44 s against 1.18 s, docs/performance.md), while the load's polars work,
     which releases the GIL, still overlaps Textual's import.
     """
-    from ragtui.core import session  # noqa: F401 (imported for its cost, here)
-    from ragtui.ui.models import dashboard  # noqa: F401
+    import ragtui.core.session  # noqa: F401 (imported for its cost, here)
+    import ragtui.ui.models.dashboard  # noqa: F401
 
-    return _in_daemon_thread(lambda: _prepare(inputs), "ragtui-load")
+    return _in_daemon_thread(lambda: _prepare(session), "ragtui-load")
 
 
 def start_intervals(data: DashboardData) -> Future[DashboardData]:

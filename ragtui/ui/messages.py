@@ -51,6 +51,19 @@ class OpenFailures(Message):
         self.status = status
 
 
+class OpenTradeoff(Message):
+    """Show the trade-off of every run (`T`)."""
+
+
+class OpenPair(Message):
+    """Make the dashboard that of run `left` (as A) against run `right` (as B), picked in the trade-off."""
+
+    def __init__(self, left: int, right: int) -> None:
+        super().__init__()
+        self.left = left
+        self.right = right
+
+
 class TradeoffLoaded(Message):
     """The other candidates were compared with A: the trade-off of every run, and those comparisons."""
 

@@ -69,7 +69,8 @@ class TerminalDriver(LinuxDriver):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._file = TerminalOutput(sys.__stdout__.fileno())
+        assert sys.__stdout__ is not None, "the app draws on standard output's terminal"
+        self._file = TerminalOutput(sys.__stdout__.fileno())  # type: ignore[assignment]  # LinuxDriver writes to it as to a text file
         self._signal_loop: asyncio.AbstractEventLoop | None = None
 
     def start_application_mode(self) -> None:

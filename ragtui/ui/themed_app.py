@@ -1,27 +1,33 @@
 """The app's colour themes: the bundled ones and the user's, offered by the palette.
 
-A mixin of `RagtuiApp` (as `SeveralRunsApp` is): it registers ragtui's themes, picks the
-one asked for (or says why not), gives Textual's own themes ragtui's colour variables,
-and keeps Textual's "Theme" command, which lists themes without them, off the palette.
+`RagtuiApp`'s base class: it registers ragtui's themes, picks the one asked for (or says
+why not, in `startup_notes`), gives Textual's own themes ragtui's colour variables, and
+keeps Textual's "Theme" command, which lists themes without them, off the palette.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from textual.app import App
 
 from ragtui.ui.themes import DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, builtin_themes, load_user_themes
 
+if TYPE_CHECKING:
+    from textual.driver import Driver
+
 
 class ThemedApp(App[int]):
     """Registers ragtui's themes; the palette's "Theme: NAME" commands switch between them."""
 
-    _ragtui_themes: list[str]
+    def __init__(self, theme_name: str | None = None, *, driver_class: type[Driver] | None = None) -> None:
+        super().__init__(driver_class=driver_class)
+        self._ragtui_themes: list[str] = []
+        # What to tell the user once the screen is up: unusable theme files, an unknown name.
+        self.startup_notes: list[str] = self._setup_themes(theme_name)
 
     def _setup_themes(self, requested: str | None) -> list[str]:
-        """Register the bundled and user themes, then pick the requested one (or the default).
-
-        Returns what to tell the user once the screen is up: unusable theme files, an unknown name.
-        """
+        """Register the bundled and user themes, then pick the requested one (or the default)."""
         bundled = builtin_themes()
         user = load_user_themes()
         for theme in [*bundled.values(), *user.loaded.values()]:

@@ -82,7 +82,7 @@ def theme_from_mapping(data: Any, source: str) -> Theme:
         raise ThemeFileError(f"{source}: name: expected letters, digits, '-', '_' or '.', found {name!r}")
     if "primary" not in data:
         raise ThemeFileError(f"{source}: primary: required")
-    colours = {field: _colour(source, field, data[field]) for field in _COLOURS if data.get(field) is not None}
+    colours: dict[str, Any] = {field: _colour(source, field, data[field]) for field in _COLOURS if data.get(field) is not None}
     dark = data.get("dark", True)
     if not isinstance(dark, bool):
         raise ThemeFileError(f"{source}: dark: expected true or false, found {dark!r}")

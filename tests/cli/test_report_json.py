@@ -45,3 +45,19 @@ def test_a_whole_report_of_the_sample_is_written_as_json_dumps_writes_it(private
 def test_not_a_number_and_infinities_are_written_as_the_standard_library_writes_them():
     value = {"a": [math.nan, math.inf, -math.inf, 0.1, 1e16, -0.0]}
     assert report_json(value) == json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def test_the_json_report_of_the_sample_is_byte_identical_to_the_one_kept(capsys, monkeypatch):
+    """tests/cli/golden/sample_report.json is the report of the bundled sample as the
+    command prints it; a change that moves a byte of it is a change of the report, made
+    on purpose and written there again."""
+    from pathlib import Path
+
+    from ragtui.cli import main
+
+    repo = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(repo)
+    argv = ["report", "sample_data/baseline.jsonl", "sample_data/candidate.jsonl", "--gold", "sample_data/gold.yaml", "--format", "json"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert printed == (repo / "tests/cli/golden/sample_report.json").read_text(encoding="utf-8")

@@ -202,10 +202,9 @@ def held_index_build(monkeypatch):
     import threading
 
     from ragtui.core.triage import search
-    from ragtui.ui.screens import failure_search
+    from ragtui.ui.screens import triage
 
-    monkeypatch.setattr(failure_search, "BACKGROUND_INDEX_FROM", 0)  # every comparison counts as large
-    monkeypatch.setattr(search, "_INDEXES", {})
+    monkeypatch.setattr(triage, "BACKGROUND_INDEX_FROM", 0)  # every comparison counts as large
     release = threading.Event()
     build = search.SearchIndex.__init__
 
@@ -334,7 +333,9 @@ def sample(_sample_loads, monkeypatch) -> Inputs:
     """
     from ragtui.cli.tui import sample_inputs
     from ragtui.core import session
-    from ragtui.ui import loader, startup
+    from ragtui.ui import app as app_module
+    from ragtui.ui import loader
+    from ragtui.ui.models.session import Session
 
     paths = sample_inputs()
     if not paths["a"].is_file():
@@ -346,14 +347,16 @@ def sample(_sample_loads, monkeypatch) -> Inputs:
         return inputs.labels is None and all(isinstance(f, Path) and f.parent == folder for f in files if f is not None)
 
     def shared(function):
-        def once(inputs: Inputs, *more):
+        def once(given: Inputs | Session, *more):
+            inputs = given.inputs if isinstance(given, Session) else given
+            assert inputs is not None
             # A test that holds or breaks the core's load (patching it) gets its own.
             patched = getattr(session.load_comparison, "__module__", "") != session.__name__
             if patched or not only_the_sample(inputs, *(more[0] if more else ())):
-                return function(inputs, *more)
+                return function(given, *more)
             key = (function.__name__, inputs, *(tuple(m) for m in more))
             if key not in _sample_loads:
-                _sample_loads[key] = function(inputs, *more)
+                _sample_loads[key] = function(given, *more)
             found = _sample_loads[key]
             return list(found) if isinstance(found, list) else found  # a list each caller may extend
 
@@ -373,8 +376,8 @@ def sample(_sample_loads, monkeypatch) -> Inputs:
 
         return once
 
-    monkeypatch.setattr(startup, "start_loading", shared(startup.start_loading))
-    monkeypatch.setattr(startup, "start_intervals", shared_intervals(startup.start_intervals))
+    monkeypatch.setattr(app_module, "start_loading", shared(app_module.start_loading))
+    monkeypatch.setattr(app_module, "start_intervals", shared_intervals(app_module.start_intervals))
     monkeypatch.setattr(session, "load_comparisons", shared(session.load_comparisons))
     return Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])
 
@@ -390,7 +393,7 @@ class RecordingFailures(Screen):
 
     opened: list[dict] = []
 
-    def __init__(self, comparison, *, category=None, failure_kind=None, status=None):
+    def __init__(self, comparison, *, category=None, failure_kind=None, status=None, session=None):
         super().__init__()
         RecordingFailures.opened.append({"category": category, "failure_kind": failure_kind, "status": status})
 

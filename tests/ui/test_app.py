@@ -11,6 +11,7 @@ import ragtui.core.session as session
 from ragtui.core.loading.records import write_run_jsonl
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.error import ErrorScreen
 from ragtui.ui.screens.help import HelpScreen
@@ -29,7 +30,7 @@ async def test_loading_screen_names_the_files_then_the_dashboard_replaces_it(two
         return real(inputs, **options)
 
     monkeypatch.setattr(session, "load_comparison", held)
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LoadingScreen)
@@ -43,7 +44,7 @@ async def test_loading_screen_names_the_files_then_the_dashboard_replaces_it(two
 async def test_quitting_during_a_long_load_does_not_wait_for_it(two_runs, monkeypatch):
     never = threading.Event()
     monkeypatch.setattr(session, "load_comparison", lambda inputs, **options: never.wait(30))
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("q")
@@ -59,7 +60,7 @@ async def test_help_opened_while_loading_leaves_nothing_under_the_dashboard(two_
     release = threading.Event()
     real = session.load_comparison
     monkeypatch.setattr(session, "load_comparison", lambda inputs, **options: release.wait(10) and real(inputs, **options))
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
@@ -73,7 +74,7 @@ async def test_help_opened_while_loading_leaves_nothing_under_the_dashboard(two_
 
 
 async def test_dashboard_shows_both_run_names_and_roles(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         headers = app.screen.query(RunHeaderBox)
@@ -84,7 +85,7 @@ async def test_dashboard_shows_both_run_names_and_roles(two_runs):
 
 
 async def test_q_quits_with_exit_code_0(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("q")
@@ -93,7 +94,7 @@ async def test_q_quits_with_exit_code_0(two_runs):
 
 
 async def test_question_mark_lists_the_keys_of_each_screen_and_escape_closes_it(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("question_mark")
@@ -123,7 +124,7 @@ async def test_an_input_error_lists_every_problem_and_q_exits_with_code_2(tmp_pa
     lines[2] = '{"id": "f2", "retrieved": [oops'
     lines[4] = "not json at all"
     paths["a"].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    app = RagtuiApp(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
+    app = RagtuiApp(Session(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, ErrorScreen)
@@ -145,7 +146,7 @@ async def test_a_crash_while_loading_is_shown_as_a_bug_without_a_traceback(two_r
         raise error
 
     monkeypatch.setattr(session, "load_comparison", broken)
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         # Polled, not waited for: the bug never ended the load worker.
         await poll_until(pilot, lambda: isinstance(app.screen, ErrorScreen), seconds=10)
@@ -160,7 +161,7 @@ async def test_a_crash_while_loading_is_shown_as_a_bug_without_a_traceback(two_r
 
 
 async def test_a_single_run_shows_the_dashboard_without_b(one_run):
-    app = RagtuiApp(one_run)
+    app = RagtuiApp(Session(one_run))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen)
@@ -220,7 +221,7 @@ def test_every_binding_has_an_id_so_keys_can_be_remapped():
 async def test_a_keymap_file_in_the_config_folder_moves_a_key(two_runs, isolated_config_home, recorded_failures):
     (isolated_config_home / "ragtui").mkdir()
     (isolated_config_home / "ragtui" / "keymap.yaml").write_text("dashboard.failures: F\n", encoding="utf-8")
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("f")
@@ -232,7 +233,7 @@ async def test_a_keymap_file_in_the_config_folder_moves_a_key(two_runs, isolated
 
 
 async def test_the_palette_opens_the_regressed_list(two_runs, recorded_failures):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("ctrl+p")
@@ -254,7 +255,7 @@ async def _palette(pilot, query: str) -> None:
 
 
 async def test_the_palette_toggles_a_b_and_opens_help(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await _palette(pilot, "toggle a/b")
@@ -264,7 +265,7 @@ async def test_the_palette_toggles_a_b_and_opens_help(two_runs):
 
 
 async def test_the_failure_list_screen_is_pushed_for_real(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("r")
@@ -286,7 +287,7 @@ async def test_untrusted_run_name_and_category_show_literally_and_clicking_does_
         if record["categorie"] == "procedurale":
             record["categorie"] = "[@click=app.quit]proc[/]"
     paths = write_fixture(tmp_path, meta_a={**META_A, "name": HOSTILE, "generator_model": "[red]gen[/red]"}, gold=gold)
-    app = RagtuiApp(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
+    app = RagtuiApp(Session(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         header = app.screen.query(RunHeaderBox).first()
@@ -319,7 +320,7 @@ async def test_untrusted_category_in_the_palette_is_inert(tmp_path, recorded_fai
         if record["categorie"] == "procedurale":
             record["categorie"] = "[@click=app.quit]proc[/]"
     paths = write_fixture(tmp_path, gold=gold)
-    app = RagtuiApp(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
+    app = RagtuiApp(Session(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("ctrl+p")
@@ -359,11 +360,13 @@ def test_the_way_to_a_painted_dashboard_never_loads_httpx_or_the_judge(sample):
 from pathlib import Path
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens import dashboard
+from ragtui.ui.models.session import Session
 own_on_mount = dashboard.DashboardScreen.on_mount
 dashboard.DashboardScreen.on_mount = lambda self: (self.call_after_refresh(self.app.exit), own_on_mount(self))
 inputs = Inputs(a=Path(r'{sample.a}'), b=Path(r'{sample.b}'), gold=Path(r'{sample.gold}'), config=Path(r'{sample.config}'))
-app = RagtuiApp(inputs)
+app = RagtuiApp(Session(inputs))
 app.run(headless=True, size=(80, 24))
 assert app.return_code == 0
 """

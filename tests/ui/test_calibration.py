@@ -13,6 +13,7 @@ from ragtui.cli import main
 from ragtui.core.loading.inputs import default_labels_path
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.calibration import CalibrationScreen
 from ragtui.ui.screens.calibration_queue import CalibrationQueueScreen
 from ragtui.ui.screens.question import QuestionScreen
@@ -32,7 +33,7 @@ def _bar(app) -> str:
 
 
 async def test_L_opens_the_queue_of_B_and_plus_minus_label_the_focused_sentence_as_sampled(two_runs):
-    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(two_runs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("L")
         await pilot.pause()
@@ -53,7 +54,7 @@ async def test_L_opens_the_queue_of_B_and_plus_minus_label_the_focused_sentence_
 
 
 async def test_an_answer_labelled_in_full_moves_the_queue_to_the_next(two_runs):
-    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(two_runs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("L")
         await pilot.pause()
@@ -74,7 +75,7 @@ async def test_an_answer_labelled_in_full_moves_the_queue_to_the_next(two_runs):
 async def test_labels_made_in_the_question_view_are_not_sampled_and_0_clears_them(two_runs):
     from ragtui.ui.screens.dashboard import DashboardScreen
 
-    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(two_runs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(pilot.app.screen, DashboardScreen)
         pilot.app.push_screen(QuestionScreen(pilot.app.comparison, ["p2"], 0))
@@ -95,7 +96,7 @@ async def test_labels_made_in_the_question_view_are_not_sampled_and_0_clears_the
 
 
 async def test_the_verdict_inspector_labels_its_focused_sentence_with_j_and_k(two_runs):
-    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(two_runs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         pilot.app.push_screen(VerdictScreen(pilot.app.comparison, "p2", "A", sentence=0))
         await pilot.pause()
@@ -112,7 +113,7 @@ async def test_a_labels_file_that_cannot_be_written_is_a_message_naming_labels(f
     blocked.write_text("x")
     p = fixture_paths
     inputs = Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"], labels=blocked / "labels.jsonl")
-    async with RagtuiApp(inputs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("L")
         await pilot.pause()
@@ -123,7 +124,7 @@ async def test_a_labels_file_that_cannot_be_written_is_a_message_naming_labels(f
 
 
 async def test_help_lists_the_label_keys_and_the_calibration_keys(two_runs):
-    async with RagtuiApp(two_runs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(two_runs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
@@ -157,7 +158,7 @@ async def _type_quickly(pilot, keys: list[str]) -> None:
 
 async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_faithfulness_for_B(tmp_path, capsys):
     inputs = _sample_copy(tmp_path)
-    async with RagtuiApp(inputs).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("L")
         await pilot.pause()
@@ -198,7 +199,7 @@ def test_calibration_screen_at_80x24_shows_agreement_bias_and_corrected_values(s
     ]
     default_labels_path(fixture_paths["b"]).write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
     p = fixture_paths
-    app = RagtuiApp(Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"]))
+    app = RagtuiApp(Session(Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"])))
 
     async def open_calibration(pilot):
         await wait_until_loaded(pilot)

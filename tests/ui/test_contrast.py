@@ -25,6 +25,7 @@ from textual.color import Color
 
 from ragtui.core.vocabulary import CURSOR_MARK
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.failures import FailureListScreen
 from tests.ui.conftest import wait_until_loaded
 from tests.ui.triage_data import screen_strips
@@ -109,7 +110,7 @@ def _below_wcag_aa(pairs: dict) -> list[str]:
 
 @pytest.mark.parametrize("theme", THEMES)
 async def test_the_cursor_row_keeps_a_contrast_of_4_5_at_every_colour_depth(sample, theme):
-    app = RagtuiApp(sample, theme_name=theme)
+    app = RagtuiApp(Session(sample), theme_name=theme)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         app.open_failures(status="regressed")
@@ -128,7 +129,7 @@ async def _settle(pilot) -> None:
 
 @pytest.mark.parametrize("theme", THEMES)
 async def test_every_text_on_every_screen_keeps_a_contrast_of_4_5_at_every_colour_depth(sample, theme):
-    app = RagtuiApp(sample, theme_name=theme)
+    app = RagtuiApp(Session(sample), theme_name=theme)
     pairs: dict = {}
 
     def look(where: str) -> None:
@@ -162,5 +163,20 @@ async def test_every_text_on_every_screen_keeps_a_contrast_of_4_5_at_every_colou
         await _settle(pilot)
         look("help")
     assert len(pairs) > 15  # the walk saw the screens, not one blank frame
+    failures = _below_wcag_aa(pairs)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_the_calibration_screens_and_the_queue_banner_keep_a_contrast_of_4_5_at_every_colour_depth(sample, theme):
+    app = RagtuiApp(Session(sample), theme_name=theme)
+    pairs: dict = {}
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_until_loaded(pilot)
+        for key in ("C", "L"):  # the calibration screen, then the queue over it (its banner)
+            await pilot.press(key)
+            await _settle(pilot)
+            _text_pairs(app, screen_strips(app), pairs, type(app.screen).__name__)
+        assert "Calibration queue" in str(app.screen.query_one("#queue-banner").render())
     failures = _below_wcag_aa(pairs)
     assert not failures, "\n".join(failures)

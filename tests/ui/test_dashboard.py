@@ -10,6 +10,7 @@ from ragtui.core.session import load_comparison
 from ragtui.core.vocabulary import MINUS, delta_text, value_text
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.models.dashboard import DASHBOARD_METRICS, build_dashboard_data, worst_categories
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.category_grid import CategoryGrid, cell_text
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -38,7 +39,7 @@ def comparison(two_runs):
 
 
 async def test_each_panel_shows_a_b_delta_and_interval_as_the_core_computed(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         panels = {p.metric.spec.key: p for p in app.screen.query(MetricPanel)}
@@ -59,7 +60,7 @@ async def test_each_panel_shows_a_b_delta_and_interval_as_the_core_computed(two_
 
 
 async def test_verdicts_read_from_symbols_not_only_colour(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         panels = {p.metric.name: str(p.render()) for p in app.screen.query(MetricPanel)}
@@ -85,7 +86,7 @@ async def test_verdicts_read_from_symbols_not_only_colour(two_runs, comparison):
 
 
 async def test_a_flagged_drop_that_is_not_significant_says_it_could_be_noise(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         for panel in app.screen.query(MetricPanel):
@@ -100,7 +101,7 @@ async def test_a_flagged_drop_that_is_not_significant_says_it_could_be_noise(two
 
 
 async def test_status_counts_match_the_comparison(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         text = text_of(app.screen.query_one(StatusCounts))
@@ -111,7 +112,7 @@ async def test_status_counts_match_the_comparison(two_runs, comparison):
 
 @pytest.mark.parametrize(("key", "status"), [("r", "regressed"), ("x", "fixed"), ("s", "still_failing"), ("f", None)])
 async def test_status_keys_open_the_failure_list_filtered_by_status(two_runs, recorded_failures, key, status):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press(key)
@@ -120,7 +121,7 @@ async def test_status_keys_open_the_failure_list_filtered_by_status(two_runs, re
 
 
 async def test_enter_on_a_status_count_opens_its_list(two_runs, recorded_failures):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         app.screen.query_one("#status-fixed").focus()
@@ -130,7 +131,7 @@ async def test_enter_on_a_status_count_opens_its_list(two_runs, recorded_failure
 
 
 async def test_enter_on_a_category_cell_opens_that_category_and_the_metrics_failure_kind(two_runs, recorded_failures):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("c")
@@ -150,7 +151,7 @@ async def test_enter_on_a_category_cell_opens_that_category_and_the_metrics_fail
 
 
 async def test_enter_on_a_category_name_opens_that_category_unfiltered_by_kind(two_runs, recorded_failures):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("c", "down", "down", "enter")
@@ -161,7 +162,7 @@ async def test_enter_on_a_category_name_opens_that_category_unfiltered_by_kind(t
 async def test_a_cell_where_the_metric_does_not_apply_says_so_instead_of_opening(two_runs, recorded_failures, monkeypatch):
     notes = []
     monkeypatch.setattr(CategoryGrid, "notify", lambda self, message, **kw: notes.append(message))
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         # "No answer in corpus" × recall@5: no answerable question there (n = 0).
@@ -172,7 +173,7 @@ async def test_a_cell_where_the_metric_does_not_apply_says_so_instead_of_opening
 
 
 async def test_the_grid_shows_each_categorys_n_and_values_with_the_worst_marked(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)
@@ -189,7 +190,7 @@ async def test_the_grid_shows_each_categorys_n_and_values_with_the_worst_marked(
 
 
 async def test_b_toggles_the_grid_between_b_and_a_values(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)
@@ -203,7 +204,7 @@ async def test_b_toggles_the_grid_between_b_and_a_values(two_runs, comparison):
 
 
 async def test_at_80_columns_the_grid_names_the_metric_columns_out_of_view_and_arrows_reach_each(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)
@@ -226,7 +227,7 @@ async def test_at_80_columns_the_grid_names_the_metric_columns_out_of_view_and_a
 
 
 async def test_at_160_columns_every_grid_column_is_in_view_and_no_cue_is_shown(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until_loaded(pilot)
         assert app.screen.query_one(CategoryGrid).columns_out_of_view() == ([], [])
@@ -234,7 +235,7 @@ async def test_at_160_columns_every_grid_column_is_in_view_and_no_cue_is_shown(t
 
 
 async def test_the_recall_curve_shows_the_cores_values_at_1_k_and_20(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         text = str(app.screen.query_one(RecallCurve).render())
@@ -246,7 +247,7 @@ async def test_the_recall_curve_shows_the_cores_values_at_1_k_and_20(two_runs, c
 
 
 async def test_warnings_are_listed_with_a_symbol(two_runs, comparison):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         text = text_of(app.screen.query_one("WarningsPanel"))
@@ -258,7 +259,7 @@ async def test_warnings_are_listed_with_a_symbol(two_runs, comparison):
 
 async def test_panels_stack_two_a_row_at_80_columns_and_four_at_160(two_runs):
     for size, per_row in (((80, 24), 2), ((130, 40), 3), ((160, 50), 4)):
-        app = RagtuiApp(two_runs)
+        app = RagtuiApp(Session(two_runs))
         async with app.run_test(size=size) as pilot:
             await wait_until_loaded(pilot)
             panels = list(app.screen.query(MetricPanel))
@@ -268,7 +269,7 @@ async def test_panels_stack_two_a_row_at_80_columns_and_four_at_160(two_runs):
 
 
 async def test_at_160_columns_the_grid_and_curve_sit_side_by_side(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one("#categories")
@@ -282,7 +283,7 @@ async def test_at_160_columns_the_grid_and_curve_sit_side_by_side(two_runs):
 async def test_once_painted_the_dashboard_scroll_has_the_focus_and_page_down_scrolls_it(two_runs):
     # The focus comes right after the first paint (DashboardScreen.AUTO_FOCUS): the keys
     # that scroll at 80×24 must still reach the scroll without a Tab first.
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.pause()
@@ -294,7 +295,7 @@ async def test_once_painted_the_dashboard_scroll_has_the_focus_and_page_down_scr
 
 
 async def test_a_focus_given_before_the_first_paint_is_kept(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         screen = app.screen
@@ -354,7 +355,7 @@ async def test_each_run_header_says_how_often_its_judge_agrees_with_the_human_la
     from ragtui.core.measuring.calibration import calibrate
 
     comparison = load_comparison(sample)
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until_loaded(pilot)
         headers = list(app.screen.query("RunHeaderBox"))

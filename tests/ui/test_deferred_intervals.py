@@ -14,6 +14,7 @@ import pytest
 from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING, TARGET_LEGEND, VERDICT_LABEL
 from ragtui.ui import loader
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.category_grid import CategoryGrid
 from ragtui.ui.widgets.metric_panel import MetricPanel
 
@@ -42,7 +43,7 @@ def _panel(app, key: str) -> str:
 
 
 async def test_pending_panels_show_the_values_and_say_the_intervals_are_being_computed(sample, held_intervals):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
         assert app.comparison is not None and app.comparison.intervals_pending
@@ -59,7 +60,7 @@ async def test_pending_panels_show_the_values_and_say_the_intervals_are_being_co
 
 
 async def test_pending_grid_shows_no_target_mark_and_its_legend_says_why(sample, held_intervals):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
         grid = app.screen.query_one(CategoryGrid)
@@ -76,7 +77,7 @@ async def test_waiting_for_the_values_returns_while_the_intervals_are_still_held
     # The sample's load is shared between tests, so the dashboard may be up and the
     # intervals worker running before the test first looks: waiting for the values must
     # not wait on that worker too (it did, and got the intervals a minute later).
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await poll_until(pilot, lambda: any(worker.group == "intervals" for worker in app.workers))
         assert any(worker.group == "intervals" and not worker.is_finished for worker in app.workers)
@@ -87,7 +88,7 @@ async def test_waiting_for_the_values_returns_while_the_intervals_are_still_held
 
 
 async def test_the_intervals_fill_in_on_the_same_dashboard_once_computed(sample, held_intervals):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
         dashboard = app.screen
@@ -105,7 +106,7 @@ async def test_the_intervals_fill_in_on_the_same_dashboard_once_computed(sample,
 
 
 async def test_a_single_run_reads_pending_against_its_targets_then_gets_its_verdict(sample_single, held_intervals):
-    app = RagtuiApp(sample_single)
+    app = RagtuiApp(Session(sample_single))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
         recall = _panel(app, "recall")
@@ -122,7 +123,7 @@ async def test_a_failure_of_the_intervals_is_said_and_nothing_reads_as_a_pass(sa
         raise RuntimeError("resampling failed")
 
     monkeypatch.setattr(loader, "fill_intervals", broken)
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
         await poll_until(pilot, lambda: any("intervals could not be computed" in toast for toast in toasts))

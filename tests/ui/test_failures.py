@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.widgets.failure_table import CACHE_LINES, FailureTable
@@ -245,7 +246,7 @@ async def test_from_the_dashboard_to_a_regressed_procedural_question_its_cause_i
     from tests.ui.triage_data import write_triage_runs
 
     paths = write_triage_runs(tmp_path / "e2e")
-    app = RagtuiApp(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
+    app = RagtuiApp(Session(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen)
@@ -282,7 +283,7 @@ async def test_the_bundled_sample_leads_from_a_regressed_procedural_question_to_
     from ragtui.ui.screens.verdicts import VerdictScreen
     from tests.ui.conftest import wait_until_loaded
 
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("r")

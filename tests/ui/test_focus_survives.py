@@ -12,6 +12,7 @@ import re
 import pytest
 
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.question import QuestionScreen
 from tests.ui.conftest import wait_until_loaded
 from tests.ui.triage_data import screen_lines
@@ -45,7 +46,7 @@ async def _open(app, pilot, question_id: str) -> QuestionScreen:
 
 @pytest.mark.parametrize("question_id", DEEP_FOCUS)
 async def test_the_focused_sentence_opens_in_view_at_60x20(sample, question_id):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(60, 20)) as pilot:
         screen = await _open(app, pilot, question_id)
         expected = str(screen.sentence_at["B"] + 1)
@@ -55,7 +56,7 @@ async def test_the_focused_sentence_opens_in_view_at_60x20(sample, question_id):
 
 
 async def test_j_and_k_keep_the_focused_sentence_in_view_at_60x20(sample):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(60, 20)) as pilot:
         screen = await _open(app, pilot, "q005")
         for key in ["k", "k", "k", "j", "j", "j"]:
@@ -68,7 +69,7 @@ async def test_j_and_k_keep_the_focused_sentence_in_view_at_60x20(sample):
 
 @pytest.mark.parametrize("question_id", ["q005", "q013"])
 async def test_every_named_sentence_stays_in_view_through_resizes_from_80_to_130_columns_and_back(sample, question_id):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(app, pilot, question_id)
         await pilot.press("k")  # a focus moved by hand, not the one the view opened with

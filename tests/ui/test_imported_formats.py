@@ -8,6 +8,7 @@ import pytest
 
 from ragtui.core.loading.inputs import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.metric_panel import MetricPanel
 from tests.ui.conftest import text_of, wait_until_loaded
@@ -21,7 +22,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "importers" / "fixtures"
 )
 async def test_a_peer_tool_file_opens_on_the_dashboard(name):
     gold = FIXTURES / "trec_qrels.txt" if name.startswith("trec") else None
-    app = RagtuiApp(Inputs(a=FIXTURES / name, gold=gold))
+    app = RagtuiApp(Session(Inputs(a=FIXTURES / name, gold=gold)))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen), text_of(app.screen)
@@ -31,7 +32,7 @@ async def test_a_peer_tool_file_opens_on_the_dashboard(name):
 
 async def test_a_ragas_result_compared_against_a_ragtui_run_opens(shared_dir):
     examples = shared_dir / "spec" / "examples"
-    app = RagtuiApp(Inputs(a=examples / "run_a.jsonl", b=FIXTURES / "ragas_results.jsonl", gold=examples / "gold.yaml"))
+    app = RagtuiApp(Session(Inputs(a=examples / "run_a.jsonl", b=FIXTURES / "ragas_results.jsonl", gold=examples / "gold.yaml")))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen), text_of(app.screen)
@@ -40,7 +41,7 @@ async def test_a_ragas_result_compared_against_a_ragtui_run_opens(shared_dir):
 
 
 async def test_a_trec_run_without_answers_shows_its_answer_metrics_as_not_available():
-    app = RagtuiApp(Inputs(a=FIXTURES / "trec_run.txt", gold=FIXTURES / "trec_qrels.txt"))
+    app = RagtuiApp(Session(Inputs(a=FIXTURES / "trec_run.txt", gold=FIXTURES / "trec_qrels.txt")))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until_loaded(pilot)
         text = text_of(app.screen)

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.content.failure_lines import question_line
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.calibration import CalibrationScreen
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
@@ -60,7 +61,7 @@ def repeated(fixture_paths) -> Inputs:
 
 
 async def test_the_question_view_marks_an_unstable_verdict_and_says_what_flipped(repeated):
-    async with RagtuiApp(repeated).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(repeated)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         pilot.app.push_screen(QuestionScreen(pilot.app.comparison, [FLIPPING, "p2"], 0))
         await pilot.pause()
@@ -72,7 +73,7 @@ async def test_the_question_view_marks_an_unstable_verdict_and_says_what_flipped
 
 
 async def test_the_failure_list_marks_the_questions_whose_verdicts_flip(repeated):
-    async with RagtuiApp(repeated).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(repeated)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("f")
         await pilot.pause()
@@ -90,7 +91,7 @@ async def test_the_failure_list_marks_the_questions_whose_verdicts_flip(repeated
 
 
 async def test_the_inspector_shows_each_repetitions_verdict_and_the_flip(repeated):
-    async with RagtuiApp(repeated).run_test(size=(80, 40)) as pilot:
+    async with RagtuiApp(Session(repeated)).run_test(size=(80, 40)) as pilot:
         await wait_until_loaded(pilot)
         pilot.app.push_screen(VerdictScreen(pilot.app.comparison, FLIPPING, "B"))
         await pilot.pause()
@@ -103,7 +104,7 @@ async def test_the_inspector_shows_each_repetitions_verdict_and_the_flip(repeate
 
 
 async def test_the_calibration_screen_gives_each_runs_flip_rate(repeated):
-    async with RagtuiApp(repeated).run_test(size=(80, 24)) as pilot:
+    async with RagtuiApp(Session(repeated)).run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("C")
         await pilot.pause()
@@ -116,7 +117,7 @@ async def test_the_calibration_screen_gives_each_runs_flip_rate(repeated):
 
 
 def test_inspector_of_an_unstable_verdict_at_80x24_snapshot(snap_compare, repeated):
-    app = RagtuiApp(repeated)
+    app = RagtuiApp(Session(repeated))
 
     async def open_inspector(pilot):
         await wait_until_loaded(pilot)
@@ -130,7 +131,7 @@ def test_inspector_of_an_unstable_verdict_at_80x24_snapshot(snap_compare, repeat
 
 def test_failure_list_with_an_unstable_verdict_at_80x24_snapshot(snap_compare, repeated, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")  # the mark reads without colour
-    app = RagtuiApp(repeated)
+    app = RagtuiApp(Session(repeated))
 
     async def open_list(pilot):
         await wait_until_loaded(pilot)

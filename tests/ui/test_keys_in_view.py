@@ -6,6 +6,7 @@ import pytest
 
 from ragtui.core.loading.inputs import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.error import ErrorScreen
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.help import HelpScreen
@@ -28,7 +29,7 @@ async def _settle(pilot) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_q_and_question_mark_are_in_every_footer_at_any_width(sample, size):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=size) as pilot:
         await wait_until_loaded(pilot)
         seen = {"dashboard": _footer(app)}
@@ -58,7 +59,7 @@ async def test_q_and_question_mark_are_in_every_footer_at_any_width(sample, size
 async def test_the_error_screen_keeps_q_and_question_mark_at_40_columns(tmp_path):
     paths = write_fixture(tmp_path)
     paths["a"].write_text("not json at all\n", encoding="utf-8")
-    app = RagtuiApp(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
+    app = RagtuiApp(Session(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"])))
     async with app.run_test(size=(40, 15)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, ErrorScreen)
@@ -66,7 +67,7 @@ async def test_the_error_screen_keeps_q_and_question_mark_at_40_columns(tmp_path
 
 
 async def test_keys_that_do_not_fit_are_hidden_whole_and_shown_again_when_the_terminal_widens(sample):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await _settle(pilot)
@@ -85,7 +86,7 @@ async def test_keys_that_do_not_fit_are_hidden_whole_and_shown_again_when_the_te
 async def test_the_footer_is_rebuilt_only_when_the_keys_it_lists_change(sample):
     from ragtui.ui.widgets.key_footer import KeyFooter
 
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_until_loaded(pilot)
         await _settle(pilot)

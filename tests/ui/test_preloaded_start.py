@@ -11,8 +11,10 @@ from __future__ import annotations
 import threading
 
 from ragtui.core.loading.inputs import Inputs
-from ragtui.ui import loader, startup
+from ragtui.ui import app as app_module
+from ragtui.ui import loader
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.error import ErrorScreen
 from ragtui.ui.screens.loading import LoadingScreen
@@ -28,19 +30,19 @@ def _count_loading_screens(monkeypatch) -> list[LoadingScreen]:
             super().__init__(*args, **kwargs)
             made.append(self)
 
-    monkeypatch.setattr(startup, "LoadingScreen", Counted)
+    monkeypatch.setattr(app_module, "LoadingScreen", Counted)
     return made
 
 
 async def test_a_load_finished_before_the_app_mounts_opens_straight_on_the_dashboard(two_runs, monkeypatch):
     made = _count_loading_screens(monkeypatch)
-    preloaded = loader.start_loading(two_runs)
+    preloaded = loader.start_loading(Session(two_runs))
     loaded = preloaded.result(timeout=60)
     own_loads: list[object] = []
-    monkeypatch.setattr(startup, "start_loading", own_loads.append)
+    monkeypatch.setattr(app_module, "start_loading", own_loads.append)
     shown: list[object] = []
     monkeypatch.setattr(DashboardScreen, "on_mount", lambda screen: shown.append(screen.data))
-    app = RagtuiApp(two_runs, preloaded=preloaded)
+    app = RagtuiApp(Session(two_runs), preloaded=preloaded)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen)
@@ -56,8 +58,8 @@ async def test_a_load_still_running_at_mount_goes_through_the_loading_screen(two
     release = threading.Event()
     real = loader._prepare
     monkeypatch.setattr(loader, "_prepare", lambda inputs: release.wait(10) and real(inputs))
-    preloaded = loader.start_loading(two_runs)
-    app = RagtuiApp(two_runs, preloaded=preloaded)
+    session = Session(two_runs)
+    app = RagtuiApp(session, preloaded=loader.start_loading(session))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LoadingScreen) and len(made) == 1
@@ -72,9 +74,9 @@ async def test_a_load_that_failed_before_the_app_mounts_shows_its_problems(fixtu
     lines[2] = "not json at all"
     fixture_paths["b"].write_text("\n".join(lines) + "\n", encoding="utf-8")
     inputs = Inputs(a=fixture_paths["a"], b=fixture_paths["b"], gold=fixture_paths["gold"], config=fixture_paths["config"])
-    preloaded = loader.start_loading(inputs)
+    preloaded = loader.start_loading(Session(inputs))
     assert preloaded.exception(timeout=60) is not None
-    app = RagtuiApp(inputs, preloaded=preloaded)
+    app = RagtuiApp(Session(inputs), preloaded=preloaded)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, ErrorScreen)
@@ -87,7 +89,8 @@ async def test_keys_pressed_while_loading_are_queued_and_act_once_the_runs_are_l
     release = threading.Event()
     real = loader._prepare
     monkeypatch.setattr(loader, "_prepare", lambda inputs: release.wait(10) and real(inputs))
-    app = RagtuiApp(two_runs, preloaded=loader.start_loading(two_runs))
+    session = Session(two_runs)
+    app = RagtuiApp(session, preloaded=loader.start_loading(session))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LoadingScreen)

@@ -262,3 +262,16 @@ async def test_the_texts_line_shows_a_hostile_run_path_inert(tmp_path):
         header = _header(pilot.app)
         assert "cannot be read again" in header
         assert "\x1b" not in header and "\x07" not in header and "[b]bold[/b]" in header  # controls shown, markup kept as text
+
+
+async def test_at_80x24_the_answer_and_its_verdicts_come_first_on_screen_and_the_passages_after(triage):
+    async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:  # a retrieval regression: nothing scrolls to the answer
+        await pilot.pause()
+        await pilot.pause()
+        side = _side(pilot.app, "B")
+        answer = side.query_one(".side-answer", Static)
+        passages = side.query_one(".side-passages", Static)
+        assert answer.region.y < passages.region.y
+        lines = screen_lines(pilot.app)
+        first_sentence = next(i for i, line in enumerate(lines) if "1. " in line and ("✓" in line or "✗" in line or "?" in line))
+        assert first_sentence < 24 - 2  # on screen, above the footer and the label bar

@@ -10,6 +10,7 @@ import polars as pl
 from ragtui.core.loading.remote import RemoteLocation
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.error import ErrorScreen
 from ragtui.ui.screens.question import QuestionScreen
@@ -30,7 +31,7 @@ async def test_app_opens_two_parquet_runs_served_over_http_and_steps_into_a_ques
         _write_parquet(folder / "b.parquet", META_B, run_b_records())
         inputs = Inputs(a=RemoteLocation(f"{base}/bucket/a.parquet"), b=RemoteLocation(f"{base}/bucket/b.parquet"),
                         gold=paths["gold"], config=paths["config"])
-        app = RagtuiApp(inputs)
+        app = RagtuiApp(Session(inputs))
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until_loaded(pilot)
             assert not any(isinstance(screen, ErrorScreen) for screen in app.screen_stack), app.load_problems

@@ -8,6 +8,7 @@ the SVGs before committing them.
 from __future__ import annotations
 
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 
 from .conftest import wait_until_loaded
@@ -26,34 +27,34 @@ async def _loaded_then_categories(pilot) -> None:
 
 
 def test_dashboard_at_80x24_in_dark_reads_from_the_top(snap_compare, sample):
-    assert snap_compare(RagtuiApp(sample, theme_name="dark"), terminal_size=(80, 24), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(sample), theme_name="dark"), terminal_size=(80, 24), run_before=_loaded)
 
 
 def test_dashboard_of_the_test_fixture_at_80x24(snap_compare, two_runs):
     """The hand-written fixture: every verdict (▲ ▼ ~) and the noise flag on one screen."""
-    assert snap_compare(RagtuiApp(two_runs), terminal_size=(80, 24), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(two_runs)), terminal_size=(80, 24), run_before=_loaded)
 
 
 def test_dashboard_at_80x24_in_light(snap_compare, sample):
-    assert snap_compare(RagtuiApp(sample, theme_name="light"), terminal_size=(80, 24), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(sample), theme_name="light"), terminal_size=(80, 24), run_before=_loaded)
 
 
 def test_dashboard_at_80x24_scrolled_to_the_category_grid(snap_compare, sample):
-    assert snap_compare(RagtuiApp(sample), terminal_size=(80, 24), run_before=_loaded_then_categories)
+    assert snap_compare(RagtuiApp(Session(sample)), terminal_size=(80, 24), run_before=_loaded_then_categories)
 
 
 def test_dashboard_at_160x50_in_dark_shows_everything_at_once(snap_compare, sample):
-    assert snap_compare(RagtuiApp(sample, theme_name="dark"), terminal_size=(160, 50), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(sample), theme_name="dark"), terminal_size=(160, 50), run_before=_loaded)
 
 
 def test_dashboard_at_160x50_in_high_contrast(snap_compare, sample):
-    assert snap_compare(RagtuiApp(sample, theme_name="high-contrast"), terminal_size=(160, 50), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(sample), theme_name="high-contrast"), terminal_size=(160, 50), run_before=_loaded)
 
 
 def test_single_run_dashboard_at_80x24(snap_compare, sample_single):
-    assert snap_compare(RagtuiApp(sample_single), terminal_size=(80, 24), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(sample_single)), terminal_size=(80, 24), run_before=_loaded)
 
 
 def test_dashboard_at_80x24_with_no_color(snap_compare, sample, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(RagtuiApp(sample), terminal_size=(80, 24), run_before=_loaded)
+    assert snap_compare(RagtuiApp(Session(sample)), terminal_size=(80, 24), run_before=_loaded)

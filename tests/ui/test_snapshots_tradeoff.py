@@ -10,6 +10,7 @@ import pytest
 
 from ragtui.core.loading.inputs import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.tradeoff import TradeoffScreen
 from ragtui.ui.widgets.tradeoff_chart import TradeoffChart
 
@@ -45,7 +46,7 @@ async def _tradeoff(pilot, *keys: str) -> None:
 
 
 def test_tradeoff_of_the_sample_at_80x24(snap_compare, sample_sweep):
-    assert snap_compare(RagtuiApp(sample_sweep, theme_name="dark"), terminal_size=(80, 24), run_before=_tradeoff)
+    assert snap_compare(RagtuiApp(Session(sample_sweep), theme_name="dark"), terminal_size=(80, 24), run_before=_tradeoff)
 
 
 def test_tradeoff_of_the_sample_on_procedural_questions_at_80x24(snap_compare, sample_sweep):
@@ -53,9 +54,9 @@ def test_tradeoff_of_the_sample_on_procedural_questions_at_80x24(snap_compare, s
         await _tradeoff(pilot, "c", "c")
         assert pilot.app.screen.category == "procedurale"
 
-    assert snap_compare(RagtuiApp(sample_sweep, theme_name="dark"), terminal_size=(80, 24), run_before=procedural)
+    assert snap_compare(RagtuiApp(Session(sample_sweep), theme_name="dark"), terminal_size=(80, 24), run_before=procedural)
 
 
 def test_tradeoff_of_the_sample_at_80x24_with_no_color(snap_compare, sample_sweep, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(RagtuiApp(sample_sweep), terminal_size=(80, 24), run_before=_tradeoff)
+    assert snap_compare(RagtuiApp(Session(sample_sweep)), terminal_size=(80, 24), run_before=_tradeoff)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ragtui.core.session import load_comparison
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.category_grid import CategoryGrid
 from ragtui.ui.widgets.metric_panel import MetricPanel
 
@@ -11,7 +12,7 @@ from .conftest import wait_until_loaded
 
 
 async def test_on_the_sample_b_recall_panel_reads_inconclusive_with_its_interval(sample):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         text = str(app.screen.query_one("#metric-recall", MetricPanel).render())
@@ -22,7 +23,7 @@ async def test_on_the_sample_b_recall_panel_reads_inconclusive_with_its_interval
 
 async def test_each_panel_shows_the_power_line_of_the_comparison(sample):
     comparison = load_comparison(sample)
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         recall = comparison.metrics["recall@5"]
@@ -35,7 +36,7 @@ async def test_each_panel_shows_the_power_line_of_the_comparison(sample):
 
 
 async def test_a_small_category_shows_inconclusive_in_the_grid_not_a_bare_percentage(sample):
-    app = RagtuiApp(sample)
+    app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)

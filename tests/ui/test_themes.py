@@ -8,6 +8,7 @@ import pytest
 from textual.color import Color
 
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.themes import (
     DEFAULT_THEME,
     THEME_VARIABLE_DEFAULTS,
@@ -81,7 +82,7 @@ def test_user_themes_return_loaded_and_failed(tmp_path):
 
 @pytest.mark.parametrize("name", ["dark", "light", "high-contrast"])
 async def test_the_theme_option_selects_a_bundled_theme_and_the_dashboard_renders(two_runs, name):
-    app = RagtuiApp(two_runs, theme_name=name)
+    app = RagtuiApp(Session(two_runs), theme_name=name)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert app.theme == name
@@ -93,7 +94,7 @@ async def test_a_user_theme_in_the_xdg_folder_can_be_chosen(two_runs, isolated_c
     folder = isolated_config_home / "ragtui" / "themes"
     folder.mkdir(parents=True)
     (folder / "ocean.yaml").write_text(GOOD, encoding="utf-8")
-    app = RagtuiApp(two_runs, theme_name="ocean")
+    app = RagtuiApp(Session(two_runs), theme_name="ocean")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert app.theme == "ocean"
@@ -110,7 +111,7 @@ async def test_broken_user_themes_give_one_notification_and_the_default_theme(tw
     (folder / "other.yaml").write_text("name: [unclosed\n", encoding="utf-8")
     notes = []
     monkeypatch.setattr(RagtuiApp, "notify", lambda self, message, **kw: notes.append((message, kw)))
-    app = RagtuiApp(two_runs, theme_name="mine")
+    app = RagtuiApp(Session(two_runs), theme_name="mine")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert app.theme == DEFAULT_THEME
@@ -123,7 +124,7 @@ async def test_broken_user_themes_give_one_notification_and_the_default_theme(tw
 async def test_an_unknown_theme_name_falls_back_to_the_default_with_a_notice(two_runs, monkeypatch):
     notes = []
     monkeypatch.setattr(RagtuiApp, "notify", lambda self, message, **kw: notes.append(message))
-    app = RagtuiApp(two_runs, theme_name="nope")
+    app = RagtuiApp(Session(two_runs), theme_name="nope")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert app.theme == DEFAULT_THEME
@@ -131,7 +132,7 @@ async def test_an_unknown_theme_name_falls_back_to_the_default_with_a_notice(two
 
 
 async def test_the_palette_lists_the_themes_and_switches(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert app.theme == "dark"
@@ -147,7 +148,7 @@ async def test_the_palette_lists_the_themes_and_switches(two_runs):
 
 async def test_with_no_color_every_verdict_still_reads_from_its_symbol(two_runs, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     assert app.no_color  # Textual turns the whole screen monochrome
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)

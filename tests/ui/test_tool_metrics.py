@@ -14,6 +14,7 @@ from textual.widgets import Static
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.session import load_comparison
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -32,7 +33,7 @@ def _tool_part(app, side: str) -> str:
 
 
 async def test_the_dashboard_shows_deepevals_metrics_as_their_own_panel_group():
-    app = RagtuiApp(DEEPEVAL)
+    app = RagtuiApp(Session(DEEPEVAL))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen), text_of(app.screen)
@@ -48,7 +49,7 @@ async def test_the_dashboard_shows_deepevals_metrics_as_their_own_panel_group():
 
 
 async def test_the_dashboard_counts_and_names_the_status_from_the_tools_verdicts():
-    app = RagtuiApp(DEEPEVAL)
+    app = RagtuiApp(Session(DEEPEVAL))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         counts = text_of(app.screen.query_one(StatusCounts))
@@ -58,14 +59,14 @@ async def test_the_dashboard_counts_and_names_the_status_from_the_tools_verdicts
 
 
 async def test_status_from_ragtui_in_the_app_is_named_too():
-    app = RagtuiApp(Inputs(a=DEEPEVAL.a, b=DEEPEVAL.b, status_from="ragtui"))
+    app = RagtuiApp(Session(Inputs(a=DEEPEVAL.a, b=DEEPEVAL.b, status_from="ragtui")))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert "ragtui's verdicts (--status-from ragtui)" in str(app.screen.query_one("#status-source", Static).render())
 
 
 async def test_a_native_comparison_has_no_tool_group(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert not app.screen.query(ToolMetricsGroup) and not app.screen.query("#status-source")
@@ -104,7 +105,7 @@ async def _scrolled_to_the_tool_group(pilot) -> None:
 
 
 def test_dashboard_tool_group_at_80x24_snapshot(snap_compare):
-    assert snap_compare(RagtuiApp(DEEPEVAL, theme_name="dark"), terminal_size=(80, 24), run_before=_scrolled_to_the_tool_group)
+    assert snap_compare(RagtuiApp(Session(DEEPEVAL), theme_name="dark"), terminal_size=(80, 24), run_before=_scrolled_to_the_tool_group)
 
 
 def test_question_view_with_the_tools_verdicts_at_80x24_snapshot(snap_compare):

@@ -7,12 +7,16 @@ records again, with a hostile name). Two runs keep today's dashboard: no T.
 from __future__ import annotations
 
 import pytest
+from textual.widgets._footer import FooterKey
 
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.records import write_run_jsonl
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.screens.tradeoff import TradeoffScreen
+from ragtui.ui.widgets.key_footer import KeyFooter
+from ragtui.ui.widgets.run_header import RunHeaderBox
 from ragtui.ui.widgets.tradeoff_chart import TradeoffChart
 
 from .conftest import META_A, META_B, run_a_records, run_b_records, text_of, wait_until_loaded
@@ -55,7 +59,7 @@ async def _dashboard_of(pilot, a_name: str, b_name: str) -> DashboardScreen:
 
 
 async def test_two_runs_keep_the_dashboard_without_a_trade_off_key(two_runs):
-    app = RagtuiApp(two_runs)
+    app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert app.screen.check_action("tradeoff", ()) is False
@@ -65,7 +69,7 @@ async def test_two_runs_keep_the_dashboard_without_a_trade_off_key(two_runs):
 
 
 async def test_more_than_two_runs_open_on_the_dashboard_of_a_and_b_with_t_for_the_trade_off(four_runs):
-    app = RagtuiApp(four_runs)
+    app = RagtuiApp(Session(four_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen)
@@ -74,7 +78,7 @@ async def test_more_than_two_runs_open_on_the_dashboard_of_a_and_b_with_t_for_th
 
 
 async def test_the_trade_off_lists_every_run_at_its_own_k_with_recall_faithfulness_and_utility(four_runs):
-    app = RagtuiApp(four_runs)
+    app = RagtuiApp(Session(four_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _tradeoff(pilot)
         points = screen.tradeoff.points
@@ -89,7 +93,7 @@ async def test_the_trade_off_lists_every_run_at_its_own_k_with_recall_faithfulne
 
 
 async def test_c_segments_the_trade_off_by_category(four_runs):
-    app = RagtuiApp(four_runs)
+    app = RagtuiApp(Session(four_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _tradeoff(pilot)
         assert "all questions" in text_of(screen.query_one("#tradeoff-title"))
@@ -104,7 +108,7 @@ async def test_c_segments_the_trade_off_by_category(four_runs):
 
 
 async def test_enter_opens_the_reference_against_the_highlighted_run_on_the_dashboard(four_runs):
-    app = RagtuiApp(four_runs)
+    app = RagtuiApp(Session(four_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await _tradeoff(pilot)
         await pilot.press("down", "enter")  # from B1 (the pair on screen) to B2
@@ -114,7 +118,7 @@ async def test_enter_opens_the_reference_against_the_highlighted_run_on_the_dash
 
 
 async def test_a_then_enter_opens_two_candidates_against_each_other(four_runs):
-    app = RagtuiApp(four_runs)
+    app = RagtuiApp(Session(four_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await _tradeoff(pilot)
         await pilot.press("a", "down", "enter")  # B1 as A, then B2 as B
@@ -126,7 +130,7 @@ async def test_a_then_enter_opens_two_candidates_against_each_other(four_runs):
 
 
 async def test_enter_on_the_reference_itself_asks_for_two_different_runs(four_runs, toasts):
-    app = RagtuiApp(four_runs)
+    app = RagtuiApp(Session(four_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _tradeoff(pilot)
         await pilot.press("up", "enter")  # the cursor on A, the reference
@@ -139,16 +143,16 @@ async def test_a_candidate_that_cannot_be_read_is_named_and_the_first_pair_still
     p = fixture_paths
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"id": "f1", "retrieved": 7}\n', encoding="utf-8")
-    app = RagtuiApp(Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"], others=(broken,)))
+    app = RagtuiApp(Session(Inputs(a=p["a"], b=p["b"], gold=p["gold"], config=p["config"], others=(broken,))))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.press("T")
         for _ in range(400):
             await pilot.pause(0.05)
-            if app.tradeoff_problems:
+            if app.session.tradeoff_problems:
                 break
         await pilot.pause()
-        assert any("broken.jsonl" in problem for problem in app.tradeoff_problems)
+        assert any("broken.jsonl" in problem for problem in app.session.tradeoff_problems)
         assert "broken.jsonl" in text_of(app.screen)
         await pilot.press("escape")
         await pilot.pause()
@@ -179,3 +183,26 @@ def test_the_chart_reads_without_colour_shapes_labels_and_target_lines():
     axis, ticks = lines[-3], lines[-2]
     assert axis.count("┴") == 3 and "80%" in ticks and "70%" in ticks and "100%" in ticks
     assert all(line.rstrip() == line.rstrip()[:60] for line in lines)  # nothing wider than asked
+
+
+async def test_a_swept_runs_header_says_the_k_its_file_says_once_picked_in_the_trade_off(four_runs):
+    app = RagtuiApp(Session(four_runs))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _tradeoff(pilot)
+        await pilot.press("down", "enter")  # candidate_k10: its file says k 10, the comparison measures @5
+        dashboard = await _dashboard_of(pilot, "baseline", "candidate_k10")
+        await pilot.pause()
+        headers = {box.header.label: text_of(box) for box in dashboard.query(RunHeaderBox)}
+        assert "k=10 (measured @5)" in headers["B"]
+        assert "k=5 " in headers["A"] and "measured" not in headers["A"]  # its file says 5: nothing to add
+
+
+@pytest.mark.parametrize("width", [69, 40])
+async def test_the_trade_off_footer_keeps_q_and_help_below_70_columns(four_runs, width):
+    app = RagtuiApp(Session(four_runs))
+    async with app.run_test(size=(width, 24)) as pilot:
+        screen = await _tradeoff(pilot)
+        await pilot.pause()
+        footer = screen.query_one(KeyFooter)
+        shown = [key for key in footer.query(FooterKey) if key.display and key.region.width and key.region.right <= width]
+        assert {"quit", "help"} <= {key.action.removeprefix("app.") for key in shown}

@@ -126,7 +126,7 @@ async def test_o_hands_the_text_to_the_pager_and_comes_back_to_the_same_question
     app = _open(triage, ["proc-01", "proc-02"])
     async with app.run_test(size=NARROW) as pilot:
         monkeypatch.setattr(type(pilot.app), "suspend", lambda self: nullcontext())  # headless: no terminal to give
-        await pilot.press("n", "o", "q")
+        await pilot.press("n", "o", "t")  # t: the question's text
         await pilot.pause()
         assert seen.read_text(encoding="utf-8") == "Comment renouveler une periode d'essai ?\n"
         assert pilot.app.screen.question_id == "proc-02"
@@ -185,7 +185,7 @@ async def test_slash_finds_an_accented_term_and_n_and_shift_n_step_the_matches(t
 async def test_a_large_comparisons_first_search_waits_for_its_index_built_in_a_worker(triage, held_index_build, monkeypatch):
     toasts: list[str] = []
     async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:
-        monkeypatch.setattr(pilot.app.screen, "_say", lambda message, **kwargs: toasts.append(message))
+        monkeypatch.setattr(pilot.app.screen, "say", lambda message, **kwargs: toasts.append(message))
         await pilot.press("slash", *"PÉRIODE", "enter")
         await pilot.pause()
         assert pilot.app.screen.question_id == "proc-01"  # not yet: the index is building
@@ -208,3 +208,25 @@ async def test_space_expands_the_passages_to_their_full_text_in_place(triage):
         assert "interieur." in passages()
         await pilot.press("space")
         assert "interieur." not in passages()
+
+
+async def test_search_shows_the_match_reversed_names_the_field_it_is_in_and_keeps_its_n_of_m(triage):
+    async with _open(triage, ["proc-01"]).run_test(size=NARROW) as pilot:
+        await pilot.press("slash", *"DEUXIÈME phrase", "enter")  # every answer but none-01 A
+        await pilot.pause()
+        screen = pilot.app.screen
+        total = len(screen.matches.ids)
+        assert total > 3
+        for step in range(1, 4):
+            header = _header(pilot.app)
+            first_line = header.splitlines()[0]
+            assert first_line.endswith(f" · {step} of {total}")  # the counter does not grow while stepping
+            assert f"match {step} of {total} · in " in header and "'s answer" in header
+            answer = screen.query_one(f"#side-{screen.side} .side-answer", Static).render()
+            found = [answer.plain[span.start : span.end] for span in answer.spans if str(span.style) == "reverse"]
+            assert found and all(text.lower() == "deuxieme phrase" for text in found)
+            await pilot.press("n")
+            await pilot.pause()
+        await pilot.press("escape")  # the search ends: the list it was opened with, the question shown now in it
+        await pilot.pause()
+        assert "Search" not in _header(pilot.app) and screen.question_id in screen.question_ids

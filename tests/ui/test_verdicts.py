@@ -95,3 +95,12 @@ async def test_esc_goes_back_to_the_question_view(triage):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, QuestionScreen) and app.screen.question_id == "proc-02"
+
+
+async def test_the_inspector_footer_reads_the_person_keys_apart_at_80_columns(triage):
+    async with _inspect(triage, "proc-02", "B").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        footer = screen_lines(pilot.app)[-1]
+        assert "+-1–50" not in footer
+        assert " + " in footer and " - " in footer and " 1–5 " in footer and " 0 " in footer and "person" in footer

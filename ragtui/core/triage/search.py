@@ -11,7 +11,9 @@ read back once, part by part, for that first search.
 
 from __future__ import annotations
 
+import re
 import threading
+from functools import cache
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -99,31 +101,33 @@ class SearchIndex:
         return self.frame.filter(pl.col("haystack").str.contains(key, literal=True)).get_column("id")
 
 
-_INDEXES: dict[int, tuple[Comparison, SearchIndex]] = {}
-# One build at a time: the failure list builds in a worker thread, and a search asked
-# for meanwhile (the question view's `/`) waits for that build instead of making another.
-_BUILDING = threading.Lock()
-
-
-def built_index(comparison: Comparison) -> SearchIndex | None:
-    """The index of `comparison` if it is built, else None (without building it)."""
-    cached = _INDEXES.get(id(comparison))
-    return cached[1] if cached is not None and cached[0] is comparison else None
-
-
-def search_index(comparison: Comparison) -> SearchIndex:
-    """The index of `comparison`, built on first use and kept while it is the one on screen.
+class SearchIndexes:
+    """The search index of the comparison on screen, built on first use and kept while it
+    is the one on screen (one comparison at a time: the app never searches two).
 
     At 100,000 questions the first build reads and normalises every text of both runs
-    (28 s on accented runs, docs/performance.md): the app calls it from a worker.
+    (28 s on accented runs, docs/performance.md): the app builds it in a worker. One build
+    at a time: a search asked for meanwhile (the question view's `/` while the failure
+    list's worker builds) waits for that build instead of making another.
     """
-    with _BUILDING:
-        index = built_index(comparison)
-        if index is None:
-            _INDEXES.clear()  # one comparison at a time: the app never holds two
-            index = SearchIndex(comparison)
-            _INDEXES[id(comparison)] = (comparison, index)
-        return index
+
+    def __init__(self) -> None:
+        self._held: tuple[Comparison, SearchIndex] | None = None
+        self._building = threading.Lock()
+
+    def built(self, comparison: Comparison) -> SearchIndex | None:
+        """The index of `comparison` if it is built, else None (without building it)."""
+        held = self._held
+        return held[1] if held is not None and held[0] is comparison else None
+
+    def of(self, comparison: Comparison) -> SearchIndex:
+        """The index of `comparison`, built now if it is not yet."""
+        with self._building:
+            index = self.built(comparison)
+            if index is None:
+                index = SearchIndex(comparison)
+                self._held = (comparison, index)
+            return index
 
 
 class Matches:
@@ -151,3 +155,33 @@ class Matches:
             self.at = self._position[current_id]
             return current_id
         return self.step(current_id, 1)
+
+
+@cache
+def _variants() -> dict[str, str]:
+    """Each letter of a normalised key → a character class of the letters that normalise to
+    it (`e` → `[eEéÉèÈ…]`), over Latin-1 and Latin Extended-A: the texts ragtui is given."""
+    found: dict[str, set[str]] = {}
+    for code in range(0x20, 0x250):
+        ch = chr(code)
+        key = normalize_for_match(ch)
+        if len(key) == 1:
+            found.setdefault(key, set()).add(ch)
+    return {key: "[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]" for key, chars in found.items()}
+
+
+def match_pattern(term: str) -> re.Pattern[str] | None:
+    """Where `term` is in a raw text, as the search finds it (case, accents and punctuation
+    ignored: `conge` finds `Congé`); None for a term with nothing to find."""
+    key = normalize_for_match(term)
+    if not key:
+        return None
+    variants = _variants()
+    parts = [r"[\W_]+" if ch == " " else variants.get(ch, re.escape(ch)) for ch in key]
+    return re.compile("".join(parts))
+
+
+def fields_holding(term: str, fields: dict[str, str]) -> list[str]:
+    """The names of the `fields` (name → text) whose text holds `term`, in their order."""
+    key = normalize_for_match(term)
+    return [name for name, text in fields.items() if key and key in normalize_for_match(text)]

@@ -32,9 +32,10 @@ class RunHeader:
     system: str | None
     generator_model: str | None
     judge_model: str | None
-    k: int
+    k: int  # the comparison's k: what recall@k and the retrieval metrics are measured at
     counts: Counts
     calibration: Calibration | None = None  # judge vs human labels, where the run has them
+    own_k: int | None = None  # the k the run's file says it sent its generator (a sweep's k), when it says one
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def _header(comparison: Comparison, label: str) -> RunHeader:
         k=evaluation.k,
         counts=summary.counts,
         calibration=summary.calibration,
+        own_k=run.meta.k,
     )
 
 

@@ -25,6 +25,7 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.evaluate import FAILURE_KINDS
 from ragtui.core.measuring.tool_scores import TOOL_KINDS
 from ragtui.core.triage.notes import MARK_LABELS, MARKS, Notes
+from ragtui.core.triage.search import SearchIndexes
 from ragtui.core.vocabulary import CAUSE_LABELS
 
 # Order of the status filter as `s` cycles it; "failing" = failed in A or in B.
@@ -39,7 +40,8 @@ STATUS_FILTER_LABELS = {
 }
 # `M` cycles these: every question, the marked ones, each mark, the unmarked ones.
 MARK_FILTERS = (None, "marked", *MARKS, "unmarked")
-MARK_FILTER_LABELS = {None: "any mark", "marked": "marked", "unmarked": "unmarked", **MARK_LABELS}
+MARK_FILTER_LABELS: dict[str | None, str] = {None: "any mark", "marked": "marked", "unmarked": "unmarked"}
+MARK_FILTER_LABELS.update(MARK_LABELS)
 # `[` / `]` cycle these; each sorts worst first where there is a worst.
 SORTS = ("category", "id", "cause", "utility", "gold")
 SORT_LABELS = {
@@ -151,8 +153,11 @@ def triage_frame(comparison: Comparison) -> pl.DataFrame:
 class FailureRows:
     """The filtered, grouped failure list and the mapping from display lines to rows."""
 
-    def __init__(self, comparison: Comparison, filter: FailureFilter | None = None, notes: Notes | None = None) -> None:
+    def __init__(
+        self, comparison: Comparison, filter: FailureFilter | None = None, notes: Notes | None = None, *, search: SearchIndexes | None = None
+    ) -> None:
         self.comparison = comparison
+        self.search = search if search is not None else SearchIndexes()  # the app's, shared with the question view
         self.notes = notes
         self.two_runs = comparison.b is not None
         self.category_name = comparison.config.category_name
@@ -177,9 +182,7 @@ class FailureRows:
         self.filter = filter
         keep = filter.expression() & self._mark_expression(filter.mark)
         if filter.search.strip():
-            from ragtui.core.triage.search import search_index
-
-            keep = keep & pl.col("id").is_in(search_index(self.comparison).matching(filter.search).implode())
+            keep = keep & pl.col("id").is_in(self.search.of(self.comparison).matching(filter.search).implode())
         self.frame = self.base.filter(keep)
         if filter.sort != "category":
             self._one_group(filter.sort)

@@ -73,12 +73,3 @@ class Labelling:
     def close(self) -> None:
         for writer in self._writers.values():
             writer.close()
-
-
-def labelling_of(app: object, comparison: Comparison) -> Labelling:
-    """The app's one `Labelling`, made at first use."""
-    found = getattr(app, "labelling", None)
-    if found is None or found.comparison is not comparison:
-        found = Labelling(comparison)
-        app.labelling = found  # type: ignore[attr-defined]
-    return found

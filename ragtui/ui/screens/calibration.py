@@ -11,6 +11,8 @@ labels just made count. `L` opens the calibration queue.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -33,7 +35,7 @@ from ragtui.core.measuring.judge_noise import RunNoise
 from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
 from ragtui.core.vocabulary import UNSTABLE_MARK
 from ragtui.ui.content.safe_text import join, safe
-from ragtui.ui.models.labelling import labelling_of
+from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.key_footer import KeyFooter
 
 GOOD_AGREEMENT = 0.85  # what a good judge reaches on sentences
@@ -99,7 +101,7 @@ def _shown_path(path) -> str:
 
 def run_section(comparison: Comparison, side: str, labelling) -> Content:
     """One run's calibration, as lines."""
-    evaluation = comparison.a if side == "A" else comparison.b
+    evaluation = comparison.a if side == "A" or comparison.b is None else comparison.b
     labels = labelling.labels[side]
     config = comparison.config
     name = safe(evaluation.run.name, one_line=True, limit=30)
@@ -145,7 +147,7 @@ def _noise_lines(noise: RunNoise | None) -> list[Content]:
 class CalibrationScreen(Screen):
     """The judge against people, run by run."""
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back", id="calibration.back"),
     ]
     DEFAULT_CSS = """
@@ -163,9 +165,10 @@ class CalibrationScreen(Screen):
     }
     """
 
-    def __init__(self, comparison: Comparison) -> None:
+    def __init__(self, comparison: Comparison, session: Session | None = None) -> None:
         super().__init__()
         self.comparison = comparison
+        self.session = session if session is not None else Session.over(comparison)
         self.sides = ("B", "A") if comparison.b is not None else ("A",)
 
     def compose(self) -> ComposeResult:
@@ -183,7 +186,7 @@ class CalibrationScreen(Screen):
         self.refresh_numbers()
 
     def refresh_numbers(self) -> None:
-        labelling = labelling_of(self.app, self.comparison)
+        labelling = self.session.labelling_of(self.comparison)
         title = join(Content.styled("Calibration · the judge against people", "bold"), Content.styled(f"   queue seed {QUEUE_SEED} · L: label", "dim"))
         self.query_one("#calibration-title", Static).update(title)
         current = relabelled(self.comparison, labelling.labels)  # the labels may have changed since the load

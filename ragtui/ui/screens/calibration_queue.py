@@ -9,6 +9,8 @@ label, the queue moves to the next. Labels made here, on the queue's run, carry
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -18,7 +20,7 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED, answer_done, pending
 from ragtui.ui.content.answer_view import sentences
 from ragtui.ui.content.safe_text import join, safe
-from ragtui.ui.models.labelling import labelling_of
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.question import QuestionScreen
 
 
@@ -32,7 +34,7 @@ class CalibrationQueueScreen(QuestionScreen):
 
     # Room in an 80-column footer for the label keys: the passage and re-judge keys still
     # work, listed in `?` only.
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "all_passages", "passages", show=False, id="queue.all_passages"),
         Binding("J", "rejudge", "re-judge", show=False, id="queue.rejudge"),
     ]
@@ -40,28 +42,26 @@ class CalibrationQueueScreen(QuestionScreen):
     CalibrationQueueScreen #queue-banner {
         height: 1;
         padding: 0 1;
-        background: $accent 30%;
+        background: $accent 20%;  /* ≥ 4.5:1 under its text at every colour depth (test_contrast.py) */
         text-style: bold;
     }
     """
 
-    def __init__(self, comparison: Comparison, question_ids: list[str], side: str) -> None:
+    def __init__(self, comparison: Comparison, question_ids: list[str], side: str, *, session: Session | None = None) -> None:
         self.queue_side = side
         self.labelled_here = 0
-        super().__init__(comparison, question_ids, 0)
+        super().__init__(comparison, question_ids, 0, session=session)
         self.set_reactive(QuestionScreen.side, side)
         self.sentence_at = self._first_focus()
 
     @classmethod
-    def for_comparison(cls, app, comparison: Comparison) -> CalibrationQueueScreen | None:
-        """The queue of the run under review, or None (and a toast) when it is empty."""
+    def for_comparison(cls, comparison: Comparison, session: Session) -> CalibrationQueueScreen | None:
+        """The queue of the run under review, or None when every answer of it is labelled."""
         side = queue_side(comparison)
         evaluation = comparison.a if side == "A" else comparison.b
-        ids = pending(evaluation.questions, labelling_of(app, comparison).labels[side], QUEUE_SEED)
-        if not ids:
-            app.notify("Every answer of the queue is labelled.", timeout=4)
-            return None
-        return cls(comparison, ids, side)
+        assert evaluation is not None
+        ids = pending(evaluation.questions, session.labelling_of(comparison).labels[side], QUEUE_SEED)
+        return cls(comparison, ids, side, session=session) if ids else None
 
     def compose(self) -> ComposeResult:
         yield Static(id="queue-banner")
@@ -71,11 +71,11 @@ class CalibrationQueueScreen(QuestionScreen):
         """The first sentence without a person's label: where the labelling goes on."""
         if not hasattr(self, "queue_side"):
             return super()._first_focus()
-        labelling = labelling_of(self.app, self.comparison) if self.is_attached else None
+        labelling = self.labelling
         focus = {}
         for side in self.sides:
             said = sentences(self.data.rows.get(side))
-            done = labelling.of(side, self.data.id).sentences if labelling is not None else {}
+            done = labelling.of(side, self.data.id).sentences
             focus[side] = next((i for i in range(len(said)) if i not in done), 0)
         return focus
 
@@ -103,10 +103,10 @@ class CalibrationQueueScreen(QuestionScreen):
         if self.side == self.queue_side and self._answer_done():
             self.labelled_here += 1
             if self.index + 1 < len(self.question_ids):
-                self._say(f"{self.question_id} labelled · on to the next answer", timeout=2)
+                self.say(f"{self.question_id} labelled · on to the next answer", timeout=2)
                 self.action_step(1)
                 return
-            self._say("last answer of the queue labelled", timeout=4)
+            self.say("last answer of the queue labelled", timeout=4)
             self.redraw()
             return
         super().label_changed(sentence_labelled=sentence_labelled)
@@ -115,11 +115,11 @@ class CalibrationQueueScreen(QuestionScreen):
         row = self.data.rows.get(self.queue_side)
         if row is None:
             return False
-        return answer_done(row, labelling_of(self.app, self.comparison).labels[self.queue_side])
+        return answer_done(row, self.labelling.labels[self.queue_side])
 
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen
 
         self.app.push_screen(
-            VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], sampled_side=self.queue_side)
+            VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], sampled_side=self.queue_side, session=self.session)
         )

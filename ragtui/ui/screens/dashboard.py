@@ -21,8 +21,9 @@ from textual.widgets import Static
 
 from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING, TARGET_LEGEND, WORST
 from ragtui.ui.content.corrected_line import corrected_content
-from ragtui.ui.messages import OpenFailures
+from ragtui.ui.messages import OpenFailures, OpenTradeoff
 from ragtui.ui.models.dashboard import DashboardData
+from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.metric_panel import MetricPanel
@@ -59,10 +60,12 @@ class DashboardScreen(Screen):
 
     side: reactive[str] = reactive("B", init=False)
 
-    def __init__(self, data: DashboardData, *, several_runs: bool = False, id: str = "dashboard") -> None:
+    def __init__(self, data: DashboardData, session: Session | None = None, *, id: str = "dashboard") -> None:
         super().__init__(id=id)
         self.data = data
-        self.several_runs = several_runs  # more than two runs were given: T shows their trade-off
+        self.session = session  # None: a dashboard drawn on its own (no labels, no trade-off)
+        self.several_runs = session is not None and session.several_runs  # T shows the trade-off of every run
+        self._labels_seen = 0
         self._pending = INTERVALS_PENDING  # what the grid's legend says while the intervals are not known
         self.set_reactive(DashboardScreen.side, "B" if data.two_runs else "A")
 
@@ -106,9 +109,10 @@ class DashboardScreen(Screen):
 
     def on_screen_resume(self) -> None:
         """Back from labelling: the corrected values follow the labels just made."""
-        labelling = getattr(self.app, "labelling", None)
-        if labelling is None or labelling.version == getattr(self, "_labels_seen", 0) or self.data.comparison is None:
+        session = self.session
+        if session is None or session.labelling is None or session.labels_version == self._labels_seen or self.data.comparison is None:
             return
+        labelling = session.labelling
         self._labels_seen = labelling.version
         from ragtui.core.comparing.compare import relabelled
         from ragtui.ui.models.dashboard import corrections_of
@@ -157,13 +161,13 @@ class DashboardScreen(Screen):
         return True
 
     def action_open_failures(self) -> None:
-        self.app.open_failures()
+        self.post_message(OpenFailures())
 
     def action_open_status(self, status: str) -> None:
-        self.app.open_failures(status=status)
+        self.post_message(OpenFailures(status=status))
 
     def action_tradeoff(self) -> None:
-        self.app.open_tradeoff()
+        self.post_message(OpenTradeoff())
 
     def action_focus_categories(self) -> None:
         self.query_one(CategoryGrid).focus()
@@ -183,7 +187,3 @@ class DashboardScreen(Screen):
         more = self.query_one("#categories-more", Static)
         more.update(Content.styled(cue, "bold"))
         more.display = bool(cue)
-
-    def on_open_failures(self, message: OpenFailures) -> None:
-        message.stop()
-        self.app.open_failures(category=message.category, failure_kind=message.failure_kind, status=message.status)

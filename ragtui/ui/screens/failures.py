@@ -3,21 +3,24 @@
 The dashboard pushes it with a starting filter (a category, a failure kind, a status).
 `s` cycles the status filter, `k` the failure kind, `c` the category, `M` the mark,
 `[` / `]` the sort; `/` searches every text of a question (ids, questions, answers,
-passages, judge reasons; accents and case ignored). Enter opens the question view on
+passages, judge reasons; accents and case ignored); on a large comparison the index is
+built in a worker while the term is typed, the list stays usable meanwhile. Enter opens the question view on
 the highlighted question with the filtered list, so `n` / `p` there step through
-exactly what is listed here. The keys of `TriageKeys` (mark, copy, pager, editor, jump,
+exactly what is listed here. The keys of `TriageScreen` (mark, copy, pager, editor, jump,
 export) act on the highlighted question; `X` exports the marked, else the listed ones.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.triage.search import SearchIndex
 from ragtui.core.vocabulary import (
     CAUSE_LABELS,
     KIND_LABELS,
@@ -40,8 +43,8 @@ from ragtui.ui.models.failure_rows import (
     FailureFilter,
     FailureRows,
 )
-from ragtui.ui.screens.failure_search import INDEXING, FailureSearch
-from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
+from ragtui.ui.models.session import Session
+from ragtui.ui.screens.triage import INDEXING, TRIAGE_BINDINGS, TriageScreen, mark_text
 from ragtui.ui.widgets.failure_table import FailureTable
 from ragtui.ui.widgets.key_footer import KeyFooter
 
@@ -50,10 +53,10 @@ def _cycle(options: list, current: object) -> object:
     return options[(options.index(current) + 1) % len(options)] if current in options else options[0]
 
 
-class FailureListScreen(FailureSearch, TriageKeys, Screen):
+class FailureListScreen(TriageScreen):
     """Failing questions of a comparison, filterable, one Enter from the question view."""
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back", show=False, tooltip="Close the search, else go back", id="failures.back"),
         Binding("slash", "search", "search", key_display="/", tooltip="Search ids, questions, answers, passages and judge reasons", id="failures.search"),
         Binding("s", "cycle_status", "status", tooltip="Cycle: failing, regressed, fixed, still failing, all", id="failures.status"),
@@ -104,11 +107,11 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
         category: str | None = None,
         failure_kind: str | None = None,
         status: str | None = None,
+        session: Session | None = None,
     ) -> None:
-        super().__init__()
-        self.comparison = comparison
+        super().__init__(comparison, session=session)
         start = FailureFilter(status=status or "failing", kind=failure_kind, category=category)
-        self.rows = FailureRows(comparison, start)
+        self.rows = FailureRows(comparison, start, search=self.session.search)
         self._told_unreadable = False  # the search's "passages not searched" warning, once
         self._indexing = False  # the search index is being built in a worker
 
@@ -236,10 +239,54 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
         from ragtui.ui.screens.question import QuestionScreen
 
         self.app.push_screen(
-            QuestionScreen(self.comparison, self.rows.ids(), event.index), callback=self._returned_from_question
+            QuestionScreen(self.comparison, self.rows.ids(), event.index, session=self.session), callback=self._returned_from_question
         )
 
-    # -- TriageKeys -------------------------------------------------------------------------
+    # -- `/`: the search field; on a large comparison its index is built in a worker as
+    #    soon as the field opens, and the term typed meanwhile applies once it is built --------
+
+    def action_search(self) -> None:
+        self.add_class("-searching")
+        self.query_one("#failures-search", Input).focus()
+        self._index_ahead()  # built while the term is typed
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if event.value.strip() and self._index_ahead():
+            self._show_filters()  # says the search waits for its index; applied once built
+            return
+        self._set_filter(search=event.value)
+        if event.value.strip():
+            self._warn_unreadable(self.search_index().unreadable)
+
+    def _index_ahead(self) -> bool:
+        """Start building a large comparison's search index in a worker; True while it builds."""
+        if not self.index_in_background():
+            return False
+        if not self._indexing:
+            self._indexing = True
+            self.build_index_then(self._index_built)
+        return True
+
+    def _index_built(self, index: SearchIndex) -> None:
+        """Apply the term typed while the index was built (the field holds the latest)."""
+        self._indexing = False
+        if not self.is_attached:
+            return
+        self._set_filter(search=self.query_one("#failures-search", Input).value)
+        self._warn_unreadable(index.unreadable)
+
+    def _warn_unreadable(self, unreadable: str | None) -> None:
+        if unreadable and not self._told_unreadable:
+            self._told_unreadable = True
+            self.say(unreadable, severity="warning", timeout=8)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.remove_class("-searching")
+        self.table.focus()
+
+    # -- TriageScreen -----------------------------------------------------------------------
 
     def triage_target(self) -> tuple[str | None, str]:
         return self.table.current_id, "B" if self.rows.two_runs else "A"
@@ -264,7 +311,7 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
             ids, at = self.rows.ids(), index
         else:
             ids, at = [question_id], 0
-        self.app.push_screen(QuestionScreen(self.comparison, ids, at), callback=self._returned_from_question)
+        self.app.push_screen(QuestionScreen(self.comparison, ids, at, session=self.session), callback=self._returned_from_question)
 
     def export_ids(self) -> tuple[list[str], str]:
         return self.rows.ids(), "listed"

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -57,7 +58,7 @@ SYMBOLS = (
 )
 
 
-def _screen_class(module: str, name: str) -> type:
+def _screen_class(module: str, name: str) -> type[DOMNode]:
     """Imported here, when ? is pressed: the help screen must not load every screen at start."""
     return getattr(importlib.import_module(module), name)
 
@@ -101,13 +102,14 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, current: str | None = None) -> None:
+    def __init__(self, current: str | None = None, keymap: dict[str, str] | None = None) -> None:
         super().__init__(id="help")
         self.current = current  # class name of the screen ? was pressed on
+        self.keymap = keymap or {}  # the user's keys (keymap.yaml): binding id → key
 
     def compose(self) -> ComposeResult:
         app = self.app
-        keymap = getattr(app, "keymap", {})
+        keymap = self.keymap
         with VerticalScroll() as scroll:
             scroll.border_title = Content("Keys")
             yield Static(Content("Everywhere"), classes="section")

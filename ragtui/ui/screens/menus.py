@@ -1,7 +1,8 @@
 """Small modal menus of the triage keys: a choice list, the mark menu, a one-line prompt.
 
 Each is keyboard first: a letter picks a choice at once (shown before its label), the
-arrows and Enter work too, Esc closes without doing anything. Labels that come from
+arrows and Enter work too, Esc or `q` closes without doing anything (`q` is a letter only
+while a text field has the focus), and the footer lists the keys. Labels that come from
 files go through `safe`; the menus' own words are plain text.
 """
 
@@ -21,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from ragtui.core.triage.notes import MARK_LABELS, MARK_LETTERS, MARK_MEANINGS, MARKS, Mark
 from ragtui.ui.content.safe_text import safe
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 T = TypeVar("T")
 
@@ -52,10 +54,14 @@ class ChoiceMenu(ModalScreen[T | None], Generic[T]):
     """A titled list of choices; returns the chosen value, or None on Esc."""
 
     DEFAULT_CSS = _MENU_CSS.format(name="ChoiceMenu")
-    BINDINGS = [Binding("escape", "cancel", "cancel", id="menu.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "close", id="menu.cancel"),
+        Binding("q", "cancel", "close", id="menu.close"),
+    ]
 
     def __init__(self, title: Content | str, choices: list[Choice[T]], hint: str = "") -> None:
         super().__init__()
+        assert "q" not in {choice.letter for choice in choices}, "q closes every menu: no choice takes it"
         self.title_text = title
         self.choices = choices
         self.hint = hint
@@ -66,7 +72,8 @@ class ChoiceMenu(ModalScreen[T | None], Generic[T]):
             yield OptionList(
                 *[Option(Content.assemble(Content(f"{c.letter} ").stylize("bold"), c.label), id=str(i)) for i, c in enumerate(self.choices)]
             )
-            yield Static(self.hint or "letter or ↑↓ Enter: choose · Esc: cancel", classes="menu-hint")
+            yield Static(self.hint or "letter or ↑↓ Enter: choose · Esc or q: close", classes="menu-hint")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -90,7 +97,10 @@ class MarkMenu(ModalScreen[tuple[str | None, str] | None]):
     """Pick a mark (or remove it), then type an optional note; returns (mark, note) or None."""
 
     DEFAULT_CSS = _MENU_CSS.format(name="MarkMenu")
-    BINDINGS = [Binding("escape", "cancel", "cancel", id="mark.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "close", id="mark.cancel"),
+        Binding("q", "cancel", "close", id="mark.close"),  # in the note field, q is a letter
+    ]
 
     def __init__(self, question_id: str, current: Mark | None) -> None:
         super().__init__()
@@ -109,7 +119,8 @@ class MarkMenu(ModalScreen[tuple[str | None, str] | None]):
             yield Static(Content.assemble("Mark ", safe(self.question_id, one_line=True, limit=40).stylize("bold")), classes="menu-title")
             yield OptionList(*options)
             yield Input(value=self.current.note if self.current else "", placeholder="note (optional, one line) — Enter saves", id="mark-note")
-            yield Static("letter: pick · then a note and Enter · Esc: cancel", classes="menu-hint")
+            yield Static("letter: pick · then a note and Enter · Esc: close", classes="menu-hint")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -167,7 +178,7 @@ class Prompt(ModalScreen[str | None]):
     Prompt .menu-hint { color: $text-muted; height: 1; }
     Prompt Input { border: none; height: 1; padding: 0; background: $panel; }
     """
-    BINDINGS = [Binding("escape", "cancel", "cancel", id="prompt.cancel")]
+    BINDINGS = [Binding("escape", "cancel", "close", id="prompt.cancel")]  # q is a letter of what is typed
 
     def __init__(self, prefix: str, hint: str, value: str = "", suggestions: list[str] | None = None) -> None:
         super().__init__()
@@ -183,6 +194,7 @@ class Prompt(ModalScreen[str | None]):
             yield Static(self.hint, classes="menu-hint")
             suggester = SuggestFromList(self.suggestions, case_sensitive=False) if self.suggestions else None
             yield Input(value=self.value, placeholder=self.prefix, suggester=suggester)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -5,46 +5,50 @@ one (accent border, ▶); on a narrow one only the active side is shown, with a 
 naming it. B, the candidate under review, is active first. `n` / `p` step through the
 list the screen was opened with by redrawing in place (no screen pushed per step: fast
 at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
-reason and evidence in view; `v` / Enter opens the verdict inspector. The other keys
-are mixed in: `question_keys.py` (`/` search, `:` jump, `J` re-judge, `d` diff, `a` and
-space for the passages), `TriageKeys` (mark, copy, pager, editor, export), `LabelKeys`.
+reason and evidence in view; `v` / Enter opens the verdict inspector. `/` searches
+every text of the comparison (`n` / `N` then step the matches), `J` judges the answer
+again, `d` shows what changed from A to B, `a` and space show more of the passages; the
+keys every triage screen shares (mark, copy, pager, editor, jump, export, the person's
+labels) are `TriageScreen`'s.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.measuring.tool_scores import tool_of
-from ragtui.core.sanitize import neutralize
-from ragtui.core.triage.search import Matches
+from ragtui.core.triage.search import Matches, SearchIndex, fields_holding, match_pattern
 from ragtui.ui.content.answer_view import sentences
+from ragtui.ui.content.diff_view import answer_diff_content, rank_diff_content
 from ragtui.ui.content.question_header import header_content, tabs_content
-from ragtui.ui.content.question_rejudge import Rejudged
+from ragtui.ui.content.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
+from ragtui.ui.content.safe_text import safe
 from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.models.question import QuestionData, load_question
-from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
-from ragtui.ui.screens.question_keys import QuestionDisplay, QuestionRejudge, QuestionSearch
-from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
+from ragtui.ui.models.session import Session
+from ragtui.ui.screens.triage import INDEXING, LABEL_BINDINGS, TRIAGE_BINDINGS, TriageScreen, mark_text
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
-from ragtui.ui.widgets.question_side import QuestionSide
+from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
 
 NARROW = 120  # below this width, one side at a time
 _STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it with q and ?
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
-class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKeys, LabelKeys, Screen[str | None]):
+class QuestionScreen(TriageScreen):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back", show=False, id="question.back"),
         Binding("n", "step(1)", "next", group=_STEP, tooltip="Next question of the list", id="question.next"),
         Binding("p", "step(-1)", "prev", group=_STEP, tooltip="Previous question of the list", id="question.previous"),
@@ -107,11 +111,10 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
 
     side: reactive[str] = reactive("A", init=False)
 
-    def __init__(self, comparison: Comparison, question_ids: list[str], index: int) -> None:
-        super().__init__()
+    def __init__(self, comparison: Comparison, question_ids: list[str], index: int, *, session: Session | None = None) -> None:
+        super().__init__(comparison, session=session)
         if not question_ids:
             raise ValueError("the question view needs at least one question id")
-        self.comparison = comparison
         self.question_ids = question_ids
         self.index = max(0, min(index, len(question_ids) - 1))
         self.sides = ("A", "B") if comparison.b is not None else ("A",)
@@ -126,6 +129,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
         self.full_passages = False
         self.matches: Matches | None = None  # the search being stepped with n / N
         self._pending_term: str | None = None  # while a large comparison's search index builds
+        self._list_before_search: tuple[list[str], int] | None = None  # (ids, index) the search stepped away from
 
     @property
     def question_id(self) -> str:
@@ -167,6 +171,9 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
         """Draw the current question in place (header, tab line, both sides)."""
         data = self.data
         header = header_content(data, self.index, len(self.question_ids), self._colour)
+        found = match_pattern(self.matches.term) if self.matches is not None else None
+        if found is not None:
+            header = header.highlight_regex(found, style=SEARCH_MATCH)
         extra = [line for line in (self._mark_line(), self._search_line()) if line is not None]
         self.query_one("#question-header", Static).update(Content("\n").join([header, *extra]))
         self.query_one("#question-tabs", Static).update(tabs_content(self.sides, self.side, self.data.names))
@@ -182,6 +189,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
                 show_all=self.show_all_passages,
                 tool=self.tools[side],
                 full=self.full_passages,
+                found=found,
             )
         if self.has_class("-diff"):
             self._draw_diff()
@@ -189,12 +197,10 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
             self.query_one("#question-top", VerticalScroll).scroll_home(animate=False, immediate=True)
         self._draw_labels()
 
-    # -- the person's labels (keys: ragtui.ui.screens.label_keys) ----------------------------
+    # -- the person's labels (keys: TriageScreen) ---------------------------------------------
 
     def _draw_labels(self) -> None:
-        from ragtui.ui.models.labelling import labelling_of
-
-        labelling = labelling_of(self.app, self.comparison)
+        labelling = self.labelling
         count = len(sentences(self.data.rows.get(self.side)))
         content = label_bar_content(
             labelling.of(self.side, self.question_id), count, self.sentence_at[self.side] if count else None,
@@ -205,7 +211,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
     def label_target(self) -> tuple[str, str, int | None, int] | None:
         row = self.data.rows.get(self.side)
         if row is None or not row.get("present", True):
-            self._say(f"{self.question_id} is not in run {self.side}: nothing to label", severity="warning", timeout=3)
+            self.say(f"{self.question_id} is not in run {self.side}: nothing to label", severity="warning", timeout=3)
             return None
         count = len(sentences(row))
         return self.side, self.question_id, self.sentence_at[self.side] if count else None, count
@@ -229,7 +235,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
             return
         target = self.index + delta
         if not 0 <= target < len(self.question_ids):
-            self._say("first question of the list" if target < 0 else "last question of the list", timeout=2)
+            self.say("first question of the list" if target < 0 else "last question of the list", timeout=2)
             return
         self._show_index(target)
 
@@ -278,18 +284,176 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen
 
-        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side]))
+        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session))
 
     def action_back(self) -> None:
         if self.has_class("-diff"):
             self.action_diff()
         elif self.matches is not None:
-            self.matches = None
-            self.redraw()
+            self._end_search()
         else:
             self.dismiss(self.question_id)
 
-    # -- TriageKeys -------------------------------------------------------------------------
+    # -- `/` search and `:` jump (the view's `action_step` hands over to `_step_match`
+    #    while a search is on) ------------------------------------------------------------
+
+    def _search_line(self) -> Content | None:
+        """`Search “congé” · match 2 of 5 · in B's answer, A's passages · n / N step · Esc ends`."""
+        if self.matches is None:
+            return None
+        m = self.matches
+        where = f"match {m.at + 1} of {len(m.ids)}" if m.at is not None and self.question_id in m.ids else f"{len(m.ids)} match(es)"
+        fields = fields_holding(m.term, self._search_fields())
+        found = f" · in {', '.join(fields)}" if fields else ""
+        return Content.assemble(
+            Content(f"{'Search':<9}").stylize("bold"), "“", safe(m.term, one_line=True, limit=40), f"” · {where}{found} · n / N step · Esc ends"
+        )
+
+    def _search_fields(self) -> dict[str, str]:
+        """The texts of the question on screen the search looks in, by the name the search line gives them."""
+        data = self.data
+        row = data.any_row
+        fields = {"the id": data.id, "the question": row.get("question") or ""}
+        for side in self.sides:
+            mine = data.rows.get(side) or {}
+            said = sentences(mine)
+            reasons = [s.get("reason") or "" for s in said] + [mine.get("judge_utility_reason") or "", mine.get("judge_error") or ""]
+            fields[f"{side}'s answer"] = mine.get("answer") or ""
+            fields[f"{side}'s passages"] = "\n".join(mine.get("retrieved_texts") or [])
+            fields[f"{side}'s judge reasons"] = "\n".join(reasons)
+        return fields
+
+    def jump_to(self, question_id: str) -> None:
+        """Show any question of the comparison; one outside the list joins it after this one."""
+        if question_id not in self.question_ids:
+            self.question_ids = [*self.question_ids[: self.index + 1], question_id, *self.question_ids[self.index + 1 :]]
+        self._show_index(self.question_ids.index(question_id))
+
+    def _step_match(self, delta: int) -> None:
+        assert self.matches is not None
+        target = self.matches.step(self.question_id, delta)
+        if target is None:
+            self.say(f"nothing matches “{self.matches.term}”", timeout=3)
+        else:
+            self.jump_to(target)
+
+    def action_search(self) -> None:
+        from ragtui.ui.screens.menus import Prompt
+
+        # A large comparison's index is built in a worker while the term is typed; a term
+        # given before it is ready waits for it (`_pending_term`), the view stays usable.
+        if self.index_in_background() and self._pending_term is None:
+            self._pending_term = ""
+            self.build_index_then(self._search_index_built)
+
+        def search(term: str | None) -> None:
+            if not term or not term.strip():
+                return
+            if self._pending_term is not None:
+                self._pending_term = term
+                self.say(f"{INDEXING} (the first search of a large comparison)", timeout=5)
+                return
+            self._search_for(term)
+
+        hint = "search ids, questions, answers, passages and reasons (accents and case ignored); Enter, Esc cancels"
+        self.app.push_screen(Prompt("/", hint, self.matches.term if self.matches else ""), callback=search)
+
+    def _search_index_built(self, _index: SearchIndex) -> None:
+        term, self._pending_term = self._pending_term, None
+        if term and self.is_attached:
+            self._search_for(term)
+
+    def _search_for(self, term: str) -> None:
+        index = self.search_index()
+        if index.unreadable:
+            self.say(index.unreadable, severity="warning", timeout=8)
+        self.matches = Matches(term, index.ids(term))
+        if not self.matches.ids:
+            self.say(f"nothing matches “{term}” (ids, questions, answers, passages, reasons)", severity="warning", timeout=4)
+            self.matches = None
+            return
+        # While the search is on, the view steps through its matches (the counter is the
+        # match's place among them); Esc gives the list back (`_end_search`).
+        if self._list_before_search is None:
+            self._list_before_search = (self.question_ids, self.index)
+        self.question_ids = list(self.matches.ids)
+        target = self.matches.first(self.question_id)
+        if target is not None:
+            self._show_index(self.question_ids.index(target))
+
+    def _end_search(self) -> None:
+        """The list the view was opened with again, on the question shown now."""
+        self.matches = None
+        if self._list_before_search is not None:
+            ids, index = self._list_before_search
+            self._list_before_search = None
+            current = self.question_id
+            if current not in ids:
+                ids = [*ids[: index + 1], current, *ids[index + 1 :]]
+            self.question_ids, self.index = ids, ids.index(current)
+        self.redraw()
+
+    # -- `J`: judge the answer on screen again, off the UI thread -----------------------------
+
+    def action_rejudge(self) -> None:
+        row = self.data.rows.get(self.side)
+        if row is None or not row.get("present", True):
+            self.say(f"{self.question_id} is not in run {self.side}: nothing to judge", severity="warning")
+            return
+        try:
+            settings = judge_settings(self.comparison)
+        except JudgeUnavailable as exc:
+            self.say(str(exc), title="Re-judge", severity="warning", timeout=8)
+            return
+        self.say(f"re-judging {self.question_id} ({self.side}) with {settings.provider}…", timeout=3)
+        self._run_rejudge(self.question_id, self.side, row, settings)
+
+    @work(exclusive=True, group="rejudge", exit_on_error=False)
+    async def _run_rejudge(self, question_id: str, side: str, row: dict, settings: object) -> None:
+        try:
+            result = await rejudge(row, settings)
+        except JudgeUnavailable as exc:
+            self.say(str(exc), title="Re-judge", severity="error", timeout=8)
+            return
+        except Exception as exc:  # a judge bug must not take the app down with it
+            self.say(f"the judge failed: {type(exc).__name__}", title="Re-judge", severity="error", timeout=8)
+            return
+        self._rejudged[(question_id, side)] = result
+        if question_id == self.question_id:
+            self.redraw()
+            # The new verdict sits below the answer: bring it into view once it is laid out.
+            self.call_after_refresh(self._side(side).reveal_rejudge)
+        self.say(f"{question_id} ({side}) re-judged — shown below the answer" + (" (judge error)" if result.error else ""), timeout=3)
+
+    # -- `d` what changed from A to B, `a` every retrieved passage, space their full text ------
+
+    def action_diff(self) -> None:
+        self.toggle_class("-diff")
+        if self.has_class("-diff"):
+            self._draw_diff()
+            self.query_one("#question-diff", VerticalScroll).scroll_home(animate=False)
+            self.query_one("#question-diff", VerticalScroll).focus()
+        else:
+            self._side(self.side).focus_body()
+
+    def _draw_diff(self) -> None:
+        data = self.data
+        body = Content("\n\n").join([
+            rank_diff_content(data.rows.get("A"), data.rows.get("B"), data.k, self._colour),
+            answer_diff_content(data.rows.get("A"), data.rows.get("B"), self._colour),
+        ])
+        self.query_one("#question-diff-body", Static).update(body)
+        self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
+
+    def action_full_passages(self) -> None:
+        self.full_passages = not self.full_passages
+        self.redraw()
+
+    def action_all_passages(self) -> None:
+        self.show_all_passages = not self.show_all_passages
+        self.redraw()
+
+    # -- TriageScreen -----------------------------------------------------------------------
 
     def triage_target(self) -> tuple[str | None, str]:
         return self.question_id, self.side
@@ -299,10 +463,6 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
 
     def export_ids(self) -> tuple[list[str], str]:
         return list(self.question_ids), "listed"
-
-    def _say(self, message: str, **kwargs) -> None:
-        """A toast; its text names ids from the files, so it is neutralised and never markup."""
-        self.notify(neutralize(message), markup=False, **kwargs)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("switch_side", "diff") and len(self.sides) < 2:

@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ragtui.core.comparing.tradeoff import Tradeoff, TradeoffPoint
 from ragtui.core.measuring.metric_specs import metric_by_name as metric_spec
@@ -29,6 +29,8 @@ from ragtui.core.vocabulary import (
     value_text,
 )
 from ragtui.ui.content.safe_text import join, safe
+from ragtui.ui.messages import OpenPair
+from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.tradeoff_chart import TradeoffChart, point_shape
 
 NAME_WIDTH = 24
@@ -92,7 +94,7 @@ class TradeoffScreen(Screen):
         if self.tradeoff is None:
             waiting = self.problem or "Loading the other runs… every candidate is compared with A, as `ragtui report` does."
             yield Static(safe(waiting), id="tradeoff-waiting")
-            yield Footer()
+            yield KeyFooter()
             return
         with Vertical():
             yield Static(self._title(), id="tradeoff-title")
@@ -100,7 +102,7 @@ class TradeoffScreen(Screen):
             yield Static(self._legend(), id="tradeoff-legend")
             yield Static(self._runs(), id="tradeoff-runs")
             yield Static(self._pair(), id="tradeoff-pair")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._redraw()
@@ -201,7 +203,7 @@ class TradeoffScreen(Screen):
         if self.reference == self.cursor:
             self.notify("Pick two different runs: move the cursor to another run.", timeout=3)
             return
-        self.app.open_pair(self.reference, self.cursor)
+        self.post_message(OpenPair(self.reference, self.cursor))
 
     def action_back(self) -> None:
         self.app.pop_screen()

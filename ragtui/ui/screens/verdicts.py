@@ -4,7 +4,7 @@ Model, every sentence with its verdict, reason and evidence text, the human labe
 it where the run has one (disagreements marked ≠), utility and its reason, the judge
 error, and the raw judge JSON — the inspector hides nothing the file holds. `t`
 switches between A and B; `j` / `k` move the focused sentence, which the person's label
-keys (`+ - 1–5 0`, `ragtui.ui.screens.label_keys`) act on; Esc goes back.
+keys (`+ - 1–5 0`, `TriageScreen`'s) act on; Esc goes back.
 
 A long answer is shown a window of `WINDOW` sentences at a time around the focused one
 (`j` / `k` move the focus, the window follows), and a long raw JSON is cut with a line
@@ -14,11 +14,12 @@ five-sentence one.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
@@ -28,18 +29,18 @@ from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.content.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.models.question import judge_reported_injection, side_flags
-from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
-from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys
+from ragtui.ui.models.session import Session
+from ragtui.ui.screens.triage import LABEL_BINDINGS, TRIAGE_BINDINGS, TriageScreen
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 
 WINDOW = 12  # sentences mounted at a time
 
 
-class VerdictScreen(TriageKeys, LabelKeys, Screen):
+class VerdictScreen(TriageScreen):
     """All of one side's verdicts for one question."""
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back", id="verdicts.back"),
         Binding("t", "switch_side", "A/B", tooltip="Show the other run's verdicts", id="verdicts.switch_side"),
         Binding("j", "focus_sentence(1)", "next sentence", show=False, tooltip="Focus the next sentence (for the label keys)", id="verdicts.next_sentence"),
@@ -71,10 +72,9 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
     """
 
     def __init__(self, comparison: Comparison, question_id: str, side: str, *, sentence: int | None = None,
-                 sampled_side: str | None = None) -> None:
+                 sampled_side: str | None = None, session: Session | None = None) -> None:
         """`sampled_side`: the run whose calibration queue opened this answer (its labels are sampled)."""
-        super().__init__()
-        self.comparison = comparison
+        super().__init__(comparison, session=session)
         self.question_id = question_id
         self.sides = ("A", "B") if comparison.b is not None else ("A",)
         self.side = side if side in self.sides else "A"
@@ -179,9 +179,7 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         self._draw_labels()
 
     def _draw_labels(self) -> None:
-        from ragtui.ui.models.labelling import labelling_of
-
-        labelling = labelling_of(self.app, self.comparison)
+        labelling = self.labelling
         count = self._count()
         content = label_bar_content(
             labelling.of(self.side, self.question_id), count, self.sentence if count else None,
@@ -205,7 +203,7 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         await self._show()
         self.call_after_refresh(self._reveal_sentence, self.sentence)
 
-    # -- TriageKeys -------------------------------------------------------------------------
+    # -- TriageScreen -------------------------------------------------------------------------
 
     def triage_target(self) -> tuple[str | None, str]:
         return self.question_id, self.side

@@ -19,6 +19,7 @@ in words (`columns_cue`).
 from __future__ import annotations
 
 from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
@@ -162,7 +163,7 @@ class CategoryGrid(DataTable):
 
     def chosen(self, row: int, column: int) -> tuple[str, str | None]:
         """(category, metric name or None) under the cell at (row, column)."""
-        row_key, column_key = self.coordinate_to_cell_key((row, column))
+        row_key, column_key = self.coordinate_to_cell_key(Coordinate(row, column))
         name = column_key.value
         return str(row_key.value), None if name in (CATEGORY_COLUMN, N_COLUMN) else name
 

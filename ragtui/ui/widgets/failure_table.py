@@ -10,6 +10,8 @@ line followed by its questions.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.content import Content
@@ -33,7 +35,7 @@ class FailureTable(ScrollView, can_focus=True):
 
     # Enter first: the footer lists bindings in order, and 80 columns hold only so many.
     # The six movement keys share one compact footer entry (↑↓⇞⇟⇱⇲ move).
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "open", tooltip="Open the question view on this question", id="failures.open"),
         Binding("up", "cursor(-1)", "up", key_display="↑", group=_MOVE, show=False, id="failures.up"),
         Binding("down", "cursor(1)", "down", key_display="↓", group=_MOVE, show=False, id="failures.down"),

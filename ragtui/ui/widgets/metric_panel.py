@@ -74,11 +74,11 @@ def _headline(metric: MetricComparison, two_runs: bool, pending: str) -> Content
         head = Content.styled(f"… {pending}", "italic $text-muted")
         detail = f"n {count_text(metric.n)}"
     else:
-        verdict = metric.target_reading("A").verdict
-        if verdict is None:
+        reading = metric.target_reading("A").verdict
+        if reading is None:
             head = Content.styled("measured", "dim")
         else:
-            head = Content.styled(f"{target_symbol(verdict)} {TARGET_LABEL[verdict]}", f"bold {TARGET_STYLE[verdict]}")
+            head = Content.styled(f"{target_symbol(reading)} {TARGET_LABEL[reading]}", f"bold {TARGET_STYLE[reading]}")
         detail = f"n {count_text(metric.a.n)}"
     return join(head, Content.styled(f" · {detail}", "dim"))
 

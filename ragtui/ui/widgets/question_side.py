@@ -1,14 +1,16 @@
-"""One side (A or B) of the question view: retrieved list, answer, verdicts, re-judge.
+"""One side (A or B) of the question view: answer, verdicts, re-judge, retrieved list.
 
-A bordered panel whose title names the side and the run. The body scrolls (the
-retrieved list, then the answer with its sentence verdicts, utility and judge error,
-then a re-judged verdict when there is one); the focused sentence's reason and
-evidence stay visible in a strip at the bottom, whatever the scroll position.
+A bordered panel whose title names the side and the run. The body scrolls: first what
+is being triaged — the answer with its sentence verdicts, utility and judge error, the
+peer tool's verdicts, a re-judged verdict when there is one — then the retrieved list
+the answer was written from. The focused sentence's reason and evidence stay visible
+in a strip at the bottom, whatever the scroll position.
 Stepping to another question updates the Statics in place: no widget is mounted.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.app import ComposeResult
@@ -23,6 +25,8 @@ from ragtui.ui.content.question_rejudge import Rejudged, rejudged_content
 from ragtui.ui.content.safe_text import safe
 from ragtui.ui.content.tool_verdicts import tool_content
 from ragtui.ui.content.verdict_styles import role_colour
+
+SEARCH_MATCH = "reverse"  # how a search's matches stand out (no colour needed)
 
 
 class QuestionSide(Vertical):
@@ -46,7 +50,7 @@ class QuestionSide(Vertical):
         /* The passage lines are cut to the width: keep it the same with or without a scrollbar. */
         scrollbar-gutter: stable;
     }
-    QuestionSide .side-answer, QuestionSide .side-rejudge, QuestionSide .side-tool {
+    QuestionSide .side-passages, QuestionSide .side-rejudge, QuestionSide .side-tool {
         margin-top: 1;
     }
     QuestionSide .side-rejudge, QuestionSide .side-tool {
@@ -76,10 +80,10 @@ class QuestionSide(Vertical):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="side-body"):
-            yield Static(classes="side-passages")
             yield Static(classes="side-answer")
             yield Static(classes="side-tool")
             yield Static(classes="side-rejudge")
+            yield Static(classes="side-passages")
         yield Static(classes="side-detail")
 
     def _colour(self, role: str) -> str:
@@ -106,10 +110,12 @@ class QuestionSide(Vertical):
         show_all: bool = False,
         tool: str | None = None,
         full: bool = False,
+        found: re.Pattern[str] | None = None,
     ) -> None:
         """Draw `row` (a row of Evaluation.questions, or None when absent); `tool` names
-        the peer tool whose own verdicts the row carries, if any; `full` shows the passages' whole text."""
-        self._last = (row, name, k, focused, active, rejudged, show_all, tool, full)
+        the peer tool whose own verdicts the row carries, if any; `full` shows the passages'
+        whole text; `found` is what a search looks for, shown reversed where it is."""
+        self._last = (row, name, k, focused, active, rejudged, show_all, tool, full, found)
         self.set_class(active, "-active")
         marker = "▶ " if active else "  "
         self.border_title = Content.assemble(marker, Content(f"{self.side} · ").stylize("bold"), safe(name, one_line=True, limit=40))
@@ -118,8 +124,11 @@ class QuestionSide(Vertical):
             passages.update(Content(f"not in run {self.side}").stylize("italic"))
         else:
             self._drawn_width = self._width()
-            passages.update(passages_content(row, k, self._drawn_width, self._colour, show_all=show_all, full=full))
+            listed = passages_content(row, k, self._drawn_width, self._colour, show_all=show_all, full=full)
+            passages.update(listed.highlight_regex(found, style=SEARCH_MATCH) if found is not None else listed)
         answer, self._focus_span = answer_content(row, focused, self._colour, self._width())
+        if found is not None:
+            answer = answer.highlight_regex(found, style=SEARCH_MATCH)
         self.query_one(".side-answer", Static).update(answer)
         self.query_one(".side-detail", Static).update(sentence_detail(row, focused, k, self._colour))
         verdicts = tool_content(row, tool, self._colour)
@@ -167,7 +176,7 @@ class QuestionSide(Vertical):
 
     def _redraw(self) -> None:
         if self._last is not None and self._width() != self._drawn_width:
-            row, name, k, focused, active, rejudged, show_all, tool, full = self._last
-            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all, tool=tool, full=full)
+            row, name, k, focused, active, rejudged, show_all, tool, full, found = self._last
+            self.show(row, name, k, focused, active=active, rejudged=rejudged, show_all=show_all, tool=tool, full=full, found=found)
         if self._follow_sentence:
             self.call_after_refresh(self.reveal_answer)

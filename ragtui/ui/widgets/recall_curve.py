@@ -95,8 +95,9 @@ def curve_content(curves: dict[str, list[float | None]], k: int, width: int) -> 
             Content.styled(_percent(at_k), "bold"),
             f"  @{k_max} {_percent(curve[-1])}",
         ]
-        if side == "B" and "A" in curves and at_k is not None and curves["A"][k - 1] is not None:
-            delta = (at_k - curves["A"][k - 1]) * 100
+        reference = curves["A"][k - 1] if "A" in curves else None
+        if side == "B" and at_k is not None and reference is not None:
+            delta = (at_k - reference) * 100
             moved = f"{delta:+.1f}".replace("-", MINUS) if round(delta, 1) else "0.0"
             parts.append(Content.styled(f"  Δ@{k} {moved} pts", "dim"))
         lines.append(join(*parts))

@@ -23,12 +23,16 @@ def _plural(n: int, word: str) -> str:
 
 
 def _counts_line(header: RunHeader) -> Content:
-    """`k=5 · 0 missing · ⚠ 2 judge errors`: what changes how to read the numbers."""
+    """`k=5 · 0 missing · ⚠ 2 judge errors`: what changes how to read the numbers.
+
+    A run whose file says another k than the comparison's (one run of a sweep) shows its
+    own, and the k its retrieval is measured at: `k=20 (measured @5)`."""
     counts = header.counts
     items = [(counts.missing, f"{count_text(counts.missing)} missing"), (counts.judge_errors, _plural(counts.judge_errors, "judge error"))]
     if counts.extra:
         items.append((counts.extra, f"{count_text(counts.extra)} not in gold"))
-    parts: list[Content | str] = [f"k={header.k}"]
+    k = f"k={header.k}" if header.own_k in (None, header.k) else f"k={header.own_k} (measured @{header.k})"
+    parts: list[Content | str] = [k]
     # Flagged with a symbol as well as a colour, so they read in monochrome too.
     for number, text in items:
         parts += [" · ", Content.styled(f"⚠ {text}", "$warning bold") if number else text]

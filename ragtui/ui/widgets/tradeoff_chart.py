@@ -46,13 +46,13 @@ def point_shape(label: str, best: str | None, front: frozenset[str]) -> str:
 def chart_content(tradeoff: Tradeoff, category: str | None, width: int, height: int, cursor: str | None = None) -> Content:
     """The chart's lines for `width` × `height` cells (axis titles and ticks included)."""
     points = [(p.label, p.reading(category)) for p in tradeoff.points]
-    measured = [(label, values[AXES[0]].value, values[AXES[1]].value) for label, values in points]
-    measured = [(label, x, y) for label, x, y in measured if x is not None and y is not None]
+    read = [(label, values[AXES[0]].value, values[AXES[1]].value) for label, values in points]
+    measured = [(label, x, y) for label, x, y in read if x is not None and y is not None]
     if not measured:
         return Content.styled("No run has both recall and faithfulness here: nothing to draw.", "dim")
-    targets = [tradeoff.targets.get(name) for name in AXES]
-    x_low, x_high = _bounds([x for _, x, _ in measured] + ([targets[0]] if targets[0] is not None else []))
-    y_low, y_high = _bounds([y for _, _, y in measured] + ([targets[1]] if targets[1] is not None else []))
+    x_target, y_target = (tradeoff.targets.get(name) for name in AXES)
+    x_low, x_high = _bounds([x for _, x, _ in measured] + ([x_target] if x_target is not None else []))
+    y_low, y_high = _bounds([y for _, _, y in measured] + ([y_target] if y_target is not None else []))
     columns = max(width - Y_LABEL - 1, 10)
     rows = max(height - 4, MIN_PLOT_ROWS)  # title line above, axis, tick labels and axis title below
 
@@ -64,8 +64,8 @@ def chart_content(tradeoff: Tradeoff, category: str | None, width: int, height: 
 
     grid = [[" "] * columns for _ in range(rows)]
     styles: list[list[str]] = [[""] * columns for _ in range(rows)]
-    target_col = col(targets[0]) if targets[0] is not None else None
-    target_row = row(targets[1]) if targets[1] is not None else None
+    target_col = col(x_target) if x_target is not None else None
+    target_row = row(y_target) if y_target is not None else None
     if target_row is not None:
         grid[target_row] = [TARGET_ROW] * columns
         styles[target_row] = ["$warning"] * columns
@@ -88,20 +88,20 @@ def chart_content(tradeoff: Tradeoff, category: str | None, width: int, height: 
             taken.add((cr, cc))
     lines: list[Content] = [Content.styled("faithfulness ↑", "dim")]
     # Ticks at the ends and on the target's row, labelled with the exact value they stand for.
-    y_ticks = {0: y_high, rows - 1: y_low, **({target_row: targets[1]} if target_row is not None else {})}
+    y_ticks = {0: y_high, rows - 1: y_low, **({target_row: y_target} if target_row is not None and y_target is not None else {})}
     for r in range(rows):
         axis = f"{_percent(y_ticks[r]):>4} ┤" if r in y_ticks else "     │"
         lines.append(join(Content.styled(axis, "dim"), _styled_row(grid[r], styles[r])))
-    ticks = {0: x_low, columns - 1: x_high, **({target_col: targets[0]} if target_col is not None else {})}
-    axis = ["─"] * columns
+    ticks = {0: x_low, columns - 1: x_high, **({target_col: x_target} if target_col is not None and x_target is not None else {})}
+    rule = ["─"] * columns
     labels = [" "] * (columns + 4)
     for c, value in sorted(ticks.items()):
-        axis[c] = "┴"
-        text = _percent(value)
-        start = max(0, min(c - len(text) // 2, columns + 4 - len(text)))
-        if all(ch == " " for ch in labels[max(0, start - 1) : start + len(text) + 1]):
-            labels[start : start + len(text)] = text
-    lines.append(Content.styled("     └" + "".join(axis), "dim"))
+        rule[c] = "┴"
+        tick = _percent(value)
+        start = max(0, min(c - len(tick) // 2, columns + 4 - len(tick)))
+        if all(ch == " " for ch in labels[max(0, start - 1) : start + len(tick) + 1]):
+            labels[start : start + len(tick)] = list(tick)
+    lines.append(Content.styled("     └" + "".join(rule), "dim"))
     lines.append(Content.styled(" " * Y_LABEL + "".join(labels).rstrip(), "dim"))
     lines.append(Content.styled(" " * Y_LABEL + "recall@k, each run at its own k →", "dim"))
     return Content("\n").join(lines)

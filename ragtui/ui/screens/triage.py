@@ -1,0 +1,328 @@
+"""`TriageScreen`: the base of the screens that triage questions — the question view, the
+failure list and the verdict inspector — with the keys they share as typed methods.
+
+Mark, copy, pager, editor, jump and export act on the question a screen names
+(`triage_target`); the person's label keys (`+`, `-`, `1`–`5`, `0`) on the answer and
+sentence it names (`label_target`); the search index is built once per comparison, in a
+worker on a large one. Marks, labels and the index live in the screen's `Session`, so
+every screen sees the same ones. A screen adds `TRIAGE_BINDINGS` (and `LABEL_BINDINGS`
+where it labels) to its own and overrides the hooks it needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+
+from ragtui.core.sanitize import neutralize
+from ragtui.core.triage.notes import MARK_LABELS, Notes
+from ragtui.ui.content.safe_text import safe
+from ragtui.ui.models.labelling import Labelling, LabelsUnwritable
+from ragtui.ui.models.session import Session
+
+if TYPE_CHECKING:
+    from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.triage.search import SearchIndex
+    from ragtui.ui.models.question_texts import QuestionText
+
+# From this many questions, the search index is built in a worker: the screen stays usable
+# while every text of both runs is read and normalised (28 s at 100,000 accented ones).
+BACKGROUND_INDEX_FROM = 20_000
+INDEXING = "indexing the texts for the search…"  # what the list and the question view say meanwhile
+
+# Footer-less keys (the `?` screen lists them): 80 columns hold only the most used.
+TRIAGE_BINDINGS = [
+    Binding("m", "mark", "mark", tooltip="Mark this question: ok, bug, gold wrong, flaky, with a note", id="triage.mark"),
+    Binding("y", "copy", "copy", show=False, tooltip="Copy the id, question, answer, passages, record or a reopen command", id="triage.copy"),
+    Binding("o", "pager", "pager", show=False, tooltip="Read a text of this question in $PAGER", id="triage.pager"),
+    Binding("e", "editor", "editor", show=False, tooltip="Open a read-only copy of a text in $EDITOR", id="triage.editor"),
+    Binding("colon", "jump", "jump", key_display=":", show=False, tooltip="Jump to any question by id, passing ones too", id="triage.jump"),
+    Binding("X", "export", "export", key_display="X", show=False, tooltip="Export the marked (else the listed) questions as markdown or JSONL", id="triage.export"),
+]
+
+# Not compact: the keys must read apart ("+ - 1–5 0 person", not "+-1–50 person").
+_PERSON = Binding.Group("person", compact=False)
+
+LABEL_BINDINGS = [
+    Binding("plus", "label_sentence(True)", "attested", key_display="+", group=_PERSON, id="label.attested",
+            tooltip="Person: the focused sentence is attested by the passages"),
+    Binding("minus", "label_sentence(False)", "not attested", key_display="-", group=_PERSON, id="label.not_attested",
+            tooltip="Person: the focused sentence is not attested"),
+    Binding("1", "label_utility(1)", "utility 1–5", key_display="1–5", group=_PERSON, id="label.utility_1",
+            tooltip="Person: the answer's utility, 1 (useless) to 5"),
+    *[Binding(str(n), f"label_utility({n})", f"utility {n}", show=False, id=f"label.utility_{n}") for n in range(2, 6)],
+    Binding("0", "label_clear", "clear", key_display="0", group=_PERSON, id="label.clear",
+            tooltip="Clear the person's label of the focused sentence (else of the utility)"),
+]
+
+
+def mark_text(notes: Notes, question_id: str) -> Content | None:
+    """`[bug] the note` for a marked question, None for an unmarked one."""
+    mark = notes.get(question_id)
+    if mark is None or mark.mark is None:
+        return None
+    parts: list[Content | str] = [Content(f"[{MARK_LABELS[mark.mark]}]").stylize("bold reverse")]
+    if mark.note:
+        parts += [" ", safe(mark.note, one_line=True, limit=120)]
+    return Content.assemble(*parts)
+
+
+class TriageScreen(Screen[Any]):
+    """A screen about the questions of one comparison; see the module docstring."""
+
+    def __init__(self, comparison: Comparison, *, session: Session | None = None, **screen: Any) -> None:
+        """`session`: the app's (marks, labels and the search index shared with every screen);
+        None for a screen opened on its own, which gets a session of its own."""
+        super().__init__(**screen)
+        self.comparison = comparison
+        self.session = session if session is not None else Session.over(comparison)
+
+    # -- what the screen provides -------------------------------------------------------
+
+    def triage_target(self) -> tuple[str | None, str]:
+        """(the question the keys act on, or None; the side, "A" or "B")."""
+        raise NotImplementedError
+
+    def after_mark(self, question_id: str) -> None:
+        """Redraw what shows the mark."""
+
+    def jump_to(self, question_id: str) -> None:
+        """Show `question_id` (an id of the comparison)."""
+        raise NotImplementedError
+
+    def export_ids(self) -> tuple[list[str], str]:
+        """The ids `X` exports when nothing is marked, and what they are ("listed")."""
+        question_id, _ = self.triage_target()
+        return ([question_id] if question_id else []), "shown"
+
+    def label_target(self) -> tuple[str, str, int | None, int] | None:
+        """(side, question id, focused sentence or None, sentence count), or None: nothing to label."""
+        return None
+
+    def label_sampled(self) -> bool:
+        """True when labels made here are drawn from the random queue."""
+        return False
+
+    def label_changed(self, *, sentence_labelled: bool) -> None:
+        """Redraw after a label; `sentence_labelled` when a sentence just got a label."""
+
+    # -- what the session holds -----------------------------------------------------------
+
+    @property
+    def notes(self) -> Notes:
+        return self.session.notes_of(self.comparison)
+
+    @property
+    def labelling(self) -> Labelling:
+        return self.session.labelling_of(self.comparison)
+
+    def say(self, message: str, **kwargs: Any) -> None:
+        """A toast; its text names ids and paths from the files: neutralised, never markup."""
+        self.notify(neutralize(message), markup=False, **kwargs)
+
+    # -- the search index -------------------------------------------------------------------
+
+    def index_in_background(self) -> bool:
+        """Whether the search index is still to build and large enough to build in a worker."""
+        return self.comparison.a.questions.height >= BACKGROUND_INDEX_FROM and self.session.search.built(self.comparison) is None
+
+    def search_index(self) -> SearchIndex:
+        """The comparison's search index, built now if it is not yet."""
+        return self.session.search.of(self.comparison)
+
+    def build_index_then(self, done: Callable[[SearchIndex], None]) -> None:
+        """Build the search index in a worker, then call `done` with it on the UI thread."""
+
+        def build() -> None:
+            index = self.search_index()
+            with contextlib.suppress(RuntimeError):  # the app quit while the index was built
+                self.app.call_from_thread(done, index)
+
+        self.run_worker(build, thread=True, exclusive=True, group="search-index")
+
+    # -- the texts of a question ------------------------------------------------------------
+
+    def _texts(self) -> list[QuestionText] | None:
+        from ragtui.ui.models.question_texts import question_texts
+
+        question_id, side = self.triage_target()
+        if question_id is None:
+            self.say("no question here", timeout=2)
+            return None
+        return question_texts(self.comparison, question_id, side, self.session.inputs)
+
+    def _choose_text(self, verb: str, then: Callable[[QuestionText], None]) -> None:
+        from ragtui.ui.screens.menus import Choice, ChoiceMenu
+
+        texts = self._texts()
+        if not texts:
+            return
+        # Not q: q closes every menu.
+        letters = "itapr" + "vc"
+        by_key = {"id": "i", "question": "t", "answer": "a", "diff": "d", "passages": "p", "record": "r", "verdict": "v", "command": "c"}
+        choices = [Choice(by_key.get(t.key, letters[i % len(letters)]), t.label, t) for i, t in enumerate(texts)]
+        question_id, _ = self.triage_target()
+        title = Content.assemble(f"{verb} · ", safe(question_id or "", one_line=True, limit=40).stylize("bold"))
+
+        def chosen(text: QuestionText | None) -> None:
+            if text is not None:
+                then(text)
+
+        self.app.push_screen(ChoiceMenu(title, choices), callback=chosen)
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_mark(self) -> None:
+        from ragtui.ui.screens.menus import MarkMenu
+
+        question_id, _ = self.triage_target()
+        if question_id is None:
+            self.say("no question to mark here", timeout=2)
+            return
+
+        def done(result: tuple[str | None, str] | None) -> None:
+            if result is None:
+                return
+            mark, note = result
+            try:
+                self.notes.set(question_id, mark, note)
+            except OSError as exc:
+                self.say(f"could not write {self.notes.path}: {exc.strerror or exc}", severity="error", timeout=10)
+                return
+            what = f"marked {MARK_LABELS[mark]}" if mark else "mark removed"
+            self.say(f"{question_id}: {what} — saved in {self.notes.path}", timeout=4)
+            self.after_mark(question_id)
+
+        self.app.push_screen(MarkMenu(question_id, self.notes.get(question_id)), callback=done)
+
+    def action_copy(self) -> None:
+        def copy(text: QuestionText) -> None:
+            self.app.copy_to_clipboard(text.text)
+            self.say(
+                f"copied the {text.label} ({len(text.text):,} characters) to the clipboard with OSC 52: "
+                "the terminal holds it (in tmux: set-clipboard on)",
+                timeout=5,
+            )
+
+        self._choose_text("Copy", copy)
+
+    def _outside(self, variable: str) -> None:
+        from ragtui.ui.external import show_outside
+
+        question_id, side = self.triage_target()
+
+        def show(text: QuestionText) -> None:
+            name = f"{question_id}-{side}-{text.key}".replace("/", "_")
+            suffix = ".json" if text.key in ("record", "verdict") else ".txt"
+            message = show_outside(self.app, text.text, variable=variable, name=neutralize(name, keep_newlines=False) + suffix)
+            self.say(message, timeout=3)
+
+        self._choose_text("Read in $" + variable if variable == "PAGER" else "Open a copy in $" + variable, show)
+
+    def action_pager(self) -> None:
+        self._outside("PAGER")
+
+    def action_editor(self) -> None:
+        self._outside("EDITOR")
+
+    def action_jump(self) -> None:
+        from ragtui.ui.screens.menus import Prompt
+
+        ids = self.comparison.status.get_column("id").to_list()
+
+        def go(value: str | None) -> None:
+            wanted = (value or "").strip()
+            if not wanted:
+                return
+            if self.comparison.a.question(wanted) is None and wanted not in ids:
+                self.say(f"no question {wanted!r} in this comparison", severity="warning", timeout=4)
+                return
+            self.jump_to(wanted)
+
+        self.app.push_screen(Prompt(":", "jump to a question id (Tab completes, Enter goes, Esc cancels)", suggestions=ids), callback=go)
+
+    def action_export(self) -> None:
+        from ragtui.core.triage.export import EXTENSIONS, FORMATS
+        from ragtui.ui.screens.menus import Choice, ChoiceMenu
+
+        marked = [qid for qid in self.notes.ids()]
+        ids, what = (marked, "marked") if marked else self.export_ids()
+        if not ids:
+            self.say("nothing to export: no marked or listed question", timeout=3)
+            return
+        base = self.notes.path.with_name(self.notes.path.name.removesuffix(".notes.jsonl") + ".triage")
+        choices = [
+            Choice("m", f"markdown, for a PR comment → {base.name}{EXTENSIONS['markdown']}", "markdown"),
+            Choice("j", f"JSONL, one question a line → {base.name}{EXTENSIONS['jsonl']}", "jsonl"),
+        ]
+        assert set(FORMATS) == {c.value for c in choices}
+
+        def write(fmt: str | None) -> None:
+            if fmt is None:
+                return
+            from ragtui.core.atomic import atomic_write_text
+            from ragtui.core.triage.export import render_export
+
+            path = base.with_name(base.name + EXTENSIONS[fmt])
+            try:
+                atomic_write_text(path, render_export(self.comparison, ids, self.notes, fmt, what))
+            except OSError as exc:
+                self.say(f"could not write {path}: {exc.strerror or exc}", severity="error", timeout=10)
+                return
+            self.say(f"exported {len(ids)} {what} question(s) to {path}", timeout=6)
+
+        title = f"Export {len(ids)} {what} question{'s' if len(ids) != 1 else ''}"
+        self.app.push_screen(ChoiceMenu(title, choices), callback=write)
+
+    # -- the person's labels: each key appends one event to the labels file at once ------------
+
+    def _write_label(self, write: Callable[[], None]) -> bool:
+        try:
+            write()
+        except LabelsUnwritable as exc:
+            self.notify(neutralize(str(exc)), title="Labels not saved", severity="error", timeout=10, markup=False)
+            return False
+        return True
+
+    def action_label_sentence(self, attested: bool) -> None:
+        target = self.label_target()
+        if target is None:
+            return
+        side, question_id, sentence, count = target
+        if sentence is None or count == 0:
+            self.notify("no judged sentence to label here: set the utility (1–5)", timeout=3)
+            return
+        labelling = self.labelling
+        if self._write_label(lambda: labelling.sentence(side, question_id, sentence, attested, sampled=self.label_sampled())):
+            self.label_changed(sentence_labelled=True)
+
+    def action_label_utility(self, score: int) -> None:
+        target = self.label_target()
+        if target is None:
+            return
+        side, question_id, _, _ = target
+        labelling = self.labelling
+        if self._write_label(lambda: labelling.utility(side, question_id, float(score), sampled=self.label_sampled())):
+            self.label_changed(sentence_labelled=False)
+
+    def action_label_clear(self) -> None:
+        target = self.label_target()
+        if target is None:
+            return
+        side, question_id, sentence, _ = target
+        labelling = self.labelling
+        said = labelling.of(side, question_id)
+        if sentence is not None and sentence in said.sentences:
+            done = self._write_label(lambda: labelling.sentence(side, question_id, sentence, None, sampled=self.label_sampled()))
+        elif said.utility is not None:
+            done = self._write_label(lambda: labelling.utility(side, question_id, None, sampled=self.label_sampled()))
+        else:
+            self.notify("no person's label here to clear", timeout=2)
+            return
+        if done:
+            self.label_changed(sentence_labelled=False)
