@@ -42,6 +42,11 @@ from ragtui.core.importers.zipentry import read_entry
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _SAMPLE_ENTRY = re.compile(r"samples/.+_epoch_\d+\.json")
+# inspect_ai's chunked sample: a folder per sample, its "shell" and numbered chunks.
+_SHELL = "sample.json"
+_CHUNKED_SHELL = re.compile(r"samples/.+_epoch_\d+/sample\.json")
+_CHUNK = re.compile(r"(\d+)\.json")
+_ATTACHMENT = "attachment://"
 _HEADERS = ("header.json", "_journal/start.json")
 # inspect's value_to_float: the letter grades of its model-graded scorers.
 _GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
@@ -58,10 +63,15 @@ def read_inspect(path: Path, gold_questions: dict[str, str] | None = None, varia
     problems: list[Problem] = []
     records, lines = [], []
     positional = 0
+    legacy_scorer = _legacy_scorer(header)
     for index, (where, sample) in enumerate(samples, start=1):
         if sample.get("epoch", 1) != epoch:
             continue
-        record, is_positional = _record(path, index, where, sample, gold_questions, problems)
+        if "score" in sample and "scores" not in sample:
+            # Log format 1 (inspect_ai ≤ 0.3.17): one `score` a sample, its scorer named in
+            # `results.scorer`; inspect's own reader moves it under that name, as here.
+            sample = {**sample, "scores": {legacy_scorer: sample["score"]}}
+        record, is_positional = _record(path, index, where, _with_attachments(sample), gold_questions, problems)
         if record is not None:
             records.append(record)
             lines.append(index)
@@ -84,24 +94,68 @@ def _from_archive(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str,
         if header_name is None:
             raise InputError(problem(path, None, "header.json", "missing: not an inspect_ai log (no header.json nor _journal/start.json)"))
         header = _json_entry(archive, header_name, path)
-        entries = [name for name in names if _SAMPLE_ENTRY.fullmatch(name)]
-        if not entries:
-            raise InputError(problem(path, None, "samples", "no samples/*.json in the log: was it written with --no-log-samples?"))
-        samples = [(name, _json_entry(archive, name, path)) for name in entries]
+        samples = [(name, _archive_sample(archive, name, names, path)) for name in names if _SAMPLE_ENTRY.fullmatch(name) or _CHUNKED_SHELL.fullmatch(name)]
+        if not samples:
+            raise InputError(problem(path, None, "samples", _no_samples(header, "no samples/*.json in the log")))
     return header, samples
 
 
+def _archive_sample(archive: zipfile.ZipFile, name: str, names: list[str], path: Path) -> dict[str, Any]:
+    """One sample: a single entry (`samples/{id}_epoch_{n}.json`), or a chunked one.
+
+    A chunked sample (inspect_ai's large-sample layout) lives under `samples/{id}_epoch_{n}/`:
+    `sample.json` (the sample without its messages, events, attachments and metadata),
+    `metadata.json` when it has metadata, and `attachments/{start}.json`, arrays of the
+    strings its fields refer to as `attachment://{index}`. The archive's own list of
+    entries is the layout: nothing else says which chunks exist.
+    """
+    sample = _json_entry(archive, name, path)
+    if not name.endswith("/" + _SHELL):
+        return sample
+    prefix = name.removesuffix(_SHELL)
+    if prefix + "metadata.json" in names:
+        sample["metadata"] = _json_entry(archive, prefix + "metadata.json", path)
+    chunks = sorted(
+        (int(match.group(1)), entry)
+        for entry in names
+        if entry.startswith(prefix + "attachments/") and (match := _CHUNK.fullmatch(entry.removeprefix(prefix + "attachments/")))
+    )
+    attachments: dict[str, str] = {}
+    for start, entry in chunks:
+        contents = _json_value(archive, entry, path)
+        if not isinstance(contents, list):
+            raise InputError(problem(path, None, entry, f"expected a JSON array of attachments, found {short(contents)}"))
+        attachments.update((str(start + offset), text) for offset, text in enumerate(contents) if isinstance(text, str))
+    sample["attachments"] = attachments
+    return sample
+
+
+def _no_samples(header: dict[str, Any], found: str) -> str:
+    """Why a log holds no sample: its status when the eval did not finish, else how it was written."""
+    status = header.get("status")
+    if status in ("cancelled", "error", "started"):
+        error = header.get("error")
+        why = string_or_none(error.get("message") if isinstance(error, dict) else error)
+        said = f" ({short(why, 120)})" if why else ""
+        return f"{found}: the eval's status is '{status}'{said} and no sample was written — run it again, or open a log that finished"
+    return f"{found}: was it written with --no-log-samples? Run the eval again without it"
+
+
 def _json_entry(archive: zipfile.ZipFile, name: str, path: Path) -> dict[str, Any]:
+    value = _json_value(archive, name, path)
+    if not isinstance(value, dict):
+        raise InputError(problem(path, None, name, f"expected a JSON object, found {short(value)}"))
+    return value
+
+
+def _json_value(archive: zipfile.ZipFile, name: str, path: Path) -> Any:
     data = read_entry(archive, archive.getinfo(name), path)
     try:
-        value = json.loads(data.decode("utf-8").removeprefix("\ufeff"))
+        return json.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError:
         raise InputError(problem(path, None, name, "not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, None, name, f"malformed JSON at line {exc.lineno}: {exc.msg} (column {exc.colno})")) from None
-    if not isinstance(value, dict):
-        raise InputError(problem(path, None, name, f"expected a JSON object, found {short(value)}"))
-    return value
 
 
 def _from_json(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
@@ -113,11 +167,44 @@ def _from_json(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, An
         raise InputError(problem(path, None, "eval", "missing: not an inspect_ai log"))
     samples = log.get("samples")
     if not isinstance(samples, list) or not samples:
-        raise InputError(problem(path, None, "samples", "no samples in the log: was it written with --no-log-samples?"))
+        raise InputError(problem(path, None, "samples", _no_samples(log, "no samples in the log")))
     bad = [problem(path, i, "samples", f"expected a sample object, found {short(s)}") for i, s in enumerate(samples, 1) if not isinstance(s, dict)]
     if bad:
         raise InputError(bad)
     return log, [(f"samples[{i}]", sample) for i, sample in enumerate(samples)]
+
+
+def _legacy_scorer(header: dict[str, Any]) -> str:
+    """The scorer's name in a format-1 log (`results.scorer.name`), else the first of `results.scores`."""
+    results: dict[str, Any] = header["results"] if isinstance(header.get("results"), dict) else {}
+    scorer = results.get("scorer")
+    if not isinstance(scorer, dict) and isinstance(results.get("scores"), list) and results["scores"]:
+        scorer = results["scores"][0]
+    name = scorer.get("name") if isinstance(scorer, dict) else None
+    return name if isinstance(name, str) and name else "score"
+
+
+def _with_attachments(sample: dict[str, Any]) -> dict[str, Any]:
+    """The sample with each `attachment://KEY` string replaced by the text it refers to.
+
+    inspect moves long texts out of a sample into `attachments` (keyed by a hash, or by
+    index in a chunked sample); a reference without its attachment stays as written.
+    """
+    attachments = sample.get("attachments")
+    if not isinstance(attachments, dict) or not attachments:
+        return sample
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, str):
+            found = attachments.get(value.removeprefix(_ATTACHMENT)) if value.startswith(_ATTACHMENT) else None
+            return found if isinstance(found, str) else value
+        if isinstance(value, list):
+            return [resolve(item) for item in value]
+        if isinstance(value, dict):
+            return {key: resolve(item) for key, item in value.items()}
+        return value
+
+    return {key: (resolve(value) if key in ("input", "target", "output", "metadata") else value) for key, value in sample.items()}
 
 
 def _choose_epoch(path: Path, samples: list[tuple[str, dict[str, Any]]], variant: int | None) -> Any:
@@ -168,6 +255,10 @@ def _record(
     _answer(sample, record)
     for scorer, score in (sample.get("scores") or {}).items():
         _add_scores(record, str(scorer), score)
+    if record.get("generation_error"):
+        # inspect scores what an errored sample left; its mean leaves it out, and so does ragtui.
+        for name in record.get("scores", {}):
+            record.setdefault("score_details", {}).setdefault(name, {})["error"] = f"the sample errored: {record['generation_error']}"
     # inspect has no verdict of its own on a sample: ragtui's reading (every scorer
     # correct) is made from the scores; an errored sample is a tool error.
     set_tool_verdict(record, None, record.get("generation_error"))
@@ -188,6 +279,8 @@ def _answer(sample: dict[str, Any], record: dict[str, Any]) -> None:
     if answer is None:
         answer = string_or_none(output.get("completion"))
     error = sample.get("error")
+    if error is not None and not (answer or "").strip():
+        answer = None  # the "" an errored sample leaves is no answer
     if answer is not None or error is not None or output:
         record["answer"] = answer
     if error is not None:

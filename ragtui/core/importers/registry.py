@@ -68,6 +68,12 @@ def _promptfoo_keys(obj: dict[str, Any]) -> bool:
     return ("evalId" in keys and "results" in keys) or ("testCase" in keys and bool(keys & {"promptIdx", "gradingResult", "response"}))
 
 
+def _deepeval_keys(obj: dict[str, Any]) -> bool:
+    """A test run, or `.latest_test_run.json`'s `{"testRunData": {test run}}`."""
+    run = obj.get("testRunData", obj)
+    return isinstance(run, dict) and isinstance(run.get("testCases", run.get("test_cases")), list)
+
+
 def _inspect_archive(names: list[str]) -> bool:
     return any(name in ("header.json", "_journal/start.json") or name.startswith("samples/") for name in names)
 
@@ -97,7 +103,7 @@ IMPORTERS: tuple[Importer, ...] = (
     ),
     Importer(
         "deepeval", "deepeval:read_deepeval", options=("gold_categories",),
-        keys=lambda obj: isinstance(obj.get("testCases", obj.get("test_cases")), list),
+        keys=_deepeval_keys,
         head=lambda text: bool(_DEEPEVAL_HEAD.search(text)),
     ),
     Importer(
