@@ -4,7 +4,8 @@ One row per sample: `user_input`, `retrieved_contexts`, `retrieved_context_ids`,
 `reference_context_ids`, `response`, `reference`, … then one column per metric
 (`faithfulness`, `context_recall`, `id_based_context_precision`, …). In a CSV, pandas
 writes list cells as Python literals (`['a', "l'article"]`), read here with
-`ast.literal_eval` (literals only, never code) and NaN as an empty cell.
+`ast.literal_eval` (literals only, never code) and NaN as an empty cell. RAGAS 0.1 wrote
+numpy arrays, whose repr has no commas (`['a' 'b']`): each string literal is read on its own.
 
 Mapping: user_input → question, response → answer, reference → expected_answer,
 reference_context_ids → gold_passages, retrieved_context_ids + retrieved_contexts →
@@ -208,7 +209,8 @@ def _literal(cell: str) -> Any:
     if not stripped.startswith(("[", "(")):
         return "expected [ at the start"
     if _adjacent_strings(stripped):
-        return "strings without commas between them, as in a numpy array's repr"
+        strings = _numpy_strings(stripped)
+        return strings if strings is not None else "strings without commas between them, mixed with other items"
     try:
         return ast.literal_eval(stripped)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
@@ -217,6 +219,29 @@ def _literal(cell: str) -> Any:
         return json.loads(stripped)
     except (ValueError, RecursionError):
         return reason
+
+
+def _numpy_strings(cell: str) -> list[str] | None:
+    """The strings of a numpy array's repr, `['a' "l'b"\n 'c']` (RAGAS 0.1's CSV cells), else None.
+
+    Only a bracket, string literals separated by blanks or line breaks, and a bracket: each
+    literal is read on its own, so Python's joining of adjacent strings never applies.
+    """
+    skip = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+    try:
+        tokens = [token for token in tokenize.generate_tokens(io.StringIO(cell).readline) if token.type not in skip]
+    except (tokenize.TokenError, SyntaxError, RecursionError):
+        return None
+    if len(tokens) < 2 or (tokens[0].string, tokens[-1].string) != ("[", "]"):
+        return None
+    inner = tokens[1:-1]
+    if not all(token.type == tokenize.STRING for token in inner):
+        return None
+    try:
+        values = [ast.literal_eval(token.string) for token in inner]
+    except (ValueError, SyntaxError):
+        return None
+    return values if all(isinstance(value, str) for value in values) else None
 
 
 def _adjacent_strings(cell: str) -> bool:

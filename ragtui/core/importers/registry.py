@@ -37,7 +37,7 @@ class Importer:
     head: Callable[[str], bool] | None = None  # the first 64 KiB of a JSON document too long to parse
     array: Callable[[str], bool] | None = None  # the first 64 KiB of a JSON array
     header: Callable[[str], bool] | None = None  # a text file's first line (a CSV header)
-    lines: Callable[[list[str]], bool] | None = None  # a text file's first complete lines
+    lines: Callable[[list[str]], bool] | None = None  # a text file's complete lines in the first 64 KiB
     gold_lines: Callable[[list[str]], bool] | None = None  # the same, for a gold set
 
     def read(self, *args: Any, **options: Any) -> Any:
@@ -59,7 +59,13 @@ def _ragas_header(line: str) -> bool:
         columns = set(next(csv.reader([line])))
     except (csv.Error, StopIteration):
         return False
-    return "user_input" in columns or {"question", "contexts"} <= columns
+    return _ragas_columns(columns)
+
+
+def _ragas_columns(columns: set[str]) -> bool:
+    """RAGAS 0.4's question column, or RAGAS 0.1's question and contexts (a ragtui record has
+    `retrieved`, never `contexts`: a row with those names is RAGAS's, whatever else it has)."""
+    return "user_input" in columns or ({"question", "contexts"} <= columns and "retrieved" not in columns)
 
 
 def _promptfoo_keys(obj: dict[str, Any]) -> bool:
@@ -86,7 +92,7 @@ _INSPECT_HEAD = (re.compile(r'"eval"\s*:\s*\{'), re.compile(r'"(task|task_id|run
 IMPORTERS: tuple[Importer, ...] = (
     Importer(
         "ragas", "ragas:read_ragas",
-        keys=lambda obj: "user_input" in obj,
+        keys=lambda obj: _ragas_columns(set(obj)),
         array=lambda text: bool(_RAGAS_ARRAY.match(text)),
         header=_ragas_header,
     ),

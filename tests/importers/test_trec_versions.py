@@ -1,0 +1,69 @@
+"""trec_eval 10.0's files: `#` comment lines in runs and qrels, and files recognised by their
+lines whatever their name (trec_eval's own test folder names one `qrels.test.with-comments`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragtui.cli import main
+from ragtui.core.importers import detect, detect_gold, import_gold, import_run
+from ragtui.core.importers.trec import GRADES_KEY
+from ragtui.core.loading.gold import load_gold
+
+QRELS_WITH_COMMENTS = """# relevance judgments, trec_eval 10.0 style
+# qid iter docno rel
+q1 0 d2 1
+q1 0 d3 0
+  # an indented comment
+q1 0 d10 2
+q2 0 a 0
+q3 0 z 1
+"""
+RUN_WITH_COMMENTS = """# run handrun, produced by a hand
+q1 Q0 d3 1 0.5 handrun
+q1 Q0 d1 2 0.9 handrun
+# a comment between two topics
+q2 Q0 a 1 1.0 handrun
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_qrels_with_comment_lines_are_read_with_the_comments_left_out(tmp_path):
+    records, lines = import_gold(write(tmp_path, "qrels.txt", QRELS_WITH_COMMENTS), "trec")
+    for record in records:
+        record.pop(GRADES_KEY)
+    assert records == [
+        {"id": "q1", "question": None, "gold_passages": ["d2", "d10"]},
+        {"id": "q2", "question": None, "gold_passages": []},
+        {"id": "q3", "question": None, "gold_passages": ["z"]},
+    ]
+    assert lines == [3, 7, 8]  # the lines of the file, comments counted
+
+
+def test_a_run_with_comment_lines_is_read_with_the_comments_left_out(tmp_path):
+    run = import_run(write(tmp_path, "run.txt", RUN_WITH_COMMENTS), "trec")
+    assert [r["id"] for r in run.records] == ["q1", "q2"] and run.lines == [2, 5]
+    assert [p["id"] for p in run.records[0]["retrieved"]] == ["d1", "d3"]
+
+
+def test_qrels_named_with_comments_are_recognised_by_their_lines_not_their_extension(tmp_path):
+    path = write(tmp_path, "qrels.test.with-comments", QRELS_WITH_COMMENTS)
+    assert detect_gold(path) == "trec" and detect(path) == "trec"
+    gold = load_gold(path)
+    assert gold.frame.height == 3
+
+
+def test_a_run_named_with_comments_opens_against_those_qrels(tmp_path, capsys):
+    qrels = write(tmp_path, "qrels.test.with-comments", QRELS_WITH_COMMENTS)
+    run = write(tmp_path, "results.test.with-comments", RUN_WITH_COMMENTS)
+    assert main(["report", str(run), "--gold", str(qrels), "--format", "json"]) == 0, capsys.readouterr().err
+
+
+def test_a_file_of_comments_alone_is_not_taken_for_trec(tmp_path):
+    path = write(tmp_path, "notes.txt", "# nothing but\n# comments\n")
+    assert detect(path) is None and detect_gold(path) is None
