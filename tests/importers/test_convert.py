@@ -80,7 +80,7 @@ def test_variant_reaches_the_importer(tmp_path):
 
 def test_bad_input_exits_2_with_file_and_place(tmp_path, capsys):
     bad = tmp_path / "r.csv"
-    bad.write_text("user_input,retrieved_contexts\nQ ?,['a' 'b']\n", encoding="utf-8")
+    bad.write_text("user_input,retrieved_contexts\nQ ?,['a' 'b'\n", encoding="utf-8")
     assert main(["convert", str(bad), "-o", str(tmp_path / "x.jsonl"), "--from", "ragas"]) == 2
     err = capsys.readouterr().err
     assert f"{bad}:2: retrieved_contexts: not a list literal" in err
