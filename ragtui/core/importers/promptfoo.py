@@ -8,7 +8,9 @@ assertion.type / assertion.metric), `namedScores`, `success`, `score`, `cost`,
 `latencyMs`, `error`. `-o out.jsonl` (one result a line) is read too.
 
 A ragtui run is one system, so a file that ran several prompts or providers holds
-several runs: the importer asks which one (`variant`, 1-based, in order of appearance).
+several runs: the importer asks which one (`variant`, 1-based, in promptfoo's own order:
+`promptIdx`, the columns of its table). Results version 2 (promptfoo before 0.60) is refused
+by name.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ragtui.core.importers.common import (
     finish_run,
     id_list,
     identify,
+    score_value,
     set_tool_verdict,
     short,
     string_or_none,
@@ -40,6 +43,7 @@ CONTEXT_ID_VARS = ("retrieved_ids", "retrieved_context_ids", "context_ids")
 GOLD_VARS = ("gold_passages", "expected_ids", "reference_context_ids")
 EXPECTED_VARS = ("expected", "reference", "ground_truth", "expected_answer", "expected_output")
 _ERROR_FAILURE = 2  # promptfoo's ResultFailureReason.ERROR: the provider call failed
+RESULTS_VERSION = 3  # the results layout read here (`results.version`, promptfoo ≥ 0.60)
 
 
 def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, variant: int | None = None) -> RawRun:
@@ -62,8 +66,23 @@ def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, var
             lines.append(index)
             positional += is_positional
     meta = _meta(path, document, results, chosen)
-    imported = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 and chosen is not None else None
+    imported: dict[str, Any] = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 and chosen is not None else {}
+    summary = _prompt_named_scores(document, results, chosen)
+    if summary:
+        imported["named_scores"] = summary
     return finish_run(path, "promptfoo", meta, records, lines, problems, positional=positional, imported=imported)
+
+
+def _prompt_named_scores(document: dict[str, Any], results: list[Any], chosen: tuple[str, str] | None) -> dict[str, Any]:
+    """promptfoo's own summary of the chosen prompt: `namedScores` (summed over its tests) and
+    `namedScoresCount`, as `results.prompts[promptIdx].metrics` holds them."""
+    index = next((r.get("promptIdx") for r in results if isinstance(r, dict) and _variant_key(r) == chosen), None)
+    prompts = _dict(document.get("results")).get("prompts")
+    if not isinstance(index, int) or not isinstance(prompts, list) or not 0 <= index < len(prompts):
+        return {}
+    metrics = _dict(_dict(prompts[index]).get("metrics"))
+    counts = _dict(metrics.get("namedScoresCount"))
+    return {name: {"total": total, "count": counts.get(name)} for name, total in _dict(metrics.get("namedScores")).items()}
 
 
 def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
@@ -79,6 +98,7 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
         raise InputError(problem(path, None, None, "expected a promptfoo output object with 'results'"))
     container = document.get("results")
     if isinstance(container, dict):
+        _check_version(path, container.get("version"))
         results = container.get("results")
         field = "results.results"
     else:
@@ -86,6 +106,18 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
     if not isinstance(results, list):
         raise InputError(problem(path, None, field, "missing: a promptfoo output file has its results in results.results"))
     return document, results
+
+
+def _check_version(path: Path, version: Any) -> None:
+    """Results version 3 (promptfoo ≥ 0.60) is read; an older one is refused by name."""
+    if isinstance(version, int) and not isinstance(version, bool) and version < RESULTS_VERSION:
+        raise InputError(
+            problem(
+                path, None, "results.version",
+                f"promptfoo results version {version} is not supported (written by promptfoo before 0.60): "
+                f"re-export it with promptfoo ≥ 0.60 (`promptfoo export EVAL_ID -o out.json`) to get version {RESULTS_VERSION}",
+            )
+        )
 
 
 def _jsonl_results(path: Path, text: str) -> list[Any]:
@@ -104,11 +136,14 @@ def _variant_key(result: dict[str, Any]) -> tuple[str, str]:
 
 
 def _variants(results: list[Any]) -> list[tuple[str, str]]:
-    seen: dict[tuple[str, str], None] = {}
-    for result in results:
+    """The systems of the file in promptfoo's own order: by `promptIdx` (its columns), else as they come."""
+    first: dict[tuple[str, str], int] = {}
+    for position, result in enumerate(results):
         if isinstance(result, dict):
-            seen.setdefault(_variant_key(result), None)
-    return list(seen)
+            index = result.get("promptIdx")
+            order = index if isinstance(index, int) and not isinstance(index, bool) else len(results) + position
+            first[_variant_key(result)] = min(first.get(_variant_key(result), order), order)
+    return sorted(first, key=first.__getitem__)
 
 
 def _choose_variant(path: Path, variants: list[tuple[str, str]], variant: int | None) -> tuple[str, str] | None:
@@ -154,14 +189,18 @@ def _record(
     category = string_or_none(variables.get("category", metadata.get("category")))
     if category is not None:
         record["category"] = category
-    gold = _first(lists, GOLD_VARS) or id_list(metadata, GOLD_ID_KEYS)
+    gold = _first(lists, GOLD_VARS)  # [] is a value: a question with no gold passage
+    if gold is None:
+        gold = id_list(metadata, GOLD_ID_KEYS)
     if gold is not None:
         record["gold_passages"] = gold
     expected = string_or_none(_first(variables, EXPECTED_VARS))
     if expected is not None:
         record["expected_answer"] = expected
     contexts = _first(lists, CONTEXT_VARS)
-    ids = _first(lists, CONTEXT_ID_VARS) or id_list(metadata, RETRIEVED_ID_KEYS)
+    ids = _first(lists, CONTEXT_ID_VARS)
+    if ids is None:
+        ids = id_list(metadata, RETRIEVED_ID_KEYS)
     retrieved, positional = build_retrieved(ids, contexts, notes)
     if retrieved is not None:
         record["retrieved"] = retrieved
@@ -198,27 +237,63 @@ def _answer(result: dict[str, Any], record: dict[str, Any]) -> None:
 
 
 def _scores(result: dict[str, Any], record: dict[str, Any]) -> None:
-    """Each assertion's score by its metric name (else its type), then named scores, then the total."""
+    """One score per metric, as promptfoo shows it, then the total (`overall`).
+
+    Assertions are named by their metric, else their type; those of a nested `assert-set`
+    are read one by one. Assertions sharing a name are one score: promptfoo's own per-test
+    `namedScores` value when it has one (the mean of that test's assertions of the metric),
+    else their mean; it passes when every one of them passes.
+    """
     grading = _dict(result.get("gradingResult"))
-    for component in grading.get("componentResults") or []:
-        if not isinstance(component, dict):
-            continue
-        assertion = _dict(component.get("assertion"))
-        name = str(assertion.get("metric") or assertion.get("type") or "assertion")
-        details = {
-            "pass": component.get("pass"),
-            "reason": component.get("reason"),
-            "type": assertion.get("type"),
-            "threshold": assertion.get("threshold"),
-        }
-        add_score(record, unique_name(record.get("scores", {}), name), component.get("score"), details)
     named = {**_dict(grading.get("namedScores")), **_dict(result.get("namedScores"))}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for component in _components(grading.get("componentResults")):
+        assertion = _dict(component.get("assertion"))
+        groups.setdefault(str(assertion.get("metric") or assertion.get("type") or "assertion"), []).append(component)
+    for name, components in groups.items():
+        assertions = [_dict(component.get("assertion")) for component in components]
+        passes = [component.get("pass") for component in components]
+        thresholds = {json.dumps(assertion.get("threshold")) for assertion in assertions}
+        reasons = [str(component["reason"]) for component in components if component.get("reason")]
+        types = list(dict.fromkeys(str(assertion.get("type")) for assertion in assertions if assertion.get("type")))
+        details = {
+            "pass": all(passes) if all(isinstance(value, bool) for value in passes) else None,
+            "reason": "\n".join(reasons) or None,
+            "type": ", ".join(types) or None,
+            "threshold": assertions[0].get("threshold") if len(thresholds) == 1 else None,
+            "assertions": len(components) if len(components) > 1 else None,
+        }
+        if name in named:
+            value: Any = named[name]
+        else:
+            numbers = [score_value(component.get("score"))[0] for component in components]
+            value = None if None in numbers else sum(n for n in numbers if n is not None) / len(numbers)
+            if len(components) == 1:
+                value = components[0].get("score")  # as written: a NaN or a text keeps its own note
+        add_score(record, name, value, details)
     for name, value in named.items():
         if name not in record.get("scores", {}):
             add_score(record, name, value)
     if "score" in result or "success" in result:
         details = {"pass": result.get("success"), "reason": grading.get("reason")}
         add_score(record, unique_name(record.get("scores", {}), "overall"), result.get("score"), details)
+
+
+def _components(results: Any) -> list[dict[str, Any]]:
+    """The assertions' results, those of a nested `assert-set` in its place (its own total
+    is kept only when the set names a metric of its own)."""
+    found = []
+    for component in results if isinstance(results, list) else []:
+        if not isinstance(component, dict):
+            continue
+        children = component.get("componentResults")
+        if isinstance(children, list) and children:
+            if _dict(component.get("assertion")).get("metric"):
+                found.append(component)
+            found += _components(children)
+        else:
+            found.append(component)
+    return found
 
 
 def _usage(result: dict[str, Any], record: dict[str, Any]) -> None:

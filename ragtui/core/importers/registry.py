@@ -71,7 +71,10 @@ def _ragas_columns(columns: set[str]) -> bool:
 def _promptfoo_keys(obj: dict[str, Any]) -> bool:
     """A whole `promptfoo eval -o out.json`, or one result a line (`-o out.jsonl`)."""
     keys = set(obj)
-    return ("evalId" in keys and "results" in keys) or ("testCase" in keys and bool(keys & {"promptIdx", "gradingResult", "response"}))
+    results = obj.get("results")
+    # An older file (results version 2) may lack evalId: its `results` object still says its version and stats.
+    versioned = isinstance(results, dict) and "version" in results and "stats" in results
+    return ("evalId" in keys and "results" in keys) or versioned or ("testCase" in keys and bool(keys & {"promptIdx", "gradingResult", "response"}))
 
 
 def _deepeval_keys(obj: dict[str, Any]) -> bool:
@@ -85,7 +88,7 @@ def _inspect_archive(names: list[str]) -> bool:
 
 
 _RAGAS_ARRAY = re.compile(r'^\[\s*\{\s*"user_input"\s*:')
-_PROMPTFOO_HEAD = re.compile(r'"evalId"\s*:')
+_PROMPTFOO_HEAD = re.compile(r'"evalId"\s*:|"results"\s*:\s*\{\s*"version"\s*:')
 _DEEPEVAL_HEAD = re.compile(r'"(testCases|test_cases)"\s*:\s*\[')
 _INSPECT_HEAD = (re.compile(r'"eval"\s*:\s*\{'), re.compile(r'"(task|task_id|run_id)"\s*:'))
 
