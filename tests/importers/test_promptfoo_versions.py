@@ -93,3 +93,11 @@ def test_results_version_2_is_recognised_and_refused_by_its_version_with_what_to
     message = str(caught.value)
     assert "results.version: promptfoo results version 2 is not supported" in message
     assert "re-export it with promptfoo ≥ 0.60" in message and "systems" not in message
+
+
+def test_variant_1_2_with_one_file_compares_its_two_systems(capsys):
+    assert main(["report", str(NAMED), "--variant", "1,2", "--format", "json"]) == 0, capsys.readouterr().err
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["runs"]) == {"A", "B"}
+    metric = data["tool_metrics"]["promptfoo:faithfulness_kw"]
+    assert (metric["A"], metric["B"]) == (0.5, 0.75)

@@ -3,6 +3,7 @@ lines whatever their name (trec_eval's own test folder names one `qrels.test.wit
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ragtui.cli import main
@@ -67,3 +68,32 @@ def test_a_run_named_with_comments_opens_against_those_qrels(tmp_path, capsys):
 def test_a_file_of_comments_alone_is_not_taken_for_trec(tmp_path):
     path = write(tmp_path, "notes.txt", "# nothing but\n# comments\n")
     assert detect(path) is None and detect_gold(path) is None
+
+
+# Three topics; t3 is judged with no relevant document. By hand, as trec_eval scores them:
+# t1 finds d1 at rank 1 (success 1, rr 1, P@5 0.2), t2 finds d2 at rank 2 (1, 0.5, 0.2),
+# t3 has nothing to find (0, 0, 0). trec_eval's means are over 3 topics.
+QRELS_WITH_AN_EMPTY_TOPIC = "t1 0 d1 1\nt1 0 d5 0\nt2 0 d2 1\nt3 0 d3 0\nt3 0 d4 0\n"
+RUN_OF_THREE_TOPICS = "t1 Q0 d1 1 0.9 r\nt1 Q0 d5 2 0.5 r\nt2 Q0 d9 1 0.9 r\nt2 Q0 d2 2 0.1 r\nt3 Q0 d3 1 0.9 r\n"
+
+
+def trec_report(tmp_path: Path, capsys, *flags: str) -> dict:
+    qrels = write(tmp_path, "qrels.txt", QRELS_WITH_AN_EMPTY_TOPIC)
+    run = write(tmp_path, "run.txt", RUN_OF_THREE_TOPICS)
+    assert main(["report", str(run), "--gold", str(qrels), "--format", "json", *flags]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_topic_without_a_relevant_document_is_left_out_and_the_report_warns_of_trec_evals_count(tmp_path, capsys):
+    data = trec_report(tmp_path, capsys)
+    assert (data["metrics"]["recall@5"]["A"], data["metrics"]["recall@5"]["n"]) == (1.0, 2)
+    assert any("1 topic(s) of the qrels have no relevant document (t3)" in w and "--trec-denominator" in w for w in data["warnings"])
+
+
+def test_trec_denominator_averages_over_every_judged_topic_as_trec_eval_does(tmp_path, capsys):
+    metrics = trec_report(tmp_path, capsys, "--trec-denominator")["metrics"]
+    assert {name: (metrics[name]["A"], metrics[name]["n"]) for name in ("recall@5", "mrr@5", "precision@5")} == {
+        "recall@5": (0.6667, 3),
+        "mrr@5": (0.5, 3),
+        "precision@5": (0.1333, 3),
+    }

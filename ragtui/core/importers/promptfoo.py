@@ -23,17 +23,15 @@ from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import (
     GOLD_ID_KEYS,
     RETRIEVED_ID_KEYS,
-    add_score,
     build_retrieved,
     finish_run,
     id_list,
     identify,
-    score_value,
     set_tool_verdict,
     short,
     string_or_none,
-    unique_name,
 )
+from ragtui.core.importers.promptfoo_scores import add_scores
 from ragtui.core.loading.records import RawRun, json_lines, read_bytes_utf8
 
 # Variable names teams give the RAG fields in their promptfoo tests, first match wins.
@@ -205,7 +203,7 @@ def _record(
     if retrieved is not None:
         record["retrieved"] = retrieved
     _answer(result, record)
-    _scores(result, record)
+    add_scores(result, record)
     if record.get("generation_error"):
         # No answer to grade: whatever score promptfoo wrote (0) is an error, not a value.
         for details in (record.setdefault("score_details", {}).setdefault(name, {}) for name in record.get("scores", {})):
@@ -234,66 +232,6 @@ def _answer(result: dict[str, Any], record: dict[str, Any]) -> None:
         record["answer"] = json.dumps(output, ensure_ascii=False)
     if failed:
         record["generation_error"] = string_or_none(response.get("error") or result.get("error")) or "the provider call failed"
-
-
-def _scores(result: dict[str, Any], record: dict[str, Any]) -> None:
-    """One score per metric, as promptfoo shows it, then the total (`overall`).
-
-    Assertions are named by their metric, else their type; those of a nested `assert-set`
-    are read one by one. Assertions sharing a name are one score: promptfoo's own per-test
-    `namedScores` value when it has one (the mean of that test's assertions of the metric),
-    else their mean; it passes when every one of them passes.
-    """
-    grading = _dict(result.get("gradingResult"))
-    named = {**_dict(grading.get("namedScores")), **_dict(result.get("namedScores"))}
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for component in _components(grading.get("componentResults")):
-        assertion = _dict(component.get("assertion"))
-        groups.setdefault(str(assertion.get("metric") or assertion.get("type") or "assertion"), []).append(component)
-    for name, components in groups.items():
-        assertions = [_dict(component.get("assertion")) for component in components]
-        passes = [component.get("pass") for component in components]
-        thresholds = {json.dumps(assertion.get("threshold")) for assertion in assertions}
-        reasons = [str(component["reason"]) for component in components if component.get("reason")]
-        types = list(dict.fromkeys(str(assertion.get("type")) for assertion in assertions if assertion.get("type")))
-        details = {
-            "pass": all(passes) if all(isinstance(value, bool) for value in passes) else None,
-            "reason": "\n".join(reasons) or None,
-            "type": ", ".join(types) or None,
-            "threshold": assertions[0].get("threshold") if len(thresholds) == 1 else None,
-            "assertions": len(components) if len(components) > 1 else None,
-        }
-        if name in named:
-            value: Any = named[name]
-        else:
-            numbers = [score_value(component.get("score"))[0] for component in components]
-            value = None if None in numbers else sum(n for n in numbers if n is not None) / len(numbers)
-            if len(components) == 1:
-                value = components[0].get("score")  # as written: a NaN or a text keeps its own note
-        add_score(record, name, value, details)
-    for name, value in named.items():
-        if name not in record.get("scores", {}):
-            add_score(record, name, value)
-    if "score" in result or "success" in result:
-        details = {"pass": result.get("success"), "reason": grading.get("reason")}
-        add_score(record, unique_name(record.get("scores", {}), "overall"), result.get("score"), details)
-
-
-def _components(results: Any) -> list[dict[str, Any]]:
-    """The assertions' results, those of a nested `assert-set` in its place (its own total
-    is kept only when the set names a metric of its own)."""
-    found = []
-    for component in results if isinstance(results, list) else []:
-        if not isinstance(component, dict):
-            continue
-        children = component.get("componentResults")
-        if isinstance(children, list) and children:
-            if _dict(component.get("assertion")).get("metric"):
-                found.append(component)
-            found += _components(children)
-        else:
-            found.append(component)
-    return found
 
 
 def _usage(result: dict[str, Any], record: dict[str, Any]) -> None:

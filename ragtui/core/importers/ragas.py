@@ -16,12 +16,10 @@ gold id whose question matches. No category (the loader's default, `uncategorize
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 import json
 import sys
-import tokenize
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,7 @@ from ragtui.core.importers.common import (
     short,
     string_or_none,
 )
+from ragtui.core.importers.list_cells import list_literal
 from ragtui.core.loading.records import RawRun, read_bytes_utf8, read_jsonl
 
 # Columns mapped to ragtui fields; `id` and `category` are read when a team added them.
@@ -181,7 +180,7 @@ def _list(path: Path, line: int, name: str, value: Any, from_csv: bool, problems
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, str) and from_csv:
-        parsed = _literal(value)
+        parsed = list_literal(value)
         if isinstance(parsed, str):
             problems.append(problem(path, line, name, f"not a list literal ({parsed}): {short(value)}"))
             return None
@@ -196,72 +195,6 @@ def _list(path: Path, line: int, name: str, value: Any, from_csv: bool, problems
             return None
         items.append(str(item))
     return items
-
-
-def _literal(cell: str) -> Any:
-    """Parse a Python list literal safely; returns the reason as a str when it cannot.
-
-    `ast.literal_eval` builds literals only and never runs code; a JSON array (with
-    `null` or `true`) is accepted too. Deeply nested input fails with RecursionError,
-    caught here like any other malformed cell.
-    """
-    stripped = cell.strip()
-    if not stripped.startswith(("[", "(")):
-        return "expected [ at the start"
-    if _adjacent_strings(stripped):
-        strings = _numpy_strings(stripped)
-        return strings if strings is not None else "strings without commas between them, mixed with other items"
-    try:
-        return ast.literal_eval(stripped)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
-        reason = exc.msg if isinstance(exc, SyntaxError) and exc.msg else type(exc).__name__
-    try:
-        return json.loads(stripped)
-    except (ValueError, RecursionError):
-        return reason
-
-
-def _numpy_strings(cell: str) -> list[str] | None:
-    """The strings of a numpy array's repr, `['a' "l'b"\n 'c']` (RAGAS 0.1's CSV cells), else None.
-
-    Only a bracket, string literals separated by blanks or line breaks, and a bracket: each
-    literal is read on its own, so Python's joining of adjacent strings never applies.
-    """
-    skip = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
-    try:
-        tokens = [token for token in tokenize.generate_tokens(io.StringIO(cell).readline) if token.type not in skip]
-    except (tokenize.TokenError, SyntaxError, RecursionError):
-        return None
-    if len(tokens) < 2 or (tokens[0].string, tokens[-1].string) != ("[", "]"):
-        return None
-    inner = tokens[1:-1]
-    if not all(token.type == tokenize.STRING for token in inner):
-        return None
-    try:
-        values = [ast.literal_eval(token.string) for token in inner]
-    except (ValueError, SyntaxError):
-        return None
-    return values if all(isinstance(value, str) for value in values) else None
-
-
-def _adjacent_strings(cell: str) -> bool:
-    """True when two string literals follow each other: `['a' 'b']`.
-
-    Python reads them as one string ('ab'), so numpy's repr of an array of strings
-    would parse silently into the wrong list.
-    """
-    previous = None
-    skip = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(cell).readline):
-            if token.type in skip:
-                continue
-            if token.type == tokenize.STRING and previous == tokenize.STRING:
-                return True
-            previous = token.type
-    except (tokenize.TokenError, SyntaxError, RecursionError):
-        return False  # literal_eval will say what is wrong
-    return False
 
 
 def _csv_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:
