@@ -124,3 +124,17 @@ def test_nan_scores_and_dict_valued_scores_read_as_such(tmp_path):
     assert first["scores"]["rag.faithfulness"] is None and "NaN" in first["scores_notes"]["rag.faithfulness"]
     assert first["scores"]["rag.recall"] == 0.5 and first["scores"]["rag.grade"] == 1.0
     assert not any(isinstance(v, float) and math.isnan(v) for v in first["scores"].values())
+
+
+def test_the_logs_own_metrics_are_kept_with_nan_as_null_and_grouped_values_by_group(tmp_path):
+    assert import_run(FORMAT_1, "inspect").meta["imported_from"]["metrics"] == {"match": {"accuracy": 0.6666666666666666, "bootstrap_std": 0.27}}
+    data = log()
+    data["results"]["scores"][0]["metrics"] = {
+        "accuracy": {"name": "accuracy", "value": 0.5, "params": {}},
+        "stderr": {"name": "stderr", "value": float("nan"), "params": {}},
+        "ci_low": {"name": "low", "group": "ci", "value": 0.1, "params": {}},
+    }
+    # a scorer whose metrics are declared per key of a dict-valued score
+    data["eval"]["scorers"] = [{"name": "model_graded_fact", "metrics": {"*": [{"name": "inspect_ai/mean"}]}}]
+    imported = import_run(write_json(tmp_path, data), "inspect").meta["imported_from"]
+    assert imported["metrics"] == {"model_graded_fact": {"accuracy": 0.5, "stderr": None, "ci/low": 0.1}}

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.importers.common import finish_run, short, string_or_none
+from ragtui.core.importers.common import finish_run, score_value, short, string_or_none
 from ragtui.core.importers.inspect_sample import sample_record, with_attachments
 from ragtui.core.importers.zipentry import read_entry
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
@@ -60,6 +60,9 @@ def read_inspect(path: Path, gold_questions: dict[str, str] | None = None, varia
             lines.append(index)
             positional += is_positional
     imported: dict[str, Any] = {"status": header["status"]} if isinstance(header.get("status"), str) else {}
+    own = _log_metrics(header)
+    if own:
+        imported["metrics"] = own
     epochs = {sample.get("epoch", 1) for _, sample in samples}
     if len(epochs) > 1:
         imported.update(epoch=epoch, epochs=len(epochs))
@@ -165,6 +168,30 @@ def _legacy_scorer(header: dict[str, Any]) -> str:
         scorer = results["scores"][0]
     name = scorer.get("name") if isinstance(scorer, dict) else None
     return name if isinstance(name, str) and name else "score"
+
+
+def _log_metrics(header: dict[str, Any]) -> dict[str, dict[str, float | None]]:
+    """inspect's own aggregates, scorer → metric → value, as `results` holds them (format 1:
+    `results.metrics` of `results.scorer`). A NaN is None; a metric of a group (one value
+    of a dict-valued metric) is named `group/name`."""
+    results: dict[str, Any] = header["results"] if isinstance(header.get("results"), dict) else {}
+    scores = results.get("scores")
+    if not isinstance(scores, list):
+        scores = [{"name": _legacy_scorer(header), "metrics": results.get("metrics")}]
+    found: dict[str, dict[str, float | None]] = {}
+    for score in scores:
+        metrics = score.get("metrics") if isinstance(score, dict) else None
+        if not isinstance(metrics, dict):
+            continue
+        values = {}
+        for key, metric in metrics.items():
+            if isinstance(metric, dict):
+                label = str(metric.get("name") or key)
+                group = metric.get("group")
+                values[f"{group}/{label}" if isinstance(group, str) and group else label] = score_value(metric.get("value"))[0]
+        if values:
+            found[str(score.get("name") or "score")] = values
+    return found
 
 
 def _choose_epoch(path: Path, samples: list[tuple[str, dict[str, Any]]], variant: int | None) -> Any:
