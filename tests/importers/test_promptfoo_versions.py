@@ -101,3 +101,18 @@ def test_variant_1_2_with_one_file_compares_its_two_systems(capsys):
     assert set(data["runs"]) == {"A", "B"}
     metric = data["tool_metrics"]["promptfoo:faithfulness_kw"]
     assert (metric["A"], metric["B"]) == (0.5, 0.75)
+
+
+def test_assertions_of_one_type_without_a_metric_are_one_score_their_mean(tmp_path):
+    data = document()
+    for result in data["results"]["results"]:
+        for component in result["gradingResult"]["componentResults"]:
+            assertion = component.get("assertion", {})
+            if assertion.get("type") == "icontains":
+                del assertion["metric"]
+        for named in (result["namedScores"], result["gradingResult"]["namedScores"]):
+            named.pop("faithfulness_kw")
+    first = import_run(write(tmp_path, data), "promptfoo", variant=1).records[0]
+    # "quatre" 0 and "mois" 1 (the assert-set's children keep their metrics)
+    assert first["scores"]["icontains"] == 0.5 and "faithfulness_kw" not in first["scores"]
+    assert first["score_details"]["icontains"]["assertions"] == 2

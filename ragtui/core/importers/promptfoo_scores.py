@@ -48,10 +48,11 @@ def add_scores(result: dict[str, Any], record: dict[str, Any]) -> None:
         if name in named:
             value: Any = named[name]
         else:
-            numbers = [score_value(component.get("score"))[0] for component in components]
-            value = None if None in numbers else sum(n for n in numbers if n is not None) / len(numbers)
-            if len(components) == 1:
-                value = components[0].get("score")  # as written: a NaN or a text keeps its own note
+            raw = [component.get("score") for component in components]
+            numbers = [score_value(item)[0] for item in raw]
+            # One score that is not a number makes the group's: kept as written, for its note.
+            unreadable = [item for item, number in zip(raw, numbers, strict=True) if number is None]
+            value = unreadable[0] if unreadable else sum(n for n in numbers if n is not None) / len(numbers)
         add_score(record, name, value, details)
     for name, value in named.items():
         if name not in record.get("scores", {}):
