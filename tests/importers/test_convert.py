@@ -34,7 +34,8 @@ def test_an_eval_archive_converts_too(tmp_path):
     archive = write_archive(tmp_path / "log.eval", inspect_entries(log))
     assert main(["convert", str(archive), "-o", str(tmp_path / "run.jsonl")]) == 0
     assert read_raw_run(tmp_path / "run.jsonl").meta["imported_from"] == {
-        "format": "inspect", "path": str(archive), "status": "success", "not_available": ["judge", "cost_usd"],
+        "format": "inspect", "path": str(archive), "status": "success", "metrics": {"model_graded_fact": {"accuracy": 0.5}},
+        "not_available": ["judge", "cost_usd"],
     }
 
 

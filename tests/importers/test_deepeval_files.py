@@ -13,6 +13,7 @@ import json
 import pytest
 
 from ragtui.cli import main
+from ragtui.core.errors import InputError
 from ragtui.core.importers import detect, import_run
 from ragtui.core.loading.runs import check_run
 
@@ -55,3 +56,13 @@ def test_the_report_shows_each_span_metric_and_the_pooling_warning(capsys):
     assert metrics["deepeval:span:draft:Faithfulness"]["A"] == 0.9
     assert metrics["deepeval:span:rewrite:Faithfulness"]["A"] == 0.89
     assert any("0.7467" in warning for warning in data["warnings"])
+
+
+def test_a_run_of_conversational_test_cases_only_says_what_is_read_instead(tmp_path):
+    path = tmp_path / "test_run_chat.json"
+    turns = [{"role": "user", "content": "Bonjour"}, {"role": "assistant", "content": "Bonjour !"}]
+    path.write_text(json.dumps({"testCases": [], "conversationalTestCases": [{"name": "chat_0", "turns": turns, "success": True}]}), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        import_run(path, "deepeval")
+    assert "conversationalTestCases: only 1 conversational test cases" in str(caught.value)
+    assert "single-turn test cases (LLMTestCase)" in str(caught.value)

@@ -118,7 +118,10 @@ def test_a_missing_question_column_is_named(tmp_path):
     path = write(tmp_path, "r.csv", "response,faithfulness\nA.,1.0\n")
     with pytest.raises(InputError) as caught:
         import_run(path, "ragas")
-    assert str(caught.value) == f"{path}:1: user_input: missing column: a RAGAS result has the question in 'user_input'"
+    assert str(caught.value) == (
+        f"{path}:1: user_input: missing column: a RAGAS result has the question in 'user_input' (RAGAS 0.1: 'question'); "
+        "save EvaluationResult.to_pandas() whole, with its sample columns"
+    )
 
 
 def test_a_list_literal_that_does_not_parse_names_line_and_column(tmp_path):

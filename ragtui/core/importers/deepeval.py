@@ -89,6 +89,10 @@ def read_deepeval(
     if pooled:
         imported["metrics_scores"] = pooled
         warnings.append(warning(path, None, "trace", _span_note(pooled)))
+    if not records and not problems and "skipped" in imported:
+        raise InputError(
+            problem(path, None, "conversationalTestCases", f"only {imported['skipped']}: ragtui reads single-turn test cases (LLMTestCase)")
+        )
     meta = _meta(path, document, records)
     return finish_run(path, "deepeval", meta, records, lines, problems, positional=positional, imported=imported, warnings=warnings)
 

@@ -102,7 +102,7 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
     else:
         results, field = container, "results"
     if not isinstance(results, list):
-        raise InputError(problem(path, None, field, "missing: a promptfoo output file has its results in results.results"))
+        raise InputError(problem(path, None, field, "missing: a promptfoo output file has its results in results.results (write it with `promptfoo eval -o out.json`)"))
     return document, results
 
 

@@ -74,7 +74,8 @@ def read_ragas(path: Path, gold_questions: dict[str, str] | None = None) -> RawR
     rows = [_rename_legacy(row) for row in rows]
     if not any("user_input" in row for row in rows):
         where = 1 if from_csv else None
-        raise InputError(problem(path, where, "user_input", "missing column: a RAGAS result has the question in 'user_input'"))
+        raise InputError(problem(path, where, "user_input", "missing column: a RAGAS result has the question in 'user_input' (RAGAS 0.1: 'question'); "
+            "save EvaluationResult.to_pandas() whole, with its sample columns"))
     metrics = _metric_columns(rows)
     problems: list[Problem] = []
     records: list[dict[str, Any]] = []
