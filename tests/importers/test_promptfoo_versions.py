@@ -116,3 +116,14 @@ def test_assertions_of_one_type_without_a_metric_are_one_score_their_mean(tmp_pa
     # "quatre" 0 and "mois" 1 (the assert-set's children keep their metrics)
     assert first["scores"]["icontains"] == 0.5 and "faithfulness_kw" not in first["scores"]
     assert first["score_details"]["icontains"]["assertions"] == 2
+
+
+def test_a_metric_named_with_a_var_placeholder_is_the_named_score_promptfoo_rendered(tmp_path):
+    data = document()
+    for result in data["results"]["results"]:
+        result["vars"]["topic"] = result["testCase"]["vars"]["topic"] = "kw"
+        for component in result["gradingResult"]["componentResults"]:
+            if component.get("assertion", {}).get("metric") == "faithfulness_kw":
+                component["assertion"]["metric"] = "faithfulness_{{ topic }}"
+    scores = import_run(write(tmp_path, data), "promptfoo", variant=1).records[0]["scores"]
+    assert scores["faithfulness_kw"] == 0.5 and not any("{{" in name for name in scores)

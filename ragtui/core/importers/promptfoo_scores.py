@@ -9,9 +9,12 @@ its total and its verdict.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ragtui.core.importers.common import add_score, score_value, unique_name
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -21,17 +24,20 @@ def _dict(value: Any) -> dict[str, Any]:
 def add_scores(result: dict[str, Any], record: dict[str, Any]) -> None:
     """One score per metric, as promptfoo shows it, then the total (`overall`).
 
-    Assertions are named by their metric, else their type; those of a nested `assert-set`
-    are read one by one. Assertions sharing a name are one score: promptfoo's own per-test
-    `namedScores` value when it has one (the mean of that test's assertions of the metric),
-    else their mean; it passes when every one of them passes.
+    Assertions are named by their metric (its `{{var}}` placeholders filled in, as promptfoo
+    names it), else their type; those of a nested `assert-set` are read one by one.
+    Assertions sharing a name are one score: promptfoo's own per-test `namedScores` value
+    when it has one (the mean of that test's assertions of the metric), else their mean;
+    it passes when every one of them passes.
     """
     grading = _dict(result.get("gradingResult"))
     named = {**_dict(grading.get("namedScores")), **_dict(result.get("namedScores"))}
+    variables = {**_dict(_dict(result.get("testCase")).get("vars")), **_dict(result.get("vars"))}
     groups: dict[str, list[dict[str, Any]]] = {}
     for component in _components(grading.get("componentResults")):
         assertion = _dict(component.get("assertion"))
-        groups.setdefault(str(assertion.get("metric") or assertion.get("type") or "assertion"), []).append(component)
+        metric = _rendered(assertion.get("metric"), variables)
+        groups.setdefault(str(metric or assertion.get("type") or "assertion"), []).append(component)
     for name, components in groups.items():
         assertions = [_dict(component.get("assertion")) for component in components]
         passes = [component.get("pass") for component in components]
@@ -60,6 +66,14 @@ def add_scores(result: dict[str, Any], record: dict[str, Any]) -> None:
     if "score" in result or "success" in result:
         details = {"pass": result.get("success"), "reason": grading.get("reason")}
         add_score(record, unique_name(record.get("scores", {}), "overall"), result.get("score"), details)
+
+
+def _rendered(metric: Any, variables: dict[str, Any]) -> Any:
+    """A metric name with its `{{var}}` placeholders filled from the test's vars, as promptfoo
+    names the metric in `namedScores`; a placeholder without its var stays as written."""
+    if not isinstance(metric, str) or "{{" not in metric:
+        return metric
+    return _PLACEHOLDER.sub(lambda match: str(variables.get(match.group(1), match.group(0))), metric)
 
 
 def _components(results: Any) -> list[dict[str, Any]]:
