@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from ragtui.cli import main
 from ragtui.core.importers import detect, detect_gold, import_gold, import_run
 from ragtui.core.importers.trec import GRADES_KEY
@@ -97,3 +99,23 @@ def test_trec_denominator_averages_over_every_judged_topic_as_trec_eval_does(tmp
         "mrr@5": (0.5, 3),
         "precision@5": (0.1333, 3),
     }
+
+
+def test_trec_denominator_means_match_pytrec_evals_on_the_same_files(tmp_path, capsys):
+    pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (a test dependency) is not installed")
+    qrels: dict[str, dict[str, int]] = {}
+    for line in QRELS_WITH_AN_EMPTY_TOPIC.splitlines():
+        qid, _, docno, rel = line.split()
+        qrels.setdefault(qid, {})[docno] = int(rel)
+    run: dict[str, dict[str, float]] = {}
+    for line in RUN_OF_THREE_TOPICS.splitlines():
+        qid, _, docno, _, sim, _ = line.split()
+        run.setdefault(qid, {})[docno] = float(sim)
+    per_topic = pytrec_eval.RelevanceEvaluator(qrels, {"success", "P", "recip_rank"}).evaluate(run)
+    assert len(per_topic) == 3  # trec_eval's code evaluates t3 too
+
+    def mean(measure: str) -> float:
+        return round(sum(values[measure] for values in per_topic.values()) / len(per_topic), 4)
+
+    metrics = trec_report(tmp_path, capsys, "--trec-denominator")["metrics"]
+    assert (metrics["recall@5"]["A"], metrics["mrr@5"]["A"], metrics["precision@5"]["A"]) == (mean("success_5"), mean("recip_rank"), mean("P_5"))
