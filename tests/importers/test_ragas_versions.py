@@ -51,3 +51,9 @@ def test_a_ragas_0_1_jsonl_is_detected_as_ragas_not_as_a_ragtui_run(tmp_path, ca
 def test_a_ragtui_run_record_is_not_taken_for_ragas_0_1(tmp_path):
     record = {"id": "q1", "question": "Q ?", "contexts": ["kept by a team"], "retrieved": [{"id": "p1"}], "answer": "A."}
     assert detect(write(tmp_path, "run.jsonl", json.dumps(record) + "\n")) is None
+
+
+def test_a_ragas_0_1_json_array_is_detected_by_its_first_rows_columns(tmp_path):
+    assert detect(write(tmp_path, "result.json", json.dumps(ROWS, indent=2, ensure_ascii=False))) == "ragas"
+    native = [{"id": "q1", "question": "Q ?", "answer": "A.", "retrieved": [{"id": "p1"}]}]
+    assert detect(write(tmp_path, "run.json", json.dumps(native))) is None

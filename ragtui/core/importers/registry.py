@@ -12,6 +12,7 @@ when a file of their format is read: opening a native run imports none of them.
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +69,20 @@ def _ragas_columns(columns: set[str]) -> bool:
     return "user_input" in columns or ({"question", "contexts"} <= columns and "retrieved" not in columns)
 
 
+def _ragas_array(text: str) -> bool:
+    """A JSON array whose first row has RAGAS's columns (`to_json(orient="records")`)."""
+    if _RAGAS_ARRAY.match(text):
+        return True
+    start = text.find("{")
+    if start < 0 or text[1:start].strip():
+        return False
+    try:
+        first, _ = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):  # the first row is longer than the head, nested too deep, or not JSON
+        return False
+    return isinstance(first, dict) and _ragas_columns(set(first))
+
+
 def _promptfoo_keys(obj: dict[str, Any]) -> bool:
     """A whole `promptfoo eval -o out.json`, or one result a line (`-o out.jsonl`)."""
     keys = set(obj)
@@ -96,7 +111,7 @@ IMPORTERS: tuple[Importer, ...] = (
     Importer(
         "ragas", "ragas:read_ragas",
         keys=lambda obj: _ragas_columns(set(obj)),
-        array=lambda text: bool(_RAGAS_ARRAY.match(text)),
+        array=_ragas_array,
         header=_ragas_header,
     ),
     Importer(
