@@ -36,9 +36,13 @@ def test_two_assertions_of_one_metric_are_one_score_promptfoos_own_named_score()
     assert details["pass"] is False and details["assertions"] == 2 and details["reason"] == "no quatre\ncontains mois"
 
 
-def test_the_prompt_level_named_scores_and_counts_are_kept_as_promptfoo_wrote_them():
+def test_the_prompt_level_named_scores_and_counts_are_kept_as_promptfoo_wrote_them(tmp_path):
     imported = import_run(NAMED, "promptfoo", variant=2).meta["imported_from"]
     assert imported["named_scores"]["faithfulness_kw"] == {"total": 1.5, "count": 4}
+    data = document()
+    data["results"]["prompts"][1]["metrics"]["namedScoreWeights"] = {"faithfulness_kw": 2}  # newer promptfoo
+    imported = import_run(write(tmp_path, data), "promptfoo", variant=2).meta["imported_from"]
+    assert imported["named_scores"]["faithfulness_kw"] == {"total": 1.5, "count": 4, "weights": 2}
 
 
 def test_a_nested_assert_set_is_read_as_its_assertions_metrics_not_as_assertion():

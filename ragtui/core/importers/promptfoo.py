@@ -72,15 +72,19 @@ def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, var
 
 
 def _prompt_named_scores(document: dict[str, Any], results: list[Any], chosen: tuple[str, str] | None) -> dict[str, Any]:
-    """promptfoo's own summary of the chosen prompt: `namedScores` (summed over its tests) and
-    `namedScoresCount`, as `results.prompts[promptIdx].metrics` holds them."""
+    """promptfoo's own summary of the chosen prompt, as `results.prompts[promptIdx].metrics`
+    holds it: `namedScores` (summed over its tests, weighted), `namedScoresCount` (assertions)
+    and, from newer promptfoo, `namedScoreWeights` (its mean is total / weights)."""
     index = next((r.get("promptIdx") for r in results if isinstance(r, dict) and _variant_key(r) == chosen), None)
     prompts = _dict(document.get("results")).get("prompts")
     if not isinstance(index, int) or not isinstance(prompts, list) or not 0 <= index < len(prompts):
         return {}
     metrics = _dict(_dict(prompts[index]).get("metrics"))
-    counts = _dict(metrics.get("namedScoresCount"))
-    return {name: {"total": total, "count": counts.get(name)} for name, total in _dict(metrics.get("namedScores")).items()}
+    counts, weights = _dict(metrics.get("namedScoresCount")), _dict(metrics.get("namedScoreWeights"))
+    return {
+        name: {"total": total, "count": counts.get(name), **({"weights": weights[name]} if name in weights else {})}
+        for name, total in _dict(metrics.get("namedScores")).items()
+    }
 
 
 def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
