@@ -66,3 +66,12 @@ def test_a_run_of_conversational_test_cases_only_says_what_is_read_instead(tmp_p
         import_run(path, "deepeval")
     assert "conversationalTestCases: only 1 conversational test cases" in str(caught.value)
     assert "single-turn test cases (LLMTestCase)" in str(caught.value)
+
+
+def test_the_files_own_metrics_scores_win_over_the_recomputed_pool(tmp_path):
+    data = json.loads(LATEST.read_text(encoding="utf-8"))
+    data["testRunData"]["metricsScores"] = [{"metric": "Faithfulness", "scores": [0.45, 0.9, 0.89, 1.0], "passes": 3, "fails": 1, "errors": 0}]
+    path = tmp_path / ".latest_test_run.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    pooled = import_run(path, "deepeval").meta["imported_from"]["metrics_scores"]["Faithfulness"]
+    assert (round(pooled["mean"], 4), pooled["scores"], pooled["passes"]) == (0.81, 4, 3)

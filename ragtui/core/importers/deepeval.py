@@ -85,7 +85,7 @@ def read_deepeval(
     if isinstance(conversational, list) and conversational:
         imported["skipped"] = f"{len(conversational)} conversational test cases (not question/answer records)"
     warnings = []
-    pooled = _pooled_span_metrics(cases)
+    pooled = _pooled_span_metrics(cases, document.get("metricsScores"))
     if pooled:
         imported["metrics_scores"] = pooled
         warnings.append(warning(path, None, "trace", _span_note(pooled)))
@@ -185,9 +185,12 @@ def _span_metrics(case: dict[str, Any]) -> list[tuple[str, Any]]:
     return found
 
 
-def _pooled_span_metrics(cases: list[Any]) -> dict[str, dict[str, Any]]:
+def _pooled_span_metrics(cases: list[Any], written: Any) -> dict[str, dict[str, Any]]:
     """DeepEval's own `metricsScores` for the metrics some span carries: each metric's scores of
-    the test cases and of their spans pooled into one mean (its `construct_metrics_scores`)."""
+    the test cases and of their spans pooled into one mean (its `construct_metrics_scores`).
+
+    The file's own `metricsScores` entry is taken when it has one; else it is worked out as
+    DeepEval works it out."""
     pooled: dict[str, dict[str, Any]] = {}
     span_metric_names = set()
     for case in cases:
@@ -205,6 +208,11 @@ def _pooled_span_metrics(cases: list[Any]) -> dict[str, dict[str, Any]]:
                 continue
             entry["scores"].append(score)
             entry["passes" if success else "fails"] += 1
+    for own in written if isinstance(written, list) else []:
+        scores = own.get("scores") if isinstance(own, dict) else None
+        if isinstance(scores, list) and own.get("metric") in pooled and all(score_value(item)[0] is not None for item in scores):
+            counts = {key: own[key] for key in ("passes", "fails", "errors") if isinstance(own.get(key), int)}
+            pooled[own["metric"]] = {"scores": [score_value(item)[0] for item in scores], "passes": 0, "fails": 0, "errors": 0, **counts}
     return {
         name: {"mean": sum(entry["scores"]) / len(entry["scores"]) if entry["scores"] else None, **entry, "scores": len(entry["scores"])}
         for name, entry in pooled.items()
