@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ragtui.cli.ci_output import CI_FORMATS
 from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
 from ragtui.cli.messages import say
 
@@ -19,7 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_run_options(parser)
     add_labels_option(parser)
     add_cache_option(parser)
-    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
+    parser.add_argument(
+        "--format", choices=("text", "markdown", "json", *CI_FORMATS), default="text",
+        help="output format (default: text); junit, github and html are for CI (docs/ci.md)",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     parser.add_argument("--notes", metavar="FILE", help="list the triage marks of this notes file (the app's sidecar) in a section")
     gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
@@ -40,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ragtui.cli.ci_output import render_ci
     from ragtui.cli.output import check_output_path, write_output
     from ragtui.cli.render import render_text
     from ragtui.cli.render_markdown import render_markdown
@@ -59,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         fmt=args.from_format,
         variants=args.variant,
         status_from=args.status_from,
-        detail=False,  # the report shows no passage or sentence text
+        detail=args.format == "html",  # only the HTML report shows passages and sentences
         labels=Path(args.labels) if args.labels else None,
         cache=args.cache,
     )
@@ -70,17 +75,19 @@ def run(args: argparse.Namespace) -> int:
     report = build_report(comparison)
     if args.notes:
         report["marks"] = _marks(comparison, Path(args.notes))
-    if args.format == "json":
+    results = run_gates(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
+        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
+    )
+    if args.format in CI_FORMATS:
+        text = render_ci(args.format, report, comparison, results)
+    elif args.format == "json":
         text = report_json(report) + "\n"
     elif args.format == "markdown":
         text = render_markdown(report)
     else:
         text = render_text(report)
     write_output(args.output, text)
-    results = run_gates(
-        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
-        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
-    )
     for result in results:
         say(f"ragtui: {result.line()}")
     return 0 if all(result.passed for result in results) else 1
