@@ -20,6 +20,8 @@ from ragtui.core.comparing.gates import GateResult
 from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, VERDICT_LABEL, status_label
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from ragtui.core.comparing.question_falls import MetricFall
     from ragtui.core.comparing.result import Comparison
 
@@ -103,7 +105,7 @@ class QuestionLine:
     status_label: str
     cause: str | None
     cause_text: str
-    kinds_added: tuple[str, ...]  # failure kinds new in B, as labels
+    kinds_added: tuple[str, ...]  # failure kinds new in B (for one run: the run's), as labels
     falls: tuple[MetricFall, ...]
     changes: tuple[str, ...]  # "gold p_042 fell out of the top 5", … (question_diff)
     failed: bool  # regressed (two runs) or failing (one run): what CI counts as a failure
@@ -198,6 +200,20 @@ def _passages(row: dict[str, Any], k: int) -> tuple[Passage, ...]:
     )
 
 
+def _statuses(comparison: Comparison) -> pl.DataFrame:
+    """id, category, status, cause and failure kinds: those new in B, or for one run the run's own."""
+    import polars as pl
+
+    if comparison.b is not None:
+        return comparison.status.select("id", "category", "status", "cause", "kinds_added")
+    kinds = comparison.a.questions.select("id", pl.col("failures").alias("kinds_added"))
+    return (
+        comparison.status.select("id", "category", "status")
+        .join(kinds, on="id", how="left", maintain_order="left")
+        .select("id", "category", "status", pl.lit(None, pl.String).alias("cause"), "kinds_added")
+    )
+
+
 def ci_report(report: dict[str, Any], comparison: Comparison, gates: list[GateResult], *, details: bool = False) -> CiReport:
     """The CI view of `report` (built from `comparison`) and its gates.
 
@@ -214,7 +230,7 @@ def ci_report(report: dict[str, Any], comparison: Comparison, gates: list[GateRe
     latest = comparison.b if comparison.b is not None else comparison.a
     k = report["k"]
     names = {key: data["name"] for key, data in report["categories"].items()}
-    status = comparison.status.select("id", "category", "status", "cause", "kinds_added")
+    status = _statuses(comparison)
     texts = dict(latest.questions.select("id", "question").iter_rows())
     failing_ids = status.filter(pl.col("status").is_in(FAILING_STATUSES)).get_column("id").to_list()
     falls: dict[str, tuple[MetricFall, ...]] = {}

@@ -16,6 +16,7 @@ early: the newline reaches the annotation as `%0A`, the `::` as text.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from ragtui.cli.ci_model import CiReport
@@ -62,8 +63,9 @@ def render_github(reports: list[CiReport]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def append_step_summary(markdown: str, environ: dict[str, str] | None = None) -> Path | None:
-    """Append `markdown` to the file `$GITHUB_STEP_SUMMARY` names; the path, or None when unset.
+def append_step_summary(markdown: Callable[[], str], environ: dict[str, str] | None = None) -> Path | None:
+    """Append the markdown report (made only when needed) to the file `$GITHUB_STEP_SUMMARY`
+    names; the path, or None when unset.
 
     Appended, not replaced: earlier steps of the job write to the same file.
 
@@ -75,9 +77,10 @@ def append_step_summary(markdown: str, environ: dict[str, str] | None = None) ->
     name = (environ if environ is not None else os.environ).get(STEP_SUMMARY)
     if not name:
         return None
+    text = markdown()
     try:
         with open(name, "a", encoding="utf-8") as handle:
-            handle.write(markdown if markdown.startswith("\n") else "\n" + markdown)
+            handle.write(text if text.startswith("\n") else "\n" + text)
     except OSError as exc:
         raise InputError(problem(name, None, STEP_SUMMARY, f"cannot append the summary: {exc.strerror or exc}")) from None
     return Path(name)

@@ -38,7 +38,8 @@ def case_name(question: QuestionLine) -> str:
 
 def failure_message(question: QuestionLine) -> str:
     """The cause and the metrics that fell: `generation (retrieval not worse); fell: faithfulness 1.000 → 0.667`."""
-    parts = [question.cause_text or question.status_label]
+    kinds = f": {', '.join(question.kinds_added)}" if question.kinds_added else ""
+    parts = [question.cause_text or question.status_label + kinds]
     fell = question.falls_text()
     if fell:
         parts.append(f"fell: {fell}")
@@ -50,7 +51,7 @@ def _failure_body(question: QuestionLine) -> str:
     if question.cause_text:
         lines.append(f"cause: {question.cause_text}")
     if question.kinds_added:
-        lines.append("new failure kinds: " + ", ".join(question.kinds_added))
+        lines.append(("new failure kinds: " if question.status == "regressed" else "failure kinds: ") + ", ".join(question.kinds_added))
     lines += [f"metric fell: {fall}" for fall in question.falls_text().split("; ") if fall]
     lines += [f"changed: {change}" for change in question.changes]
     return "\n".join(xml_text(line) for line in lines)

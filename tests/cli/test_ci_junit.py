@@ -124,3 +124,34 @@ def test_a_hostile_run_is_text_in_the_xml_and_its_ids_and_markup_survive(tmp_pat
 
 def test_xml_text_replaces_what_xml_cannot_hold_and_shows_controls():
     assert xml_text("a\ud800b\uffff\x00\x1b[31m") == "a\ufffdb\ufffd␀␛[31m"
+
+
+def test_several_candidates_give_one_test_suite_each(tmp_path):
+    from tests.cli.ci_sample import SAMPLE, SAMPLE_ARGS
+
+    runs = [*SAMPLE_ARGS[:2], str(SAMPLE / "candidate_k10.jsonl"), *SAMPLE_ARGS[2:]]
+    code, path = report_file(tmp_path, "junit", "--fail-on-regression", runs=runs)
+    assert code == 0
+    suites = list(JUnitXml.fromfile(str(path)))
+    assert [suite.name for suite in suites] == ["ragtui: baseline → candidate", "ragtui: baseline → candidate_k10"]
+    assert [suite.tests for suite in suites] == [121, 121]
+
+
+def test_the_html_page_refuses_several_candidates_before_loading_them(tmp_path, capsys):
+    from tests.cli.ci_sample import SAMPLE
+
+    runs = [str(SAMPLE / "baseline.jsonl"), str(SAMPLE / "candidate.jsonl"), str(tmp_path / "never-read.jsonl")]
+    assert main(["report", *runs, "--format", "html"]) == 2
+    assert "command line: --format: html shows one comparison: give one candidate run B" in capsys.readouterr().err
+
+
+def test_one_run_fails_its_failing_questions_with_their_failure_kinds(tmp_path):
+    from tests.cli.ci_sample import SAMPLE
+
+    runs = [str(SAMPLE / "candidate.jsonl"), "--gold", str(SAMPLE / "gold.yaml"), "--no-cache"]
+    code, path = report_file(tmp_path, "junit", runs=runs)
+    assert code == 0
+    cases = _cases(path)
+    failures = {case.name.split(":")[0]: case.result[0].message for case in cases if case.result}
+    assert len(cases) == 120 and len(failures) == 52  # the text report of the candidate alone: 52 failing
+    assert failures["q001"] == "failing: unfaithful"
