@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.ci_sample import SAMPLE
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.wheel import build_wheel
 
 SUITE = f'''
 from pathlib import Path
@@ -46,14 +45,7 @@ def test_every_target_is_met_for_sure(ragtui_compare):
 def installed_ragtui(tmp_path_factory) -> Path:
     """ragtui's wheel, built from this checkout and installed (without its dependencies) in a folder of its own."""
     folder = tmp_path_factory.mktemp("wheel")
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(folder), str(REPO)],
-        capture_output=True, text=True,
-    )
-    if built.returncode != 0 and "No module named" in built.stderr:
-        pytest.skip(f"cannot build without isolation here: {built.stderr[-200:]}")
-    assert built.returncode == 0, built.stderr[-2000:]
-    wheel = next(folder.glob("ragtui-*.whl"))
+    wheel = build_wheel(folder)
     entry_points = next(name for name in zipfile.ZipFile(wheel).namelist() if name.endswith("entry_points.txt"))
     assert "[pytest11]\nragtui = ragtui.pytest_plugin" in zipfile.ZipFile(wheel).read(entry_points).decode()
     site = folder / "site"
