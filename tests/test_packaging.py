@@ -44,6 +44,7 @@ def test_the_wheel_ships_themes_sample_data_and_prompts(tmp_path):
         "ragtui/sample_data/ragtui.yaml",
         "ragtui/core/measuring/metrics.py",
         "ragtui/ui/app.py",
+        "ragtui/cli/templates/report.html.j2",
     ):
         assert expected in names, expected
     assert any(n.startswith("ragtui/core/judge/prompts/") for n in names)
