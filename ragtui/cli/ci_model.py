@@ -223,7 +223,7 @@ def ci_report(report: dict[str, Any], comparison: Comparison, gates: list[GateRe
     """
     import polars as pl
 
-    from ragtui.core.comparing.question_diff import describe_changes
+    from ragtui.core.comparing.question_diff import CHANGE_COLUMNS, describe_changes
     from ragtui.core.comparing.question_falls import metric_falls
 
     two = comparison.b is not None
@@ -238,11 +238,12 @@ def ci_report(report: dict[str, Any], comparison: Comparison, gates: list[GateRe
     if comparison.b is not None:
         regressed_ids = status.filter(pl.col("status") == "regressed").get_column("id").to_list()
         falls = metric_falls(comparison.a, comparison.b, regressed_ids, k)
-        rows_a = {row["id"]: row for row in comparison.a.questions.filter(pl.col("id").is_in(regressed_ids)).to_dicts()}
-        rows_b = {row["id"]: row for row in comparison.b.questions.filter(pl.col("id").is_in(regressed_ids)).to_dicts()}
+        regressed = pl.col("id").is_in(regressed_ids)
+        rows_a = {row["id"]: row for row in comparison.a.questions.filter(regressed).select(CHANGE_COLUMNS).to_dicts()}
+        rows_b = {row["id"]: row for row in comparison.b.questions.filter(regressed).select(CHANGE_COLUMNS).to_dicts()}
         changes = {qid: tuple(change.text for change in describe_changes(rows_a.get(qid), rows_b.get(qid), k)) for qid in regressed_ids}
     # Regressed first, then still failing: the questions a reviewer opens first.
-    detailed = sorted(failing_ids, key=lambda qid: 0 if qid in falls else 1)[:DETAIL_LIMIT] if details else []
+    detailed = sorted(failing_ids, key=lambda qid: qid not in falls)[:DETAIL_LIMIT] if details else []
     rows = {qid: latest.question(qid) or {} for qid in detailed}
     questions = []
     for qid, category, state, cause, kinds in status.iter_rows():
