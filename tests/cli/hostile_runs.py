@@ -21,6 +21,7 @@ IFRAME = f"<iframe srcdoc=\"<script>parent.{MARK} = 'iframe'</script>\"></iframe
 LINK = f"<a id=hostile-link href=\"javascript:{MARK} = 'link'\">click me</a>"
 NEWLINE_ID = "q-nl\n::error title=forged::forged by a newline"
 COLONS_ID = "q-colons::error title=forged::forged by colons"
+CONTROL = "\x1b]0;pwned\x07"  # a terminal's title set by an OSC sequence
 CATEGORY = f"cat {IMAGE}"
 QUESTION = f"Who wins? {SCRIPT}"
 ATTACKS = (SCRIPT, IMAGE, IFRAME, LINK)
@@ -41,7 +42,7 @@ def _record(qid: str, *, regressed: bool) -> dict:
         passages.append({"id": gold, "text": f"Gold, far down {LINK}", "score": 0.1})
     verdicts = [True, False] if regressed else [True, True]
     return {"id": qid, "question": QUESTION, "retrieved": passages, "answer": f"Answer {SCRIPT} {LINK}",
-            "judge": _judge(verdicts, f"reason {IMAGE}")}
+            "judge": _judge(verdicts, f"reason {IMAGE} {CONTROL}")}
 
 
 def write_hostile(folder: Path) -> tuple[Path, Path, Path]:

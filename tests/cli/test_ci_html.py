@@ -117,6 +117,15 @@ def test_a_hostile_run_adds_no_element_and_every_attack_is_text_on_the_page(host
     assert COLONS_ID in text and QUESTION in text and IMAGE in text
 
 
+def test_control_characters_from_a_file_show_as_symbols_on_the_page(tmp_path):
+    a, b, gold = write_hostile(tmp_path)
+    code, path = report_file(tmp_path, "html", runs=[str(a), str(b), "--gold", str(gold), "--no-cache"])
+    assert code == 0
+    text = path.read_text(encoding="utf-8")
+    assert "\x1b" not in text and "\x07" not in text
+    assert "␛]0;pwned␇" in text  # in the judge's reason of each sentence
+
+
 def _browser() -> str:
     for name in BROWSERS:
         found = shutil.which(name)
