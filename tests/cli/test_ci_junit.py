@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -92,7 +93,9 @@ def _junit_schema(cache: Path) -> Path:
         source = tar.extractfile(member)
         assert source is not None
         target.parent.mkdir(exist_ok=True)
-        target.write_bytes(source.read())
+        partial = target.with_name(f"{target.name}.{os.getpid()}")  # another test process may be reading it
+        partial.write_bytes(source.read())
+        os.replace(partial, target)
     shutil.rmtree(download, ignore_errors=True)
     return target
 
