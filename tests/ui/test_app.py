@@ -84,15 +84,6 @@ async def test_dashboard_shows_both_run_names_and_roles(two_runs):
         assert "claude-sonnet-4" in text and "llama-3.3-70b-instruct" in text
 
 
-async def test_q_quits_with_exit_code_0(two_runs):
-    app = RagtuiApp(Session(two_runs))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await pilot.press("q")
-        await pilot.pause()
-    assert app.return_code == 0
-
-
 async def test_question_mark_lists_the_keys_of_each_screen_and_escape_closes_it(two_runs):
     app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:

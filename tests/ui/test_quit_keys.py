@@ -15,7 +15,6 @@ from .conftest import wait_until_loaded
 
 # From the dashboard, the keys that lead to each screen.
 SCREENS = {
-    "dashboard": (),
     "failure list": ("f",),
     "question view": ("f", "enter"),
     "verdict inspector": ("f", "enter", "v"),
@@ -25,13 +24,14 @@ SCREENS = {
 }
 
 
-async def test_ctrl_c_quits_the_app(two_runs):
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+async def test_q_and_ctrl_c_quit_with_exit_code_0(two_runs, key):
     app = RagtuiApp(Session(two_runs))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
-        await pilot.press("ctrl+c")
+        await pilot.press(key)
         await pilot.pause()
-        assert app.return_code == 0
+    assert app.return_code == 0
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
