@@ -23,6 +23,7 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
+    target_mark,
     target_symbol,
 )
 
@@ -77,11 +78,6 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     return f"{op}{target:.2f}"
 
 
-def mark(verdict: str | None) -> str:
-    """The run's verdict against its target as one symbol (✓ meets, ✗ misses, ? inconclusive)."""
-    return target_symbol(verdict) or " "
-
-
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
@@ -134,14 +130,14 @@ def drop_note(name: str, metric: dict[str, Any]) -> str | None:
 def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
     for name, m in report["metrics"].items():
-        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}"]
+        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}"]
         if two:
             verdict = m.get("verdict")
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
-                f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}",
+                f"{value_text(name, m['B'])} {target_mark(m['meets_target']['B'])}",
                 delta_text(name, m["delta"], m["ci"], unit=False) + flag,
                 f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]

@@ -2,7 +2,7 @@
 
 Every string that came from a file — run names, ids, categories, warnings that quote
 them, the peer tools' metric names — is set in an inline code span (`md_code`, in
-ragtui.cli.markdown_escape): inside one, markdown makes no link,
+ragtui.core.sanitize): inside one, markdown makes no link,
 image, HTML tag or emphasis, and GitHub pings no `@mention`. Control characters are
 neutralised first and pipes escaped, so a name cannot break out of a table cell either.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragtui.cli.markdown_escape import md_code
 from ragtui.cli.render import (
     LEGEND_TEXT,
     calibration_text,
@@ -19,13 +18,13 @@ from ragtui.cli.render import (
     directed_text,
     drop_note,
     headline_names,
-    mark,
     status_summary,
     target_text,
     value_text,
 )
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
+from ragtui.core.sanitize import md_code
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,
     KIND_LABELS,
@@ -34,6 +33,7 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
+    target_mark,
     target_symbol,
 )
 
@@ -60,12 +60,12 @@ def _metrics(report: dict[str, Any], two: bool) -> list[str]:
     header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
     rows = []
     for name, m in report["metrics"].items():
-        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}".strip()]
+        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}".strip()]
         if two:
             verdict = m.get("verdict")
             flags = ("!" if m.get("drop_flagged") else "") + ("≠" if m.get("judge_changed") else "")
             row += [
-                f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}".strip(),
+                f"{value_text(name, m['B'])} {target_mark(m['meets_target']['B'])}".strip(),
                 delta_text(name, m["delta"], m["ci"]) + (f" {flags}" if flags else ""),
                 f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}".strip(),
             ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragtui.cli.markdown_escape import md_code
 from ragtui.cli.render import (
     WIDTH,
     _safe,
@@ -17,13 +16,13 @@ from ragtui.cli.render import (
     _wrapped,
     delta_text,
     headline_names,
-    mark,
     render_text,
     target_text,
     value_text,
 )
 from ragtui.cli.render_markdown import render_markdown
-from ragtui.core.vocabulary import TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT, VERDICT_LABEL, VERDICT_SYMBOL
+from ragtui.core.sanitize import md_code
+from ragtui.core.vocabulary import TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT, VERDICT_LABEL, VERDICT_SYMBOL, target_mark
 
 LEGEND = "Δ against A, in points (utility's in score units): " + " · ".join(
     f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in ("improved", "regressed", "no_clear_change")
@@ -34,7 +33,7 @@ def _cell(name: str, metric: dict[str, Any], side: str) -> str:
     """`0.867 ✓ ▲+7.8`: the run's value, its target mark and (for a candidate) Δ with its verdict."""
     if metric[side] is None:
         return value_text(name, None)
-    text = f"{value_text(name, metric[side])} {mark(metric['meets_target'][side])}".rstrip()
+    text = f"{value_text(name, metric[side])} {target_mark(metric['meets_target'][side])}".rstrip()
     if side == "B" and metric.get("delta") is not None:
         symbol = VERDICT_SYMBOL.get(metric.get("verdict") or "", " ")
         text += f" {symbol}{delta_text(name, metric['delta'], None, unit=False)}"

@@ -10,9 +10,15 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ragtui.cli.markdown_escape import md_code
-from ragtui.core.sanitize import neutralize
-from ragtui.core.vocabulary import MINUS, TOOL_LABELS, VERDICT_LABEL, VERDICT_SYMBOL, status_source_text, target_symbol
+from ragtui.core.sanitize import md_code, neutralize
+from ragtui.core.vocabulary import (
+    MINUS,
+    TOOL_LABELS,
+    VERDICT_LABEL,
+    VERDICT_SYMBOL,
+    status_source_text,
+    target_mark,
+)
 
 NAME_WIDTH = 18  # the text table fits 80 columns with a metric name this long
 
@@ -52,11 +58,6 @@ def _delta(metric: dict[str, Any], *, unit: bool) -> str:
     return text
 
 
-def _mark(verdict: str | None) -> str:
-    """The run's verdict against the target (✓ meets, ✗ misses, ? inconclusive), as for ragtui's metrics."""
-    return target_symbol(verdict) or " "
-
-
 def _threshold(metric: dict[str, Any]) -> str:
     threshold = metric.get("threshold")
     if threshold is None:
@@ -89,11 +90,11 @@ def tool_text_lines(report: dict[str, Any], table) -> list[str]:
         header = ["metric", "thr", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
         rows = []
         for name, m in metrics.items():
-            row = [_short_name(name), _threshold(m), f"{_value(m, m['A'])} {_mark(m['meets_target'].get('A'))}"]
+            row = [_short_name(name), _threshold(m), f"{_value(m, m['A'])} {target_mark(m['meets_target'].get('A'))}"]
             if two:
                 verdict = m.get("verdict")
                 row += [
-                    f"{_value(m, m['B'])} {_mark(m['meets_target'].get('B'))}",
+                    f"{_value(m, m['B'])} {target_mark(m['meets_target'].get('B'))}",
                     _delta(m, unit=False),
                     f"{VERDICT_SYMBOL.get(verdict or '', ' ')} {VERDICT_LABEL.get(verdict or '', 'n/a')}",
                 ]
@@ -120,11 +121,11 @@ def tool_markdown_lines(report: dict[str, Any]) -> list[str]:
         header = ["metric", "threshold", "A"] + (["B", "Δ (95 % CI)", "verdict", "errors A/B"] if two else ["n", "errors"])
         out += ["", f"**{title}'s own metrics**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for name, m in metrics.items():
-            row = [md_code(name), _threshold(m), f"{_value(m, m['A'])} {_mark(m['meets_target'].get('A'))}".strip()]
+            row = [md_code(name), _threshold(m), f"{_value(m, m['A'])} {target_mark(m['meets_target'].get('A'))}".strip()]
             if two:
                 verdict = m.get("verdict")
                 row += [
-                    f"{_value(m, m['B'])} {_mark(m['meets_target'].get('B'))}".strip(),
+                    f"{_value(m, m['B'])} {target_mark(m['meets_target'].get('B'))}".strip(),
                     _delta(m, unit=True),
                     f"{VERDICT_SYMBOL.get(verdict or '', '')} {VERDICT_LABEL.get(verdict or '', 'n/a')}",
                     _errors(m),

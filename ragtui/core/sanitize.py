@@ -3,9 +3,9 @@
 Passages, questions, answers and judge output are data. A terminal interprets ESC
 sequences (colours, OSC 52 clipboard writes, OSC 8 links, window titles), C1 controls
 and bidi overrides that reorder what the reader sees; all of them are replaced by
-visible stand-ins here. Markup safety is the UI's job (Content/Text, never markup);
-this function only makes the characters themselves harmless, for the TUI and for
-`ragtui report` alike.
+visible stand-ins here (`neutralize`). Markup safety is the UI's job (Content/Text,
+never markup); `neutralize` only makes the characters themselves harmless, for the TUI
+and for `ragtui report` alike, and `md_code` sets a text inert in markdown.
 """
 
 from __future__ import annotations
@@ -44,15 +44,23 @@ def neutralize(text: object, *, keep_newlines: bool = True) -> str:
     return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", value)
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+_BACKTICKS = re.compile(r"`+")
 
 
-def markdown_cell(text: object) -> str:
-    """Untrusted text as one line of inert markdown (a table cell, a list item).
+def md_code(text: object) -> str:
+    """Untrusted text as one inline code span of markdown: ragtui's one markdown escaping
+    (the reports, the several-runs summary, the peer tools' tables, the triage export).
 
-    Controls are neutralised, newlines become spaces, and every character markdown or
-    HTML would act on (`|`, backtick, `<`, `[`, `*`, …) is backslash-escaped, so a note
-    cannot break the table, open a link or ping anyone in a PR comment.
+    A PR comment renders markdown and HTML: a run name, an id or a note written as
+    `[x](https://…)`, `<img src=…>` or `@team` would become a link, an image or a ping.
+    Inside a code span none of that happens. Controls are neutralised and newlines become
+    spaces; the fence is one backtick longer than the longest run inside; a space pads a
+    text that starts or ends with a backtick (CommonMark strips one such space); `|` is
+    escaped, as GFM tables require even inside code.
     """
-    value = _MARKDOWN_SPECIAL.sub(r"\\\1", neutralize(text, keep_newlines=False))
-    return value.replace("@", "@\u200b") if "@" in value else value
+    value = neutralize(text, keep_newlines=False).replace("|", "\\|")
+    if not value.strip():
+        return "–"
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"

@@ -194,6 +194,11 @@ def target_symbol(verdict: str | None) -> str:
     return TARGET_SYMBOL.get(verdict or "", "")
 
 
+def target_mark(verdict: str | None) -> str:
+    """`target_symbol` in a table's column: a space without a verdict, so columns stay aligned."""
+    return target_symbol(verdict) or " "
+
+
 def interval_text(ci: tuple[float, float] | None, spec: MetricSpec) -> str:
     """A run's own interval in the unit of `value_text`: `78.1…92.2%`, `3.67…4.13`."""
     if ci is None:

@@ -6,7 +6,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from ragtui.cli import main
-from ragtui.cli.render_markdown import md_code
+from ragtui.core.sanitize import md_code
 from tests.core.messy_runs import record, write_gold, write_run
 
 HOSTILE = "[click](https://evil.example) ![x](https://evil.example/i.png) @team <img src=x onerror=alert(1)> `tick` a|b **bold**"

@@ -93,8 +93,8 @@ async def test_x_exports_the_marked_questions_as_markdown_beside_the_notes(triag
         await pilot.pause()
     out = triage.b.run.path.with_name("b.triage.md")
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("### ragtui triage: 1 marked question (baseline → candidate)")
-    assert "| proc-02 | procedurale | ▼ regressed | generation (same passages) | bug | invents \\| a written \\<form\\> |" in text
+    assert text.startswith("### ragtui triage: 1 marked question (`baseline` → `candidate`)")
+    assert "| `proc-02` | `procedurale` | ▼ regressed | generation (same passages) | bug | `invents \\| a written <form>` |" in text
 
 
 async def test_x_with_no_mark_exports_the_listed_questions_as_jsonl(triage):

@@ -1,7 +1,7 @@
 """The marked (or listed) questions of a comparison, for a PR comment or a script.
 
 Markdown: one table (id, category, status, cause, mark, note, question), every cell
-escaped by `markdown_cell`. JSONL: one object a line with the same fields plus the
+set in code spans by `sanitize.md_code`. JSONL: one object a line with the same fields plus the
 failure kinds in A and B and both answers. Writing the file is the caller's, through
 `atomic_write_text`.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from ragtui.core.sanitize import markdown_cell
+from ragtui.core.sanitize import md_code
 from ragtui.core.triage.notes import MARK_LABELS, Notes
 from ragtui.core.vocabulary import CAUSE_LABELS, STATUS_LABEL, STATUS_SYMBOL
 
@@ -71,19 +71,19 @@ def to_jsonl(rows: list[dict[str, Any]]) -> str:
 
 def to_markdown(rows: list[dict[str, Any]], names: tuple[str, ...], what: str) -> str:
     """A PR comment: a title naming the runs and `what` was exported, then the table."""
-    runs = " → ".join(markdown_cell(name) for name in names)
+    runs = " → ".join(md_code(name) for name in names)
     out = [f"### ragtui triage: {len(rows)} {what} question{'s' if len(rows) != 1 else ''} ({runs})", ""]
     out += ["| id | category | status | cause | mark | note | question |", "|---|---|---|---|---|---|---|"]
     for row in rows:
         status = row["status"]
         cells = [
-            markdown_cell(row["id"]),
-            markdown_cell(row["category"] or ""),
+            md_code(row["id"]),
+            md_code(row["category"] or ""),
             f"{STATUS_SYMBOL.get(status, '')} {STATUS_LABEL.get(status, status or '')}".strip(),
             CAUSE_LABELS.get(row["cause"] or "", row["cause"] or ""),
             MARK_LABELS.get(row["mark"] or "", ""),
-            markdown_cell(row["note"]),
-            markdown_cell(row["question"] or ""),
+            md_code(row["note"]),
+            md_code(row["question"] or ""),
         ]
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"

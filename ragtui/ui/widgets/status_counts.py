@@ -12,9 +12,9 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from ragtui.core.vocabulary import STATUS_LABEL, STATUS_SYMBOL, count_text
+from ragtui.ui.content.verdict_styles import STATUS_ROLES, role_colour
 from ragtui.ui.messages import OpenFailures
 
-STATUS_STYLE = {"regressed": "$regression", "fixed": "$improvement", "still_failing": "$verdict-fail", "passing": "$verdict-pass"}
 STATUS_KEY = {"regressed": "r", "fixed": "x", "still_failing": "s"}
 
 
@@ -40,7 +40,7 @@ class StatusCounts(HorizontalGroup):
         for status in shown:
             label = STATUS_LABEL[status] if self.two_runs else "failing"
             text = Content.assemble(
-                (f"{STATUS_SYMBOL[status]} {count_text(self.counts[status])} ", f"bold {STATUS_STYLE[status]}"),
+                (f"{STATUS_SYMBOL[status]} {count_text(self.counts[status])} ", f"bold {role_colour(self.app, STATUS_ROLES[status])}"),
                 label,
                 (f" ({STATUS_KEY[status]})", "dim"),
             )
