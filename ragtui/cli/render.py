@@ -12,7 +12,7 @@ from typing import Any
 
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
-from ragtui.core.measuring.metric_specs import HEADLINE, metric_by_name
+from ragtui.core.measuring.metric_specs import HEADLINE, is_score
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,
@@ -40,18 +40,10 @@ def _safe(text: Any) -> str:
     return neutralize(text, keep_newlines=False)
 
 
-def _is_score(name: str) -> bool:
-    """A 1–5 score (utility) rather than a rate, as the metric's spec says."""
-    try:
-        return metric_by_name(name).scale == "score"
-    except KeyError:  # a name the core does not define (a peer tool's metric): a rate
-        return False
-
-
 def value_text(name: str, value: float | None) -> str:
     if value is None:
         return "n/a"
-    return f"{value:.2f}" if _is_score(name) else f"{value:.3f}"
+    return f"{value:.2f}" if is_score(name) else f"{value:.3f}"
 
 
 def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = True) -> str:
@@ -61,7 +53,7 @@ def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = 
     """
     if delta is None:
         return "n/a"
-    if _is_score(name):
+    if is_score(name):
         body = f"{delta:+.2f}"
         interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
     else:

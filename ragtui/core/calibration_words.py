@@ -7,6 +7,7 @@ and in score units for utility. Plain numbers in, plain text out: no Textual, no
 
 from __future__ import annotations
 
+from ragtui.core.measuring.metric_specs import is_score
 from ragtui.core.vocabulary import MINUS
 
 NO_SAMPLED = "no labels from the random queue yet: the bias and corrected values need them (L)"
@@ -21,12 +22,12 @@ CONFUSION_TEXT = {
 
 def cal_value(metric: str, value: float) -> str:
     """`84.1 %` for a rate, `3.78` for utility."""
-    return f"{value:.2f}" if metric == "utility" else f"{value * 100:.1f} %"
+    return f"{value:.2f}" if is_score(metric) else f"{value * 100:.1f} %"
 
 
 def cal_signed(metric: str, value: float, *, unit: bool = True) -> str:
     """`+4.2 pts` / `−0.20` (a real minus sign)."""
-    text = f"{value:+.2f}" if metric == "utility" else f"{value * 100:+.1f}" + (" pts" if unit else "")
+    text = f"{value:+.2f}" if is_score(metric) else f"{value * 100:+.1f}" + (" pts" if unit else "")
     return text.replace("-", MINUS)
 
 
@@ -42,7 +43,7 @@ def cal_interval(metric: str, ci: tuple[float, float] | list | None, *, signed: 
 
 
 def half_width_text(metric: str, value: float) -> str:
-    return f"±{value:.2f}" if metric == "utility" else f"±{value * 100:.1f} pts"
+    return f"±{value:.2f}" if is_score(metric) else f"±{value * 100:.1f} pts"
 
 
 def corrected_text(metric: str, raw: float | None, value: float | None, ci, labels: int) -> str:
