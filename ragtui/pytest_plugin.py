@@ -21,9 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
+
+from ragtui.core.comparing.report_model import Report
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.gates import GateResult
@@ -63,7 +65,7 @@ class GatedComparison:
     """A comparison of two runs (or one run), as `ragtui report` reads it, with its gates."""
 
     comparison: Comparison
-    report: dict[str, Any]
+    report: Report
     _outcomes: list[GateOutcome] = field(default_factory=list, repr=False, compare=False)
 
     def __repr__(self) -> str:
@@ -92,7 +94,7 @@ class GatedComparison:
         if not (fail_on_regression or fail_below_target or fail_on_drop):
             raise ValueError("ask for at least one gate: fail_on_regression, fail_below_target or fail_on_drop")
         results = run_gates(
-            self.report, on_regression=fail_on_regression, below_target=fail_below_target, on_drop=fail_on_drop,
+            cast("dict[str, Any]", self.report), on_regression=fail_on_regression, below_target=fail_below_target, on_drop=fail_on_drop,
             allow_unavailable=allow_unavailable, strict_targets=strict_targets,
         )
         lines = regression_lines(self.report) if "B" in self.report["runs"] else []

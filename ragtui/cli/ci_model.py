@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragtui.cli.render import delta_text, headline_names, status_summary, target_text, value_text
 from ragtui.core.comparing.gates import GateResult
+from ragtui.core.comparing.report_model import Report
 from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, VERDICT_LABEL, status_label
 
 if TYPE_CHECKING:
@@ -142,17 +143,17 @@ class CiReport:
         return tuple(question for question in self.questions if question.status == "regressed")
 
 
-def _runs(report: dict[str, Any]) -> tuple[RunLine, ...]:
+def _runs(report: Report) -> tuple[RunLine, ...]:
     return tuple(
         RunLine(label, run["name"], run["path"], run["questions"], run["missing"], run["extra_questions"], run["judge_errors"], run["judge_model"])
         for label, run in report["runs"].items()
     )
 
 
-def _metrics(report: dict[str, Any], two: bool) -> tuple[MetricLine, ...]:
+def _metrics(report: Report, two: bool) -> tuple[MetricLine, ...]:
     lines = []
     for name, m in report["metrics"].items():
-        verdict = m.get("verdict")
+        verdict = m.get("verdict") or ""
         lines.append(
             MetricLine(
                 name=name, target=target_text(name, m), a=value_text(name, m["A"]),
@@ -166,7 +167,7 @@ def _metrics(report: dict[str, Any], two: bool) -> tuple[MetricLine, ...]:
     return tuple(lines)
 
 
-def _categories(report: dict[str, Any], two: bool) -> tuple[CategoryLine, ...]:
+def _categories(report: Report, two: bool) -> tuple[CategoryLine, ...]:
     latest = "B" if two else "A"
     lines = []
     for key, data in report["categories"].items():
@@ -214,7 +215,7 @@ def _statuses(comparison: Comparison) -> pl.DataFrame:
     )
 
 
-def ci_report(report: dict[str, Any], comparison: Comparison, gates: list[GateResult], *, details: bool = False) -> CiReport:
+def ci_report(report: Report, comparison: Comparison, gates: list[GateResult], *, details: bool = False) -> CiReport:
     """The CI view of `report` (built from `comparison`) and its gates.
 
     Args:

@@ -9,7 +9,9 @@ several (each candidate against A); the HTML page shows one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ragtui.core.comparing.report_model import Report
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.gates import GateResult
@@ -19,7 +21,7 @@ CI_FORMATS = ("junit", "github", "html")
 ONE_COMPARISON = ("html",)
 
 
-def render_ci(fmt: str, gated: list[tuple[dict[str, Any], Comparison, list[GateResult]]], markdown: Callable[[], str]) -> str:
+def render_ci(fmt: str, gated: list[tuple[Report, Comparison, list[GateResult]]], markdown: Callable[[], str]) -> str:
     """The text of each (report, comparison, gate results) in the CI format `fmt`.
 
     Args:

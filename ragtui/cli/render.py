@@ -8,10 +8,12 @@ goes through `neutralize`, so a run name cannot smuggle escape sequences to the 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import Any
 
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
+from ragtui.core.comparing.report_model import Report
 from ragtui.core.measuring.metric_specs import HEADLINE, is_score
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
@@ -62,7 +64,7 @@ def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = 
     return (body + interval).replace("-", "−")
 
 
-def target_text(name: str, metric: dict[str, Any]) -> str:
+def target_text(name: str, metric: Mapping[str, Any]) -> str:
     target = metric.get("target")
     if target is None:
         return ""
@@ -84,7 +86,7 @@ def _wrapped(prefix: str, text: str, width: int = WIDTH) -> list[str]:
     return textwrap.wrap(text, width, initial_indent=prefix, subsequent_indent=" " * len(prefix)) or [prefix.rstrip()]
 
 
-def _runs_lines(report: dict[str, Any]) -> list[str]:
+def _runs_lines(report: Report) -> list[str]:
     lines = []
     for label, run in report["runs"].items():
         models = f"generator {_safe(run['generator_model'] or 'n/a')} · judge {_safe(run['judge_model'] or 'n/a')}"
@@ -101,7 +103,7 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def directed_text(run: dict[str, Any]) -> str:
+def directed_text(run: Mapping[str, Any]) -> str:
     """`⚠ 2 questions address the judge (1 answer, 1 passage)`: the detector's count for one run."""
     directed = run.get("judge_directed") or {}
     count = directed.get("questions", 0)
@@ -113,18 +115,18 @@ def directed_text(run: dict[str, Any]) -> str:
     )
 
 
-def drop_note(name: str, metric: dict[str, Any]) -> str | None:
+def drop_note(name: str, metric: Mapping[str, Any]) -> str | None:
     if not metric.get("drop_flagged") or metric.get("verdict") == "regressed":
         return None
     return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
 
 
-def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
+def _main_rows(report: Report, two: bool) -> list[list[str]]:
     rows = []
     for name, m in report["metrics"].items():
         row = [name, target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}"]
         if two:
-            verdict = m.get("verdict")
+            verdict = m.get("verdict") or "" or ""
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
@@ -139,7 +141,7 @@ def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     return rows
 
 
-def render_text(report: dict[str, Any]) -> str:
+def render_text(report: Report) -> str:
     """The report as aligned plain text."""
     two = "B" in report["runs"]
     status_line = status_from_line(report)
@@ -184,11 +186,11 @@ def _marks_lines(marks: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def headline_names(report: dict[str, Any]) -> list[str]:
+def headline_names(report: Report) -> list[str]:
     return [name for name in report["metrics"] if name.split("@")[0] in HEADLINE]
 
 
-def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
+def _category_rows(report: Report, two: bool) -> list[list[str]]:
     rows = []
     for data in report["categories"].values():
         cells = []
@@ -221,11 +223,11 @@ def calibration_text(calibration: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _category_names(report: dict[str, Any]) -> dict[str, str]:
+def _category_names(report: Report) -> dict[str, str]:
     return {category: cell.get("name", category) for category, cell in report.get("categories", {}).items()}
 
 
-def _calibration_lines(report: dict[str, Any]) -> list[str]:
+def _calibration_lines(report: Report) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
@@ -242,7 +244,7 @@ def _calibration_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _noise_lines(report: dict[str, Any]) -> list[str]:
+def _noise_lines(report: Report) -> list[str]:
     if not report.get("judge_noise"):
         return []
     from ragtui.cli.render_calibration import NOISE_TITLE, noise_lines
@@ -250,14 +252,14 @@ def _noise_lines(report: dict[str, Any]) -> list[str]:
     return ["", *_wrapped("", NOISE_TITLE), *[line for prefix, text in noise_lines(report) for line in _wrapped(prefix, text)]]
 
 
-def _failure_lines(report: dict[str, Any]) -> list[str]:
+def _failure_lines(report: Report) -> list[str]:
     kinds = list(next(iter(report["runs"].values()))["failure_kinds"])
     header = ["failure kind", *report["runs"].keys()]
     rows = [[kind, *[str(run["failure_kinds"][kind]) for run in report["runs"].values()]] for kind in kinds]
     return ["Failure kinds (questions):", *_table(rows, header)]
 
 
-def status_summary(report: dict[str, Any]) -> str:
+def status_summary(report: Report) -> str:
     """`26 regressed (of which 4 missing from B, 3 judge errors) · 16 fixed · 26 still failing`."""
     counts = {status: len(ids) for status, ids in report["questions"].items()}
     by_cause = report.get("regressed_by_cause", {})
@@ -269,7 +271,7 @@ def status_summary(report: dict[str, Any]) -> str:
     return text
 
 
-def regression_lines(report: dict[str, Any]) -> list[str]:
+def regression_lines(report: Report) -> list[str]:
     regressions = report.get("regressions", [])
     head_lines = _wrapped("Questions: ", status_summary(report))
     if not regressions:

@@ -7,6 +7,7 @@ number formats are `ragtui.core.calibration_words`, shared with the app.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ragtui.core.calibration_words import (
@@ -19,6 +20,7 @@ from ragtui.core.calibration_words import (
     corrected_text,
     noise_text,
 )
+from ragtui.core.comparing.report_model import Report
 from ragtui.core.sanitize import neutralize
 
 
@@ -54,16 +56,21 @@ def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] |
     return lines
 
 
-def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
+def _side_value(metric: Mapping[str, Any], side: str) -> float | None:
+    """A run's value of a metric ("A" or "B")."""
+    return metric.get(side)
+
+
+def corrected_lines(report: Report) -> list[tuple[str, str]]:
     """(prefix, text) pairs: one per metric and run, then the corrected Δ."""
     out: list[tuple[str, str]] = []
     for metric in ("faithfulness", "utility"):
-        entry = report["metrics"].get(metric, {}).get("corrected")
+        entry = report["metrics"][metric].get("corrected") if metric in report["metrics"] else None
         if not entry or all(entry.get(side) is None for side in report["runs"]):
             continue
         for side in report["runs"]:
             c = entry.get(side)
-            raw = report["metrics"][metric].get(side)
+            raw = _side_value(report["metrics"][metric], side)
             if c is None:
                 out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, 0)))
                 continue
@@ -81,7 +88,7 @@ def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
 NOISE_TITLE = "Judge noise (verdicts that change when the judge is asked again):"
 
 
-def noise_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
+def noise_lines(report: Report) -> list[tuple[str, str]]:
     """(prefix, text) per run judged more than once; [] when none was."""
     runs = report.get("judge_noise") or {}
     out = []
@@ -91,7 +98,7 @@ def noise_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
             continue
         rates = []
         for metric in ("faithfulness", "utility"):
-            rate = ((report["metrics"].get(metric) or {}).get("flip_rate") or {}).get(side)
+            rate = ((report["metrics"][metric].get("flip_rate") if metric in report["metrics"] else None) or {}).get(side)
             if rate is not None:
                 rates.append((metric, rate["flipped"], rate["units"]))
         out.append((f"  {side}: ", noise_text(noise["repeats"], noise["answers"], rates, noise["unstable_questions"], noise["left_out"])))

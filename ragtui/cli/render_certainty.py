@@ -8,8 +8,10 @@ detect at 80 % power and the questions a drop of `max_drop` would need.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.measuring.metric_specs import MetricSpec, metric_by_name
 from ragtui.core.vocabulary import (
     TARGET_LEGEND,
@@ -28,7 +30,7 @@ def _spec(name: str) -> MetricSpec | None:
         return None
 
 
-def _targeted(report: dict[str, Any]) -> list[tuple[str, MetricSpec, dict[str, Any]]]:
+def _targeted(report: Report) -> list[tuple[str, MetricSpec, MetricFields]]:
     rows = []
     for name, metric in report["metrics"].items():
         spec = _spec(name)
@@ -37,7 +39,7 @@ def _targeted(report: dict[str, Any]) -> list[tuple[str, MetricSpec, dict[str, A
     return rows
 
 
-def _reading(metric: dict[str, Any], run: str, spec: MetricSpec) -> str:
+def _reading(metric: Mapping[str, Any], run: str, spec: MetricSpec) -> str:
     verdict = (metric.get("meets_target") or {}).get(run)
     ci = (metric.get("ci_by_run") or {}).get(run)
     if verdict is None or ci is None:
@@ -45,19 +47,19 @@ def _reading(metric: dict[str, Any], run: str, spec: MetricSpec) -> str:
     return f"{target_symbol(verdict)} {verdict} {interval_text((ci[0], ci[1]), spec)}"
 
 
-def _target_rows(report: dict[str, Any]) -> list[list[str]]:
+def _target_rows(report: Report) -> list[list[str]]:
     runs = list(report["runs"])
     return [[name, target_text(metric["target"], spec), *[_reading(metric, run, spec) for run in runs]] for name, spec, metric in _targeted(report)]
 
 
-def _drop(report: dict[str, Any], spec: MetricSpec) -> float:
+def _drop(report: Report, spec: MetricSpec) -> float:
     """The drop `n_needed` is for: max_drop, at the same share of utility's 1–5 range."""
     from ragtui.core.measuring.metric_specs import UTILITY_RANGE
 
     return report["power"]["max_drop"] * (UTILITY_RANGE if spec.scale == "score" else 1.0)
 
 
-def _power_rows(report: dict[str, Any]) -> list[list[str]]:
+def _power_rows(report: Report) -> list[list[str]]:
     rows = []
     for name, metric in report["metrics"].items():
         spec = _spec(name)
@@ -70,7 +72,7 @@ def _power_rows(report: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _power_title(report: dict[str, Any]) -> str:
+def _power_title(report: Report) -> str:
     power = report["power"]
     return (
         f"Power ({power['level']:.0%} power, {power['confidence']:.0%} confidence): the smallest drop "
@@ -81,7 +83,7 @@ def _power_title(report: dict[str, Any]) -> str:
 Table = tuple[str, list[str], list[list[str]]]  # (title, header, rows)
 
 
-def target_table(report: dict[str, Any]) -> Table | None:
+def target_table(report: Report) -> Table | None:
     """Verdicts against the targets with each run's interval (None when no metric has a target)."""
     rows = _target_rows(report)
     if not rows:
@@ -89,7 +91,7 @@ def target_table(report: dict[str, Any]) -> Table | None:
     return f"Against the target, decided by each run's own interval ({TARGET_LEGEND}):", ["metric", "target", *report["runs"]], rows
 
 
-def power_table(report: dict[str, Any]) -> Table | None:
+def power_table(report: Report) -> Table | None:
     """`mde` and `n_needed` per compared metric (None for a single run)."""
     if "power" not in report:
         return None

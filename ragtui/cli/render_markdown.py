@@ -9,8 +9,6 @@ neutralised first and pipes escaped, so a name cannot break out of a table cell 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ragtui.cli.render import (
     LEGEND_TEXT,
     calibration_text,
@@ -24,6 +22,7 @@ from ragtui.cli.render import (
 )
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
+from ragtui.core.comparing.report_model import Report
 from ragtui.core.sanitize import md_code
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,
@@ -46,7 +45,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [_row(header), "|" + "---|" * len(header), *[_row(r) for r in rows]]
 
 
-def _runs(report: dict[str, Any]) -> list[str]:
+def _runs(report: Report) -> list[str]:
     lines = []
     for label, run in report["runs"].items():
         lines.append(
@@ -56,13 +55,13 @@ def _runs(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _metrics(report: dict[str, Any], two: bool) -> list[str]:
+def _metrics(report: Report, two: bool) -> list[str]:
     header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
     rows = []
     for name, m in report["metrics"].items():
         row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}".strip()]
         if two:
-            verdict = m.get("verdict")
+            verdict = m.get("verdict") or "" or ""
             flags = ("!" if m.get("drop_flagged") else "") + ("≠" if m.get("judge_changed") else "")
             row += [
                 f"{value_text(name, m['B'])} {target_mark(m['meets_target']['B'])}".strip(),
@@ -79,7 +78,7 @@ def _metrics(report: dict[str, Any], two: bool) -> list[str]:
     return lines + (["", *[f"- ⚠ {note}" for note in notes]] if notes else [])
 
 
-def _categories(report: dict[str, Any], two: bool) -> list[str]:
+def _categories(report: Report, two: bool) -> list[str]:
     names = headline_names(report)
     latest = "B" if two else "A"
     rows = []
@@ -95,7 +94,7 @@ def _categories(report: dict[str, Any], two: bool) -> list[str]:
     return [title, "", *_table(["category", "n", *[f"`{n}`" for n in names]], rows)]
 
 
-def _certainty(report: dict[str, Any]) -> list[str]:
+def _certainty(report: Report) -> list[str]:
     """Each run's verdict against its target with its interval, and what the comparison could detect."""
     out = []
     for certainty in (target_table(report), power_table(report)):
@@ -105,7 +104,7 @@ def _certainty(report: dict[str, Any]) -> list[str]:
     return out
 
 
-def _failure_kinds(report: dict[str, Any]) -> list[str]:
+def _failure_kinds(report: Report) -> list[str]:
     runs = report["runs"]
     kinds = list(next(iter(runs.values()))["failure_kinds"])
     rows = [[KIND_LABELS.get(kind, kind), *[str(run["failure_kinds"][kind]) for run in runs.values()]] for kind in kinds]
@@ -118,7 +117,7 @@ def _question_list(title: str, rows: list[list[str]], header: list[str]) -> list
     return ["", f"<details><summary>{title}</summary>", "", *_table(header, rows), "", "</details>"]
 
 
-def _questions(report: dict[str, Any]) -> list[str]:
+def _questions(report: Report) -> list[str]:
     display = {category: data["name"] for category, data in report["categories"].items()}
     out = ["", f"**Questions:** {status_summary(report)}"]
     status_line = status_from_line(report)
@@ -135,7 +134,7 @@ def _questions(report: dict[str, Any]) -> list[str]:
     return out
 
 
-def _calibration(report: dict[str, Any]) -> list[str]:
+def _calibration(report: Report) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
@@ -153,7 +152,7 @@ def _calibration(report: dict[str, Any]) -> list[str]:
     return out
 
 
-def _marks(report: dict[str, Any]) -> list[str]:
+def _marks(report: Report) -> list[str]:
     """`--notes`: each marked question with its category, mark and note, folded away."""
     from ragtui.core.triage.notes import MARK_LABELS
 
@@ -165,7 +164,7 @@ def _marks(report: dict[str, Any]) -> list[str]:
     return _question_list(f"Triage marks ({len(marks)})", rows, ["id", "category", "mark", "note"])[1:]
 
 
-def _noise(report: dict[str, Any]) -> list[str]:
+def _noise(report: Report) -> list[str]:
     if not report.get("judge_noise"):
         return []
     from ragtui.cli.render_calibration import NOISE_TITLE, noise_lines
@@ -174,7 +173,7 @@ def _noise(report: dict[str, Any]) -> list[str]:
     return ["", f"**{title}** ({rest}", "", *[f"- **{prefix.strip().rstrip(':')}** {text}" for prefix, text in noise_lines(report)]]
 
 
-def render_markdown(report: dict[str, Any]) -> str:
+def render_markdown(report: Report) -> str:
     """The report as GitHub-flavoured markdown, for a PR comment."""
     two = "B" in report["runs"]
     runs = report["runs"]

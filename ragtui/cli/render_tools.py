@@ -8,8 +8,10 @@ names come from the tool's file: they are neutralised (text) and set in code spa
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import Any
 
+from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.sanitize import md_code, neutralize
 from ragtui.core.vocabulary import (
     MINUS,
@@ -23,20 +25,20 @@ from ragtui.core.vocabulary import (
 NAME_WIDTH = 18  # the text table fits 80 columns with a metric name this long
 
 
-def status_from_line(report: dict[str, Any]) -> str | None:
+def status_from_line(report: Report) -> str | None:
     """`Question status from: DeepEval's own verdicts (--status-from tool)`, when a tool is involved."""
-    tools = [run["tool"] for run in report["runs"].values() if run.get("tool")]
+    tools = [tool for run in report["runs"].values() if (tool := run.get("tool"))]
     return status_source_text(report.get("status_from", "ragtui"), tools) if tools else None
 
 
-def tool_counts_text(run: dict[str, Any]) -> str:
+def tool_counts_text(run: Mapping[str, Any]) -> str:
     """`DeepEval: 7 verdicts · 2 failing · 1 tool error` for a run's header."""
     title = TOOL_LABELS.get(run["tool"], run["tool"])
     errors = run["tool_errors"]
     return f"{title}: {run['tool_verdicts']} verdicts · {run['tool_failing']} failing · {errors} tool error{'s' if errors != 1 else ''}"
 
 
-def _value(metric: dict[str, Any], value: float | None) -> str:
+def _value(metric: Mapping[str, Any], value: float | None) -> str:
     if value is None:
         return "n/a"
     return f"{value:.3f}" if metric.get("scale") == "rate" else f"{value:.2f}"
@@ -46,7 +48,7 @@ def _signed(number: float, digits: int) -> str:
     return f"{number:+.{digits}f}".replace("-", MINUS)
 
 
-def _delta(metric: dict[str, Any], *, unit: bool) -> str:
+def _delta(metric: Mapping[str, Any], *, unit: bool) -> str:
     delta, ci = metric.get("delta"), metric.get("ci")
     if delta is None:
         return "n/a"
@@ -58,21 +60,21 @@ def _delta(metric: dict[str, Any], *, unit: bool) -> str:
     return text
 
 
-def _threshold(metric: dict[str, Any]) -> str:
+def _threshold(metric: Mapping[str, Any]) -> str:
     threshold = metric.get("threshold")
     if threshold is None:
         return ""
     return ("≥" if metric.get("higher_is_better", True) else "≤") + f"{threshold:g}"
 
 
-def _errors(metric: dict[str, Any]) -> str:
+def _errors(metric: Mapping[str, Any]) -> str:
     return "/".join(str(count) for count in metric["errors"].values())
 
 
-def _by_tool(report: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
-    grouped: dict[str, dict[str, dict[str, Any]]] = {}
+def _by_tool(report: Report) -> dict[str, dict[str, MetricFields]]:
+    grouped: dict[str, dict[str, MetricFields]] = {}
     for name, metric in report.get("tool_metrics", {}).items():
-        grouped.setdefault(metric["tool"], {})[name] = metric
+        grouped.setdefault(metric.get("tool", ""), {})[name] = metric
     return grouped
 
 
@@ -81,7 +83,7 @@ def _short_name(name: str) -> str:
     return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 1] + "…"
 
 
-def tool_text_lines(report: dict[str, Any], table) -> list[str]:
+def tool_text_lines(report: Report, table) -> list[str]:
     """The text report's tool sections; `table` is the report's own table layout."""
     two = "B" in report["runs"]
     lines: list[str] = []
@@ -112,7 +114,7 @@ def tool_text_lines(report: dict[str, Any], table) -> list[str]:
     return lines
 
 
-def tool_markdown_lines(report: dict[str, Any]) -> list[str]:
+def tool_markdown_lines(report: Report) -> list[str]:
     """The markdown report's tool tables (one per tool)."""
     two = "B" in report["runs"]
     out: list[str] = []

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ragtui.cli.ci_output import CI_FORMATS
 from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
 from ragtui.cli.messages import say
+from ragtui.core.comparing.report_model import Report
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.gates import GateResult
@@ -94,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if all(result.passed for result in results) else 1
 
 
-def _gates(args: argparse.Namespace, report: dict[str, Any]) -> list[GateResult]:
+def _gates(args: argparse.Namespace, report: Report) -> list[GateResult]:
     """The gates the flags ask for, on one comparison's report."""
     from ragtui.core.comparing.gates import run_gates
 
     return run_gates(
-        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
+        cast("dict[str, Any]", report), on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
         allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
     )
 

@@ -6,11 +6,12 @@ so `json.dumps` gives the document other tools read and the renderers never re-c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ragtui.core.comparing.power import POWER
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
 from ragtui.core.comparing.report_fields import metric_fields, target_fields
+from ragtui.core.comparing.report_model import Report
 from ragtui.core.comparing.report_noise import add_noise_fields
 from ragtui.core.comparing.result import Comparison
 from ragtui.core.comparing.run_summary import RunSummary
@@ -59,7 +60,7 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     return out
 
 
-def build_report(comparison: Comparison) -> dict[str, Any]:
+def build_report(comparison: Comparison) -> Report:
     """The report document (docs/cli.md): runs, k, metrics, categories, questions, warnings."""
     two_runs = comparison.b is not None
     runs = {side: _run_header(evaluation, comparison.runs[side]) for side, evaluation in comparison.evaluations.items()}
@@ -99,10 +100,10 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         config = comparison.config
         report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
-    return report
+    return cast("Report", report)  # the shape `report_model` names (tests/cli/golden pins its bytes)
 
 
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
+def failed_checks(report: Report, *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
     """Why the gates asked for fail, one reason each (the several-runs report reads this).
 
     The gates themselves live in `ragtui.core.comparing.gates`; a metric with a target that
@@ -110,5 +111,5 @@ def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: 
     """
     from ragtui.core.comparing.gates import run_gates
 
-    results = run_gates(report, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
+    results = run_gates(cast("dict[str, Any]", report), on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
     return [result.reason for result in results if not result.passed]
