@@ -77,13 +77,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = render_text(report)
     write_output(args.output, text)
-    results = run_gates(
-        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
-        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
-    )
+    results = run_gates(report, **_gate_flags(args))
     for result in results:
         say(f"ragtui: {result.line()}")
     return 0 if all(result.passed for result in results) else 1
+
+
+def _gate_flags(args: argparse.Namespace) -> dict[str, bool]:
+    """The gate flags, as `run_gates` takes them: the same for two runs and for several."""
+    return {
+        "on_regression": args.fail_on_regression, "below_target": args.fail_below_target, "on_drop": args.fail_on_drop,
+        "allow_unavailable": args.allow_unavailable, "strict_targets": args.strict_targets,
+    }
 
 
 def _marks(comparison, path: Path) -> list[dict]:
@@ -104,11 +109,11 @@ def _marks(comparison, path: Path) -> list[dict]:
 
 
 def _run_several(args: argparse.Namespace, inputs) -> int:
-    """More than two runs: every candidate against A, every gate on every comparison."""
+    """More than two runs: every candidate against A, every gate on every comparison, whose lines end it."""
     from ragtui.cli.output import write_output
     from ragtui.cli.render_multi import render_multi_markdown, render_multi_text
     from ragtui.cli.report_json import report_json
-    from ragtui.core.comparing.multi_report import build_multi_report, failed_multi_checks
+    from ragtui.core.comparing.multi_report import build_multi_report, gates_of_each
     from ragtui.core.loading.remote import run_location
     from ragtui.core.sanitize import neutralize
     from ragtui.core.session import load_comparisons
@@ -122,9 +127,9 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
         text = render_multi_text(report)
     write_output(args.output, text)
     names = {run["label"]: neutralize(run["name"], keep_newlines=False) for run in report["runs"]}
-    reasons = failed_multi_checks(
-        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, strict_targets=args.strict_targets
-    )
-    for label, reason in reasons:
-        say(f"ragtui: check failed: A → {label} ({names[label]}): {reason}")
-    return 1 if reasons else 0
+    passed = True
+    for label, results in gates_of_each(report, **_gate_flags(args)):
+        for result in results:
+            say(f"ragtui: A → {label} ({names[label]}): {result.line()}")
+            passed = passed and result.passed
+    return 0 if passed else 1
