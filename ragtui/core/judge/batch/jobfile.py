@@ -44,6 +44,16 @@ def job_file_path(out: str | Path) -> Path:
     return Path(f"{out}.batch.json")
 
 
+def open_job_count(path: Path) -> int:
+    """How many jobs the job file at `path` lists as submitted (or being submitted) and not
+    collected: 0 when there is no file, or none can be read from it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return sum(1 for job in data["jobs"] if job.get("state") in OPEN_STATES)
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return 0
+
+
 @dataclass
 class JobFile:
     """The job file's contents; `save()` after each change."""
