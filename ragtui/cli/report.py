@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
 from ragtui.cli.messages import say
 
 
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.remote import run_location
     from ragtui.core.session import load_comparison
 
+    args.a, *args.b = runs_given([args.a, *args.b])
     inputs = Inputs(
         a=run_location(args.a),
         b=run_location(args.b[0]) if args.b else None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
 from ragtui.cli.messages import say
 
 
@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.remote import run_location
 
     candidates = getattr(args, "b", None) or []
+    if args.a is not None:
+        args.a, *candidates = runs_given([args.a, *candidates])
     others: tuple[Path, ...] = ()
     if isinstance(candidates, list):
         args.b = candidates[0] if candidates else None

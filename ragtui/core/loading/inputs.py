@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ragtui.core.loading.own_files import LABELS_SUFFIX
+
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.remote import RemoteLocation
 
 
 CONFIG_FILE_NAME = "ragtui.yaml"
-LABELS_SUFFIX = ".labels.jsonl"
 
 
 def default_config_path(search_dir: Path | None = None) -> Path:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import Problem, problem
+from ragtui.core.loading.own_files import NOTES_SUFFIX
 
 MARKS = ("ok", "bug", "gold_wrong", "flaky")
 MARK_LABELS = {"ok": "ok", "bug": "bug", "gold_wrong": "gold wrong", "flaky": "flaky"}
@@ -32,7 +33,6 @@ MARK_MEANINGS = {
 # The letter that picks a mark in the menu is the letter the failure list shows.
 MARK_LETTERS = {"ok": "o", "bug": "b", "gold_wrong": "g", "flaky": "f"}
 NOTE_LIMIT = 500  # a one-line note; a pasted page is cut, and says so
-SUFFIX = ".notes.jsonl"
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Mark:
 
 def default_notes_path(run_path: Path) -> Path:
     """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about)."""
-    return run_path.with_name(run_path.stem + SUFFIX) if run_path.suffix else run_path.with_name(run_path.name + SUFFIX)
+    return run_path.with_name(run_path.stem + NOTES_SUFFIX) if run_path.suffix else run_path.with_name(run_path.name + NOTES_SUFFIX)
 
 
 def _parse(path: Path, line_no: int, line: str, problems: list[Problem]) -> Mark | None:
