@@ -71,11 +71,12 @@ def variants(text: str) -> tuple[int | None, int | None]:
 
 
 def add_labels_option(parser: argparse.ArgumentParser) -> None:
-    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run)."""
+    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run, the sample's in the data folder)."""
     parser.add_argument(
         "--labels",
         metavar="FILE",
-        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run",
+        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run "
+        "(the bundled sample's: in $XDG_DATA_HOME/ragtui/sample)",
     )
 
 

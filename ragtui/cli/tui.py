@@ -23,7 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_cache_option(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
-    parser.add_argument("--notes", metavar="FILE", help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl)")
+    parser.add_argument(
+        "--notes", metavar="FILE",
+        help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl; the bundled sample's: in $XDG_DATA_HOME/ragtui/sample)",
+    )
     parser.add_argument("--question", metavar="ID", help="open the question view on this question")
 
 

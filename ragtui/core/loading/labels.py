@@ -24,6 +24,7 @@ import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, warning
 from ragtui.core.loading.inputs import default_labels_path
+from ragtui.core.loading.own_files import sample_sidecar_dir
 
 SENTENCE_LABELS = {"id": pl.String(), "sentence": pl.Int64(), "human": pl.Boolean(), "sampled": pl.Boolean()}
 UTILITY_LABELS = {"id": pl.String(), "human": pl.Float64(), "sampled": pl.Boolean()}
@@ -185,7 +186,9 @@ class LabelWriter:
     def _open(self) -> IO[str]:
         if self._handle is None:
             try:
-                # Append mode with the user's umask; the folder must already exist.
+                if self.path.parent == sample_sidecar_dir():
+                    self.path.parent.mkdir(parents=True, exist_ok=True)  # ragtui's own folder, made at first use
+                # Append mode with the user's umask; any other folder must already exist.
                 self._handle = self.path.open("a", encoding="utf-8", newline="\n")
             except OSError as exc:
                 reason = exc.strerror or type(exc).__name__
@@ -224,6 +227,9 @@ def writable_problem(path: Path) -> str | None:
     folder = path.parent if str(path.parent) else Path(".")
     if path.exists():
         return None if os.access(path, os.W_OK) else f"{path} is read-only: start ragtui with --labels FILE to label"
+    if folder == sample_sidecar_dir():  # made at the first label: its nearest existing parent must be writable
+        while not folder.is_dir() and folder != folder.parent:
+            folder = folder.parent
     if not folder.is_dir():
         return f"the folder {folder} does not exist: start ragtui with --labels FILE to label"
     if not os.access(folder, os.W_OK):
