@@ -14,7 +14,8 @@ import pytest
 
 from ragtui.cli import main
 from ragtui.core.loading.inputs import Inputs, default_labels_path
-from ragtui.core.loading.labels import LabelWriter, RunLabels, sentence_hash
+from ragtui.core.loading.label_writer import LabelWriter
+from ragtui.core.loading.labels import RunLabels, sentence_hash
 from ragtui.core.session import load_comparison
 from ragtui.ui.models.labelling import Labelling
 from tests.core.messy_runs import judge, record, write_run

@@ -13,7 +13,8 @@ import shutil
 from ragtui.cli import main
 from ragtui.cli.tui import sample_inputs
 from ragtui.core.loading.inputs import default_labels_path
-from ragtui.core.loading.labels import LabelWriter, RunLabels, writable_problem
+from ragtui.core.loading.label_writer import LabelWriter, writable_problem
+from ragtui.core.loading.labels import RunLabels
 from ragtui.core.triage.notes import Notes, default_notes_path
 
 

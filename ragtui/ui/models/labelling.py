@@ -2,7 +2,7 @@
 
 One `Labelling` per app, over the labels the core loaded with the comparison
 (`Comparison.labels`): each key appends one event to the run's labels file (flushed at
-once, `ragtui.core.loading.labels.LabelWriter`) and updates the labels in memory, so the
+once, `ragtui.core.loading.label_writer.LabelWriter`) and updates the labels in memory, so the
 calibration screen and the reports read the same thing. A file that cannot be written
 raises `LabelsUnwritable`, whose message names `--labels`.
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.loading.inputs import default_labels_path
-from ragtui.core.loading.labels import LabelsUnwritable, LabelWriter, RunLabels, judged_sentence_texts, writable_problem
+from ragtui.core.loading.label_writer import LabelsUnwritable, LabelWriter, writable_problem
+from ragtui.core.loading.labels import RunLabels, judged_sentence_texts
 
 __all__ = ["AnswerLabels", "Labelling", "LabelsUnwritable"]
 
