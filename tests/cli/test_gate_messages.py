@@ -98,3 +98,12 @@ def test_each_comparison_of_several_runs_ends_with_one_line_per_gate_asked(error
         for label in ("B1 (b1)", "B2 (b2)")
         for flag in ("--fail-on-regression", "--fail-below-target", "--fail-on-drop")
     ]
+
+
+def test_target_gate_with_no_target_measured_says_none_was_checked_not_every_target_met(tmp_path, capsys):
+    # No gold set and every verdict a judge error: no metric with a target measured anything.
+    errored = [record(f"q{i}") | {"judge": {"model": "m", "error": "HTTP 500"}} for i in range(3)]
+    run = write_run(tmp_path / "a.jsonl", errored)
+    assert main(["report", str(run), "--fail-below-target", "--allow-unavailable"]) == 0
+    (line,) = _gate_lines(capsys.readouterr().err)
+    assert line.startswith("ragtui: gate --fail-below-target: passed: no target to check in A (0 checked); not measured, allowed")

@@ -60,15 +60,20 @@ def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
     return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
+def _targets_checked(report: dict[str, Any], latest: str) -> int:
+    return sum(1 for m in _gated(report).values() if m.get("target") is not None and m.get(latest) is not None)
+
+
 def _below_target(report: dict[str, Any], latest: str, strict: bool) -> tuple[list[str], int]:
     """`misses` fails (and `inconclusive` with `--strict-targets`): the verdicts of `targets`."""
-    below = target_failures(report, strict=strict)
-    return below, sum(1 for m in _gated(report).values() if m.get("target") is not None and m.get(latest) is not None)
+    return target_failures(report, strict=strict), _targets_checked(report, latest)
 
 
 def _target_pass_text(report: dict[str, Any], latest: str, strict: bool) -> tuple[str, str]:
-    """What a passing `--fail-below-target` saw: every target met, or none missed and some
-    inconclusive (which pass only because `--strict-targets` was not asked for)."""
+    """What a passing `--fail-below-target` saw: every target met, none to check, or none
+    missed and some inconclusive (which pass only because `--strict-targets` was not asked for)."""
+    if not _targets_checked(report, latest):
+        return f"no target to check in {latest}", ""
     inconclusive = [] if strict else inconclusive_targets(report)
     if not inconclusive:
         return f"every target met by {latest}", ""
