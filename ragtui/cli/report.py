@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         k=args.k,
         fmt=args.from_format,
         variants=args.variant,
+        trec_denominator=args.trec_denominator,
         status_from=args.status_from,
         detail=False,  # the report shows no passage or sentence text
         labels=Path(args.labels) if args.labels else None,
