@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.comparing.gates import GateResult, run_gates
 from ragtui.core.comparing.report import build_report
 from ragtui.core.comparing.tradeoff import SHOWN, Tradeoff, build_tradeoff
 from ragtui.core.vocabulary import run_label
@@ -54,7 +53,3 @@ def tradeoff_section(tradeoff: Tradeoff) -> dict[str, Any]:
         ],
     }
 
-
-def gates_of_each(report: dict[str, Any], **flags: bool) -> list[tuple[str, list[GateResult]]]:
-    """Every gate asked for (`run_gates`' flags), on every comparison: (the candidate's label, its results)."""
-    return [(run_label(position), run_gates(pair, **flags)) for position, pair in enumerate(report["comparisons"], start=1)]
