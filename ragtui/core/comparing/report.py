@@ -102,14 +102,3 @@ def build_report(comparison: Comparison) -> Report:
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return cast("Report", report)  # the shape `report_model` names (tests/cli/golden pins its bytes)
 
-
-def failed_checks(report: Report, *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
-    """Why the gates asked for fail, one reason each (the several-runs report reads this).
-
-    The gates themselves live in `ragtui.core.comparing.gates`; a metric with a target that
-    is not available fails them here too.
-    """
-    from ragtui.core.comparing.gates import run_gates
-
-    results = run_gates(cast("dict[str, Any]", report), on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
-    return [result.reason for result in results if not result.passed]
