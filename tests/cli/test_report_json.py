@@ -50,13 +50,15 @@ def test_not_a_number_and_infinities_are_written_as_the_standard_library_writes_
 def test_the_json_report_of_the_sample_is_byte_identical_to_the_one_kept(capsys, monkeypatch):
     """tests/cli/golden/sample_report.json is the report of the bundled sample as the
     command prints it; a change that moves a byte of it is a change of the report, made
-    on purpose and written there again."""
+    on purpose and written there again. The sample's labels file is named in the user's
+    data folder, here `/xdg-data` (only named: nothing is written there)."""
     from pathlib import Path
 
     from ragtui.cli import main
 
     repo = Path(__file__).resolve().parents[2]
     monkeypatch.chdir(repo)
+    monkeypatch.setenv("XDG_DATA_HOME", "/xdg-data")
     argv = ["report", "sample_data/baseline.jsonl", "sample_data/candidate.jsonl", "--gold", "sample_data/gold.yaml", "--format", "json"]
     assert main(argv) == 0
     printed = capsys.readouterr().out
