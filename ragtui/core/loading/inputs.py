@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 CONFIG_FILE_NAME = "ragtui.yaml"
 LABELS_SUFFIX = ".labels.jsonl"
+GOLD_EDITS_SUFFIX = ".edits.jsonl"  # `gold.yaml` → `gold.edits.jsonl` (core.gold.edits)
 
 
 def default_config_path(search_dir: Path | None = None) -> Path:
@@ -50,6 +51,10 @@ class Inputs:
     others: tuple[Path, ...] = ()
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
+    # The gold edits made in triage (--gold-edits); None: `GOLD.edits.jsonl` beside the gold set, when there.
+    gold_edits: Path | None = None
+    # The corpus (--corpus): the question view shows the text of a gold passage not retrieved.
+    corpus: Path | None = None
 
     def local_files(self) -> tuple[Path, ...] | None:
         """Every file the comparison of A and B is read from, there or not: the runs, the gold
@@ -60,7 +65,16 @@ class Inputs:
             return None
         labels = (self.labels,) if self.labels is not None else tuple(default_labels_path(run) for run in runs)
         config = self.config if self.config is not None else default_config_path()
-        return (*runs, *((self.gold,) if self.gold is not None else ()), config, *labels)
+        gold = (self.gold, self.gold_edits_path()) if self.gold is not None else ()
+        return (*runs, *gold, config, *labels)
+
+    def gold_edits_path(self) -> Path | None:
+        """The edits log replayed over the gold set: --gold-edits, else `GOLD.edits.jsonl` beside it."""
+        if self.gold_edits is not None:
+            return self.gold_edits
+        if self.gold is None:
+            return None
+        return self.gold.with_name(self.gold.stem + GOLD_EDITS_SUFFIX)
 
     @property
     def runs(self) -> tuple[Path, ...]:
