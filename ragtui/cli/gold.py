@@ -102,7 +102,7 @@ def render_check(report: dict[str, Any], *, gold_name: str, runs: int, corpus: i
     checked.append(f"{runs} run(s) for stale ids" if runs else "no runs for stale ids")
     findings = report["findings"]
     errors = sum(1 for f in findings if f["severity"] == "error")
-    lines += ["", f"Checked against {', '.join(checked)}: {errors} error(s), {len(findings) - errors} warning(s)."]
+    lines += ["", *_wrapped("", f"Checked against {', '.join(checked)}: {errors} error(s), {len(findings) - errors} warning(s).")]
     for finding in findings:
         where = finding["file"] if finding["line"] is None else f"{finding['file']}:{finding['line']}"
         prefix = "" if finding["severity"] == "error" else "warning: "

@@ -30,7 +30,7 @@ def test_gold_check_on_the_sample_prints_the_table_and_exits_0(capsys: pytest.Ca
     assert "sans_reponse          30   25%    0           30            24 pts" in out
     assert "all                   120  100%   90          30            10 pts" in out
     assert "Tags: acronyme 23, section_recente 9, tableau 3" in out
-    assert "the corpus (153 passages), 5 run(s) for stale ids: 0 error(s), 0 warning(s)." in out
+    assert out.endswith("Checked against the course's rules, the corpus (153 passages), 5 run(s) for\nstale ids: 0 error(s), 0 warning(s).\n")
 
 
 def test_gold_check_json_has_the_documented_keys_and_exits_1_on_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,8 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from ragtui.cli import main
+from ragtui.core.comparing.compare import Comparison
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.screens.dashboard import DashboardScreen
@@ -49,15 +51,28 @@ def _edits(paths: dict[str, Path]) -> list[dict]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
 
 
+async def _question_view_open(pilot: Pilot[int], app: RagtuiApp) -> Comparison:
+    """Wait for the load and the question view of `--question`; the comparison it shows."""
+    await wait_until_loaded(pilot)
+    await poll_until(pilot, lambda: isinstance(app.screen, QuestionScreen))
+    assert app.comparison is not None
+    return app.comparison
+
+
+async def _recomputed(pilot: Pilot[int], app: RagtuiApp, before: Comparison) -> Comparison:
+    """Wait for the comparison recomputed after a gold edit, with its intervals."""
+    await poll_until(pilot, lambda: app.comparison is not before and app.comparison is not None and not app.comparison.intervals_pending)
+    assert app.comparison is not None and app.comparison is not before
+    return app.comparison
+
+
 async def test_a_gold_passage_and_a_category_edited_in_the_question_view_change_the_dashboard_and_apply_to_the_hand_edited_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     paths = _paths(tmp_path / "r")
     app = RagtuiApp(_inputs(paths), question="p1")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await poll_until(pilot, lambda: isinstance(app.screen, QuestionScreen))
-        first = app.comparison
+        first = await _question_view_open(pilot, app)
         assert first is not None
         assert (first.categories["procedurale"].n, first.categories["factuelle_courte"].n) == (3, 3)
         recall_b = first.metrics["recall@5"].b
@@ -66,14 +81,12 @@ async def test_a_gold_passage_and_a_category_edited_in_the_question_view_change_
         await pilot.press("g")
         assert isinstance(app.screen, GoldMenu)
         await pilot.press("1", *"B answers from it", "enter")
-        await poll_until(pilot, lambda: app.comparison is not first and not app.comparison.intervals_pending)
-        second = app.comparison
+        second = await _recomputed(pilot, app, first)
         recall_b = second.metrics["recall@5"].b
         assert recall_b is not None and recall_b.value == pytest.approx(7 / 9)  # p1 is now a hit for B
 
         await pilot.press("G", "c", *"a fact, not a procedure", "enter", "a")
-        await poll_until(pilot, lambda: app.comparison is not second and not app.comparison.intervals_pending)
-        third = app.comparison
+        third = await _recomputed(pilot, app, second)
         assert (third.categories["procedurale"].n, third.categories["factuelle_courte"].n) == (2, 4)
         dashboard = next(s for s in app.screen_stack if isinstance(s, DashboardScreen))
         assert dashboard.data.comparison is third
@@ -95,16 +108,12 @@ async def test_u_undoes_the_last_gold_fix_and_the_dashboard_follows(tmp_path: Pa
     paths = _paths(tmp_path / "r")
     app = RagtuiApp(_inputs(paths), question="p1")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await poll_until(pilot, lambda: isinstance(app.screen, QuestionScreen))
-        first = app.comparison
+        first = await _question_view_open(pilot, app)
         await pilot.press("G", "u", "enter")  # unanswerable, no reason
-        await poll_until(pilot, lambda: app.comparison is not first and not app.comparison.intervals_pending)
-        assert app.comparison.categories["sans_reponse"].n == 4
-        second = app.comparison
+        second = await _recomputed(pilot, app, first)
+        assert second.categories["sans_reponse"].n == 4
         await pilot.press("u")
-        await poll_until(pilot, lambda: app.comparison is not second and not app.comparison.intervals_pending)
-        assert app.comparison.categories["sans_reponse"].n == 3
+        assert (await _recomputed(pilot, app, second)).categories["sans_reponse"].n == 3
     assert [(e.get("field"), e.get("undo", False)) for e in _edits(paths)] == [("gold_passages", False), ("category", False), ("gold_passages", True)]
 
 

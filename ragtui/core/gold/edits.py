@@ -26,9 +26,11 @@ from typing import Any
 
 import polars as pl
 
+from ragtui.core.atomic import append_synced_line
 from ragtui.core.errors import Problem, problem, warning
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.loading.inputs import GOLD_EDITS_SUFFIX
+from ragtui.core.loading.records import json_object_line
 
 EDITABLE_FIELDS = ("gold_passages", "category", "expected_answer", "tags")
 _LIST_FIELDS = ("gold_passages", "tags")
@@ -79,13 +81,8 @@ def _valid_value(name: str, value: Any) -> bool:
 
 def _parse(path: Path, line_no: int, text: str, problems: list[Problem]) -> GoldEdit | str | None:
     """A GoldEdit, "undo", or None (a bad line, reported)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
-        return None
-    if not isinstance(data, dict):
-        problems.append(problem(path, line_no, None, "expected a JSON object"))
+    data = json_object_line(path, line_no, text, problems)
+    if data is None:
         return None
     if data.get("undo") is True:
         return "undo"
@@ -139,12 +136,7 @@ class GoldEdits:
         return log
 
     def _append(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        # Append mode keeps the user's umask; one write per line, flushed and synced at once.
-        with self.path.open("a", encoding="utf-8", newline="\n") as handle:
-            handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_synced_line(self.path, json.dumps(entry, ensure_ascii=False))
 
     def record(self, changes: list[tuple[str, str, Any, Any]], why: str = "") -> list[GoldEdit]:
         """Write one action: (question, field, before, after) each; on disk before returning.
