@@ -87,3 +87,14 @@ def test_report_gold_edits_applies_the_log_and_says_so(tmp_path: Path, capsys: p
     assert code == 0
     assert report["categories"]["procedurale"]["n"] == 29
     assert "gold: 1 edit(s) of fix.jsonl not yet in gold.yaml, applied (write them with `ragtui gold apply`)" in report["warnings"]
+
+
+def test_text_and_markdown_reports_have_a_table_per_tag(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = (SAMPLE / "baseline.jsonl", SAMPLE / "candidate.jsonl", "--gold", SAMPLE / "gold.yaml", "--no-cache")
+    _, text, _ = run_cli(capsys, "report", *runs)
+    _, markdown, _ = run_cli(capsys, "report", *runs, "--format", "markdown")
+    # tableau: q068–q070, hand-counted in tests/core/test_gold_set.py.
+    assert "By tag of the gold set (A → B; a question counts in each of its tags):" in text
+    assert "tableau         3  1.000 → 0.667 0.667 → 1.000 n/a → n/a     5.00 → 5.00" in text
+    assert "**By tag of the gold set** (A → B; a question counts in each of its tags)" in markdown
+    assert "| `tableau` | 3 | 1.000 → 0.667 | 0.667 → 1.000 | n/a → n/a | 5.00 → 5.00 |" in markdown

@@ -209,3 +209,26 @@ def test_metrics_per_tag_on_the_sample_match_a_hand_count() -> None:
     # Utility 5 for every judged answer.
     assert (metrics["utility"]["A"], metrics["utility"]["B"]) == (5.0, 5.0)
     assert "meets_target" not in metrics["recall@5"]  # targets are read per category, not per tag
+
+
+def _run_line(qid: str, retrieved: list[str], attested: bool = True) -> str:
+    judge = {"model": "m", "faithfulness": {"sentences": [{"text": "Oui.", "attested": attested}]}, "utility": {"score": 5}}
+    return json.dumps({"id": qid, "retrieved": retrieved, "answer": "Oui.", "judge": judge}) + "\n"
+
+
+def test_likely_gold_problems_are_failures_in_both_runs_answered_from_the_same_non_gold_first_passage(tmp_path: Path) -> None:
+    gold = _write(tmp_path / "gold.yaml", "".join(
+        f"- {{id: {qid}, question: '{qid} ?', gold_passages: [g_{qid}], expected_answer: R, category: factuelle}}\n"
+        for qid in ("suspect", "other_first", "unattested", "gold_first")
+    ))
+    # suspect: both rank p9 first, both answers attested, gold never in the top 5: listed.
+    # other_first: A ranks p8 first, B p9. unattested: B's answer is not attested.
+    # gold_first: gold ranked first, answers attested: it passes.
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_text(_run_line("suspect", ["p9", "p1"]) + _run_line("other_first", ["p8"]) + _run_line("unattested", ["p9"])
+                 + _run_line("gold_first", ["g_gold_first"]), encoding="utf-8")
+    b.write_text(_run_line("suspect", ["p9", "p2"]) + _run_line("other_first", ["p9"]) + _run_line("unattested", ["p9"], attested=False)
+                 + _run_line("gold_first", ["g_gold_first"]), encoding="utf-8")
+    report = build_report(load_comparison(Inputs(a=a, b=b, gold=gold, cache=False)))
+    assert report["likely_gold_problems"] == [{"id": "suspect", "passage": "p9"}]

@@ -176,3 +176,25 @@ def test_killing_the_app_right_after_an_edit_key_loses_no_edit(tmp_path: Path) -
     assert [(e["question"], e["field"], e["after"]) for e in _edits(paths)] == [
         ("p1", "gold_passages", []), ("p1", "category", "sans_reponse"),
     ]
+
+
+async def test_t_in_the_failure_list_cycles_the_gold_sets_tags() -> None:
+    from ragtui.core.session import load_comparison
+    from ragtui.ui.screens.failures import FailureListScreen
+    from ragtui.ui.widgets.failure_table import FailureTable
+    from tests.ui.triage_data import host_app
+
+    sample = REPO / "sample_data"
+    comparison = load_comparison(Inputs(a=sample / "baseline.jsonl", b=sample / "candidate.jsonl", gold=sample / "gold.yaml", cache=False))
+    app = host_app(lambda: FailureListScreen(comparison, status="all"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(FailureTable)
+        assert table.rows.tags == ["acronyme", "tableau", "section_recente"]  # first appearance in the list
+        await pilot.press("T")
+        assert table.rows.filter.tag == "acronyme" and len(table.rows.ids()) == 23  # gold check counts 23
+        await pilot.press("T")
+        assert sorted(table.rows.ids()) == ["q068", "q069", "q070"]
+        assert "T tableau" in str(app.screen.query_one("#failures-filters").render())
+        await pilot.press("T", "T")
+        assert table.rows.filter.tag is None and len(table.rows.ids()) == 120

@@ -20,6 +20,7 @@ from ragtui.core.errors import InputError, problem
 from ragtui.core.gold.edits import GoldEdit
 from ragtui.core.loading.records import load_yaml_records, read_bytes_utf8
 from ragtui.core.loading.schema import RECORD_ALIASES
+from ragtui.core.loading.yaml_safe import safe_load
 
 # canonical field → the course's key for it (`gold_passages` → `passages_verite`)
 _COURSE_KEYS = {canonical: alias for alias, canonical in RECORD_ALIASES.items()}
@@ -85,16 +86,16 @@ def edited_gold_text(path: Path, edits: list[GoldEdit]) -> str:
     Raises:
         InputError: the format cannot be written back (TREC qrels, a peer tool's file).
     """
+    from ragtui.core import importers
+
     suffix = path.suffix.lower()
+    if importers.detect_gold(path) is not None:
+        suffix = "(a peer tool's format)"
     if suffix in (".yaml", ".yml"):
-        rest, records, _ = load_yaml_records(path, ("questions",))
-        records = _edited_records(records, edits)
-        document: Any = records if not rest else {**rest, "questions": records}
-        if rest:  # the records' key keeps its place among the others
-            text = read_bytes_utf8(path)
-            original = yaml.safe_load(text)
-            document = {key: (records if key == "questions" else value) for key, value in original.items()}
-        return yaml.safe_dump(document, allow_unicode=True, sort_keys=False, width=100, default_flow_style=None)
+        load_yaml_records(path, ("questions",))  # a list of records, or a mapping with `questions:`
+        document = safe_load(read_bytes_utf8(path))
+        _edited_records(document if isinstance(document, list) else document["questions"], edits)
+        return str(yaml.safe_dump(document, allow_unicode=True, sort_keys=False, width=100, default_flow_style=None))
     if suffix == ".jsonl":
         lines = read_bytes_utf8(path).splitlines()
         parsed = [json.loads(line) if line.strip() else None for line in lines]

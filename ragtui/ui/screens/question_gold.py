@@ -11,7 +11,7 @@ to the view) has each fix on disk before the view moves on; the view then posts
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 from textual.content import Content
@@ -48,7 +48,7 @@ class QuestionGoldKeys:
     data: QuestionData
     side: str
     sentence_at: dict[str, int]
-    app: App
+    app: App[Any]
 
     if TYPE_CHECKING:  # the view's own, declared for the type checker only
         question_id: str
@@ -65,7 +65,7 @@ class QuestionGoldKeys:
         self.data = load_question(comparison, self.question_id)
         self.redraw()
 
-    def with_unretrieved_gold(self, row: dict | None) -> dict | None:
+    def with_unretrieved_gold(self, row: dict[str, Any] | None) -> dict[str, Any] | None:
         """The row with the corpus text of each gold passage it did not retrieve (`--corpus`)."""
         if row is None or self.gold is None or self.gold.corpus is None:
             return row
