@@ -166,6 +166,14 @@ def test_edits_are_appended_replayed_in_order_and_undone_by_action(tmp_path: Pat
     assert (fixer.value("ok", "category"), fixer.value("ok", "gold_passages")) == ("factuelle", ["p1"])
 
 
+def test_an_expected_answer_edit_records_before_and_after_and_an_unchanged_one_records_nothing(tmp_path: Path, bad_gold: Path) -> None:
+    fixer = GoldFixer.open(load_gold(bad_gold), tmp_path / "log.jsonl", None, ("sans_reponse",))
+    assert fixer.set_expected_answer("ok", "Quatre mois.", "same") == []
+    made = fixer.set_expected_answer("ok", "Quatre mois, renouvelable.", "the renewal")
+    assert [(e.field, e.before, e.after) for e in made] == [("expected_answer", "Quatre mois.", "Quatre mois, renouvelable.")]
+    assert fixer.pending == 1 and len((tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()) == 1
+
+
 def test_an_edit_already_in_the_gold_set_is_not_pending(tmp_path: Path, bad_gold: Path) -> None:
     log = GoldEdits(tmp_path / "gold.edits.jsonl")
     log.record([("ok", "category", "factuelle", "factuelle")])

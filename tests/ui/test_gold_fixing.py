@@ -117,6 +117,18 @@ async def test_u_undoes_the_last_gold_fix_and_the_dashboard_follows(tmp_path: Pa
     assert [(e.get("field"), e.get("undo", False)) for e in _edits(paths)] == [("gold_passages", False), ("category", False), ("gold_passages", True)]
 
 
+async def test_a_tag_is_added_from_the_fix_menu_and_shows_in_the_report_by_tag(tmp_path: Path) -> None:
+    paths = _paths(tmp_path / "r")
+    app = RagtuiApp(_inputs(paths), question="p1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = await _question_view_open(pilot, app)
+        assert first.tags == {}
+        await pilot.press("G", "t", *"a table", "enter", *"tableau", "enter")
+        second = await _recomputed(pilot, app, first)
+        assert list(second.tags) == ["tableau"] and second.tags["tableau"].n == 1
+    assert [(e["field"], e["before"], e["after"], e["why"]) for e in _edits(paths)] == [("tags", [], ["tableau"], "a table")]
+
+
 async def test_a_gold_passage_not_retrieved_is_shown_with_its_corpus_text(tmp_path: Path) -> None:
     from tests.ui.conftest import text_of
 
