@@ -114,12 +114,13 @@ def _apply(args: argparse.Namespace) -> int:
     from ragtui.cli.output import check_output_path, write_output
     from ragtui.core.atomic import atomic_write_text
     from ragtui.core.errors import InputError, problem
-    from ragtui.core.gold.edits import GoldEdits, apply_edits, default_edits_path
+    from ragtui.core.gold.edits import GoldEdits, apply_edits
     from ragtui.core.gold.rewrite import edited_gold_text, lost_in_rewrite
     from ragtui.core.loading.gold import load_gold
+    from ragtui.core.loading.inputs import default_gold_edits_path
 
     gold = load_gold(args.gold)
-    edits_path = Path(args.edits) if args.edits else default_edits_path(gold.path)
+    edits_path = Path(args.edits) if args.edits else default_gold_edits_path(gold.path)
     if not edits_path.is_file():
         raise InputError(problem(edits_path, None, None, "no edits log here (give --edits FILE)"))
     log = GoldEdits.load(edits_path)

@@ -11,13 +11,13 @@ import pytest
 from ragtui.core.comparing.report import build_report
 from ragtui.core.errors import InputError
 from ragtui.core.gold.check import check_gold_set, composition
-from ragtui.core.gold.edits import GoldEdits, apply_edits, default_edits_path
+from ragtui.core.gold.edits import GoldEdits, apply_edits
 from ragtui.core.gold.rewrite import edited_gold_text, lost_in_rewrite
 from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.loading.config import Config
 from ragtui.core.loading.corpus import document_of, load_corpus
 from ragtui.core.loading.gold import load_gold
-from ragtui.core.loading.inputs import Inputs
+from ragtui.core.loading.inputs import Inputs, default_gold_edits_path
 from ragtui.core.session import load_comparison
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
@@ -144,7 +144,7 @@ def test_a_corpus_passage_without_text_is_an_error_naming_file_and_line(tmp_path
 
 def test_edits_are_appended_replayed_in_order_and_undone_by_action(tmp_path: Path, bad_gold: Path) -> None:
     gold = load_gold(bad_gold)
-    fixer = GoldFixer.open(gold, default_edits_path(bad_gold), None, ("sans_reponse",))
+    fixer = GoldFixer.open(gold, default_gold_edits_path(bad_gold), None, ("sans_reponse",))
     assert fixer.edits.path == tmp_path / "gold.edits.jsonl"
     fixer.toggle_gold_passage("nogold", "p9", "p9 answers it")
     fixer.mark_unanswerable("ok", "nothing says it")
@@ -194,7 +194,7 @@ def test_the_report_applies_the_edits_beside_the_gold_set_and_says_so(tmp_path: 
     gold = _write(tmp_path / "gold.yaml", (SAMPLE / "gold.yaml").read_text(encoding="utf-8"))
     inputs = Inputs(a=SAMPLE / "baseline.jsonl", b=SAMPLE / "candidate.jsonl", gold=gold, cache=False)
     before = build_report(load_comparison(inputs))
-    log = GoldEdits(default_edits_path(gold))
+    log = GoldEdits(default_gold_edits_path(gold))
     log.record([("q068", "tags", ["acronyme", "tableau"], ["acronyme"])], "not a table question")
     after = build_report(load_comparison(inputs))
     assert (before["tags"]["tableau"]["n"], after["tags"]["tableau"]["n"]) == (3, 2)

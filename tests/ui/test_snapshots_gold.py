@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.gold.edits import default_edits_path
 from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.loading.gold import load_gold
+from ragtui.core.loading.inputs import default_gold_edits_path
 from ragtui.ui.screens.question import QuestionScreen
 from tests.ui.triage_data import host_app, triage_comparison
 
@@ -16,7 +16,7 @@ from tests.ui.triage_data import host_app, triage_comparison
 def _app(root: Path):
     comparison = triage_comparison(root)
     gold = load_gold(comparison.a.run.path.with_name("gold.yaml"))
-    fixer = GoldFixer.open(gold, default_edits_path(gold.path), None, ("sans_reponse",))
+    fixer = GoldFixer.open(gold, default_gold_edits_path(gold.path), None, ("sans_reponse",))
     return host_app(lambda: QuestionScreen(comparison, ["proc-01", "proc-02"], 0, gold=fixer))
 
 

@@ -29,17 +29,11 @@ import polars as pl
 from ragtui.core.atomic import append_synced_line
 from ragtui.core.errors import Problem, problem, warning
 from ragtui.core.loading.gold import GoldSet
-from ragtui.core.loading.inputs import GOLD_EDITS_SUFFIX
 from ragtui.core.loading.records import json_object_line
 
 EDITABLE_FIELDS = ("gold_passages", "category", "expected_answer", "tags")
 _LIST_FIELDS = ("gold_passages", "tags")
 WHY_LIMIT = 300  # a one-line reason
-
-
-def default_edits_path(gold_path: Path) -> Path:
-    """`data/gold.yaml` → `data/gold.edits.jsonl`, beside the gold set it edits."""
-    return gold_path.with_name(gold_path.stem + GOLD_EDITS_SUFFIX)
 
 
 def _who() -> str:

@@ -21,6 +21,11 @@ def default_config_path(search_dir: Path | None = None) -> Path:
     return (search_dir or Path.cwd()) / CONFIG_FILE_NAME
 
 
+def default_gold_edits_path(gold_path: Path) -> Path:
+    """`data/gold.yaml` → `data/gold.edits.jsonl`: the gold edits made in triage, beside the gold set."""
+    return gold_path.with_name(gold_path.stem + GOLD_EDITS_SUFFIX)
+
+
 def default_labels_path(run_path: Path | RemoteLocation) -> Path:
     """`RUN.labels.jsonl` beside the run file; for a run at an address (nothing can be
     written beside it), in the current folder."""
@@ -72,9 +77,7 @@ class Inputs:
         """The edits log replayed over the gold set: --gold-edits, else `GOLD.edits.jsonl` beside it."""
         if self.gold_edits is not None:
             return self.gold_edits
-        if self.gold is None:
-            return None
-        return self.gold.with_name(self.gold.stem + GOLD_EDITS_SUFFIX)
+        return default_gold_edits_path(self.gold) if self.gold is not None else None
 
     @property
     def runs(self) -> tuple[Path, ...]:
