@@ -31,6 +31,8 @@ from ragtui.ui.loader import start_intervals, start_loading
 from ragtui.ui.messages import (
     ComparisonFailed,
     ComparisonLoaded,
+    GoldEdited,
+    GoldRecomputed,
     IntervalsComputed,
     OpenFailures,
     OpenPair,
@@ -318,6 +320,7 @@ class RagtuiApp(ThemedApp):
         if question_id not in ids:
             self.notify(neutralize(f"no question {question_id!r} in this comparison"), severity="warning", timeout=6, markup=False)
             return
+        self._open_gold()
         self.push_screen(QuestionScreen(self.comparison, ids, ids.index(question_id), session=self.session))
 
     def _once_loaded(self, what: str, action: Callable[[], object]) -> bool:
@@ -345,6 +348,49 @@ class RagtuiApp(ThemedApp):
 
         self.push_screen(Prompt(":", hint, suggestions=ids), callback=go)
 
+    # ---- the gold set, fixed from triage ----------------------------------------------
+
+    def _open_gold(self) -> None:
+        """The session's gold fixer (the gold set, its edits log, the corpus), opened once on the
+        UI thread — a gold set is 50 to a few thousand questions; what could not be read is said."""
+        for title, severity, text in self.session.open_gold():
+            self.notify(neutralize(text), title=title, severity=severity, timeout=10, markup=False)
+
+    def on_gold_edited(self, message: GoldEdited) -> None:
+        self.recompute_with_gold_edits()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="gold", name="recompute with the gold edits")
+    def recompute_with_gold_edits(self) -> None:
+        """Load the comparison again: the core replays the edits log over the gold set."""
+        try:
+            data = _wait_for(start_loading(self.session))
+        except InputError as exc:
+            self.call_from_thread(self.notify, neutralize(str(exc.problems[0])), title="Gold set", severity="error", timeout=10, markup=False)
+            return
+        except Exception as exc:  # noqa: BLE001 - a bug in ragtui: said, and the screens keep the last comparison
+            message = f"the comparison could not be recomputed with the gold edits: {type(exc).__name__}: {exc}"
+            self.call_from_thread(self.notify, neutralize(message), title="Gold set", severity="error", timeout=30, markup=False)
+            return
+        if data is not None:
+            self.post_message(GoldRecomputed(data))
+
+    def on_gold_recomputed(self, message: GoldRecomputed) -> None:
+        """Every screen of the comparison shows the recomputed one; intervals follow."""
+        from ragtui.ui.screens.dashboard import DashboardScreen
+        from ragtui.ui.screens.question import QuestionScreen
+
+        data = message.data
+        self.session.show(data)
+        assert data.comparison is not None
+        for screen in self.screen_stack:
+            if isinstance(screen, DashboardScreen):
+                screen.show_recomputed(data)
+            elif isinstance(screen, QuestionScreen):
+                screen.use_comparison(data.comparison)
+        if data.intervals_pending:
+            self.compute_intervals(data)
+
+
     def open_failures(self, *, category: str | None = None, failure_kind: str | None = None, status: str | None = None) -> None:
         """Push the failure list, filtered by category, failure kind and/or diff status."""
         if not self._once_loaded("Failures", lambda: self.open_failures(category=category, failure_kind=failure_kind, status=status)):
@@ -352,6 +398,7 @@ class RagtuiApp(ThemedApp):
         assert self.comparison is not None
         from ragtui.ui.screens.failures import FailureListScreen
 
+        self._open_gold()
         self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status, session=self.session))
 
     def on_open_failures(self, message: OpenFailures) -> None:

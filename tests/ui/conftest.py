@@ -393,7 +393,7 @@ class RecordingFailures(Screen):
 
     opened: list[dict] = []
 
-    def __init__(self, comparison, *, category=None, failure_kind=None, status=None, session=None):
+    def __init__(self, comparison, *, category=None, failure_kind=None, status=None, gold=None, session=None):
         super().__init__()
         RecordingFailures.opened.append({"category": category, "failure_kind": failure_kind, "status": status})
 

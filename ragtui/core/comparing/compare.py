@@ -30,7 +30,7 @@ from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metric_specs import METRICS, UTILITY_RANGE, MetricValue
-from ragtui.core.measuring.metrics import summarize, summarize_by_category
+from ragtui.core.measuring.metrics import summarize, summarize_by_category, summarize_by_tag
 from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
@@ -156,6 +156,21 @@ def _categories(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, Categor
     return out
 
 
+def _tags(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, CategoryComparison]:
+    """Per tag of the gold set (a question counts in each of its tags), as `_categories` is per
+    category; tags in order of first appearance. None without a gold set that has tags."""
+    if paired is None:
+        return {tag: CategoryComparison(n, _category_cells(values, None)) for tag, (n, values) in summarize_by_tag(a).items()}
+    if "tags" not in paired.columns:
+        return {}
+    exploded = paired.explode("tags").filter(pl.col("tags").is_not_null())
+    out: dict[str, CategoryComparison] = {}
+    for (tag,), group in exploded.group_by("tags", maintain_order=True):
+        values_a, values_b = _paired_values(group, a.k)
+        out[str(tag)] = CategoryComparison(group.height, _category_cells(values_a, values_b))
+    return out
+
+
 def _unpaired(a: Evaluation, b: Evaluation) -> dict[str, list[str]]:
     """Ids held by one run only (never with a gold set: both then hold every gold question)."""
     ids_a, ids_b = a.questions.select("id"), b.questions.select("id")
@@ -230,6 +245,7 @@ def compare(
         a, b, config, metrics, categories, status, tuple(warnings),
         unpaired=unpaired,
         tool_metrics=compare_tool_metrics(a, b, config) if "tool_scores" in a.questions.columns else {},
+        tags=_tags(a, paired),
         status_from=status_from,
         labels=labels,
         runs={side: summarize_run(evaluation, labels[side], config) for side, evaluation in evaluations.items()},

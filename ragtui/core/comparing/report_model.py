@@ -100,6 +100,8 @@ class Report(TypedDict):
     k: int
     metrics: dict[str, MetricFields]
     categories: dict[str, CategoryFields]
+    tags: dict[str, CategoryFields]  # the same per tag of the gold set (empty without tags)
+    likely_gold_problems: NotRequired[list[dict[str, Any]]]
     status_from: NotRequired[str]
     tool_metrics: NotRequired[dict[str, MetricFields]]
     questions: dict[str, list[str]]
@@ -112,3 +114,8 @@ class Report(TypedDict):
     power: NotRequired[dict[str, float]]
     warnings: list[str]
     marks: NotRequired[list[dict[str, Any]]]  # `report --notes FILE`: the triage marks
+
+
+def groups(report: Report, section: str) -> dict[str, CategoryFields]:
+    """`report["categories"]`, or `report["tags"]` for `section="tags"`."""
+    return report["tags"] if section == "tags" else report["categories"]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ragtui.core.triage.notes import Notes, default_notes_path
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
     from ragtui.core.comparing.tradeoff import Tradeoff
+    from ragtui.core.gold.triage import GoldFixer
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.triage.search import SearchIndexes
     from ragtui.ui.models.dashboard import DashboardData
@@ -42,6 +43,7 @@ class Session:
     comparison: Comparison | None = None
     notes: Notes | None = None  # read with the first comparison (`read_notes`), or at first use
     labelling: Labelling | None = None  # made at the first label key, for the comparison on screen
+    gold: GoldFixer | None = None  # the gold set's fixes from triage (--gold), opened with the first triage screen
     search: SearchIndexes = field(default_factory=_search_indexes)
     # More than two runs: the trade-off of every run, and each pair compared so far,
     # (position of A, position of B) among `inputs.runs` → their comparison.
@@ -143,6 +145,34 @@ class Session:
         if self.labelling is None or self.labelling.comparison is not comparison:
             self.labelling = Labelling(comparison)
         return self.labelling
+
+    def open_gold(self) -> list[tuple[str, Literal["warning", "error"], str]]:
+        """Open the gold set as on disk, its edits log and the corpus (`--corpus`) for fixes
+        from triage, once (nothing without --gold); (title, severity, message) of each file
+        that could not be read — the view goes on without it."""
+        inputs, comparison = self.inputs, self.comparison
+        if self.gold is not None or inputs is None or inputs.gold is None or comparison is None:
+            return []
+        from ragtui.core.errors import InputError
+        from ragtui.core.gold.triage import GoldFixer
+        from ragtui.core.loading.corpus import load_corpus
+        from ragtui.core.loading.gold import load_gold
+
+        edits_path = inputs.gold_edits_path()
+        assert edits_path is not None  # there is a gold set
+        try:
+            gold = load_gold(inputs.gold)
+        except InputError as exc:
+            return [("Gold set", "error", str(exc.problems[0]))]
+        said: list[tuple[str, Literal["warning", "error"], str]] = []
+        corpus = None
+        if inputs.corpus is not None:
+            try:
+                corpus = load_corpus(inputs.corpus)
+            except InputError as exc:
+                said.append(("Corpus", "warning", f"corpus not read: {exc.problems[0]}"))
+        self.gold = GoldFixer.open(gold, edits_path, corpus, comparison.config.unanswerable_categories)
+        return said
 
     @property
     def labels_version(self) -> int:

@@ -107,6 +107,11 @@ class DashboardScreen(Screen):
         if self.focused is None:  # a key pressed meanwhile may have moved it (`c`)
             self.query_one("#dashboard-scroll", VerticalScroll).focus(scroll_visible=False)
 
+    def show_recomputed(self, data: DashboardData) -> None:
+        """The same inputs compared again (the gold set's edits replayed): drawn anew."""
+        self.data = data
+        self.refresh(recompose=True)
+
     def on_screen_resume(self) -> None:
         """Back from labelling: the corrected values follow the labels just made."""
         session = self.session

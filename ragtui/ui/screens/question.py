@@ -7,14 +7,16 @@ list the screen was opened with by redrawing in place (no screen pushed per step
 at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
 reason and evidence in view; `v` / Enter opens the verdict inspector. `/` searches
 every text of the comparison (`n` / `N` then step the matches), `J` judges the answer
-again, `d` shows what changed from A to B, `a` and space show more of the passages; the
+again, `d` shows what changed from A to B, `a` and space show more of the passages, `g`,
+`G` and `u` fix the gold set (its edits log, with a reason; the app recomputes); the
 keys every triage screen shares (mark, copy, pager, editor, jump, export, the person's
 labels) are `TriageScreen`'s.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -25,7 +27,10 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.gold.edits import GoldEdit
+from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.measuring.tool_scores import tool_of
+from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.search import Matches, SearchIndex, fields_holding, match_pattern
 from ragtui.ui.content.answer_view import sentences
 from ragtui.ui.content.diff_view import answer_diff_content, rank_diff_content
@@ -33,14 +38,23 @@ from ragtui.ui.content.question_header import header_content, tabs_content
 from ragtui.ui.content.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.content.safe_text import safe
 from ragtui.ui.content.verdict_styles import role_colour
-from ragtui.ui.models.question import QuestionData, load_question
+from ragtui.ui.messages import GoldEdited
+from ragtui.ui.models.question import QuestionData, load_question, retrieved
 from ragtui.ui.models.session import Session
+from ragtui.ui.screens.gold_menu import GOLD_FIXES, GoldMenu
+from ragtui.ui.screens.menus import Choice, ChoiceMenu, Prompt
 from ragtui.ui.screens.triage import INDEXING, LABEL_BINDINGS, TRIAGE_BINDINGS, TriageScreen, mark_text
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
 
 NARROW = 120  # below this width, one side at a time
+GOLD_BINDINGS = [  # the gold keys: listed under ?, not in the 80-column footer
+        Binding("g", "gold_passage", "gold?", show=False, tooltip="Toggle whether a retrieved passage is gold (in GOLD.edits.jsonl, with a reason)", id="question.gold_passage"),
+        Binding("G", "gold_menu", "fix gold", key_display="G", show=False, tooltip="Fix the gold: unanswerable, category, expected answer, tag", id="question.gold_menu"),
+        Binding("u", "gold_undo", "undo gold", show=False, tooltip="Undo the last fix to the gold set", id="question.gold_undo"),
+]
+
 _STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it with q and ?
 _SENTENCE = Binding.Group("sentence", compact=True)
 
@@ -64,6 +78,7 @@ class QuestionScreen(TriageScreen):
         Binding("J", "rejudge", "re-judge", key_display="J", show=False, tooltip="Judge this answer again with the configured judge", id="question.rejudge"),
         Binding("slash", "search", "search", key_display="/", show=False, tooltip="Search ids, questions, answers, passages and reasons; n / N step the matches", id="question.search"),
         Binding("N", "step(-1)", "previous match", key_display="N", show=False, tooltip="Previous match of the search (n: next)", id="question.previous_match"),
+        *GOLD_BINDINGS,
         *TRIAGE_BINDINGS,
         *LABEL_BINDINGS,
     ]
@@ -111,8 +126,13 @@ class QuestionScreen(TriageScreen):
 
     side: reactive[str] = reactive("A", init=False)
 
-    def __init__(self, comparison: Comparison, question_ids: list[str], index: int, *, session: Session | None = None) -> None:
+    def __init__(
+        self, comparison: Comparison, question_ids: list[str], index: int, *, session: Session | None = None, gold: GoldFixer | None = None
+    ) -> None:
+        """`gold`: the gold set's fixes (for a view opened on its own; the app's session holds them)."""
         super().__init__(comparison, session=session)
+        if gold is not None:
+            self.session.gold = gold
         if not question_ids:
             raise ValueError("the question view needs at least one question id")
         self.question_ids = question_ids
@@ -179,7 +199,7 @@ class QuestionScreen(TriageScreen):
         self.query_one("#question-tabs", Static).update(tabs_content(self.sides, self.side, self.data.names))
         for side in self.sides:
             self._side(side).show(
-                data.rows.get(side),
+                self.with_unretrieved_gold(data.rows.get(side)),
                 data.names[side],
                 data.k,
                 self.sentence_at[side],
@@ -255,11 +275,8 @@ class QuestionScreen(TriageScreen):
         return focus
 
     def _show_the_cause(self) -> None:
-        """On a short terminal, scroll each side to where this question went wrong.
-
-        A regression of the answer (same passages, new verdicts) is read in the answer,
-        not in the retrieved list, which would otherwise fill a 24-line screen.
-        """
+        """On a short terminal, scroll each side to where this question went wrong: a
+        regression of the answer (same passages, new verdicts) is read in the answer."""
         cause = (self.data.status or {}).get("cause") or ""
         if cause.startswith("generation"):
             for side in self.sides:
@@ -452,6 +469,152 @@ class QuestionScreen(TriageScreen):
     def action_all_passages(self) -> None:
         self.show_all_passages = not self.show_all_passages
         self.redraw()
+
+    # -- `g`, `G`, `u`: fix the gold set from triage (`core.gold.triage.GoldFixer`, in the
+    #    session): each fix is on disk, with its reason, before the view moves on; the view
+    #    then posts `GoldEdited`, and the app recomputes the comparison with the edits -------------
+
+    def use_comparison(self, comparison: Comparison) -> None:
+        """The comparison recomputed (with the gold fixed): the same question, drawn again."""
+        self.comparison = comparison
+        self.data = load_question(comparison, self.question_id)
+        self.redraw()
+
+    def with_unretrieved_gold(self, row: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The row with the corpus text of each gold passage it did not retrieve (`--corpus`)."""
+        if row is None or self.session.gold is None or self.session.gold.corpus is None:
+            return row
+        found = {passage for _, passage, _, _ in retrieved(row)}
+        missed = [p for p in row.get("gold_passages") or [] if p not in found]
+        return row | {"gold_not_retrieved": [(p, self.session.gold.corpus_text(p)) for p in missed]} if missed else row
+
+    def _gold_fixer(self) -> GoldFixer | None:
+        if self.session.gold is None:
+            self.say("no gold set to fix: open the runs with --gold GOLD.yaml", severity="warning", timeout=4)
+        return self.session.gold
+
+    def _gold_recorded(self, made: list[GoldEdit], what: str) -> None:
+        """Say what was saved and where; the app recomputes the comparison with it."""
+        if self.session.gold is None or not made:
+            self.say(f"{self.question_id}: nothing changed", timeout=3)
+            return
+        self.say(f"{self.question_id}: {what} — saved in {self.session.gold.edits.path}", timeout=4)
+        self.post_message(GoldEdited())
+
+    def _gold_write(self, edit: Callable[[], list[GoldEdit]], what: str) -> None:
+        try:
+            made = edit()
+        except OSError as exc:
+            path = self.session.gold.edits.path if self.session.gold is not None else ""
+            self.say(f"could not write {path}: {exc.strerror or exc}: nothing changed", severity="error", timeout=10)
+            return
+        self._gold_recorded(made, what)
+
+    def action_gold_passage(self) -> None:
+        """g: pick a retrieved passage of the active side (the one the focused sentence cites first)."""
+        fixer = self._gold_fixer()
+        row = self.data.rows.get(self.side)
+        if fixer is None:
+            return
+        items = retrieved(row) if row else []
+        if not items:
+            self.say(f"{self.question_id}: run {self.side} retrieved nothing", timeout=3)
+            return
+        gold = set(fixer.value(self.question_id, "gold_passages") or [])
+        said = sentences(row)
+        cited = (said[self.sentence_at[self.side]].get("evidence") or []) if said else []
+        shown = items[:9]
+        choices = [
+            Choice(str(index + 1), Content.assemble("★ " if passage in gold else "  ", safe(passage, one_line=True, limit=30),
+                                                    " ", safe(text or "", one_line=True, limit=30).stylize("dim")), passage)
+            for index, (_, passage, text, _) in enumerate(shown)
+        ]
+        focus = next((i for i, (_, passage, _, _) in enumerate(shown) if passage in cited), 0)
+        title = Content.assemble("Gold passages of ", safe(self.question_id, one_line=True, limit=30), f" (run {self.side}): ★ is gold, picking toggles")
+
+        def done(result: tuple[str, str] | None) -> None:
+            if result is not None:
+                passage, why = result
+                verb = "no longer gold" if passage in gold else "now gold"
+                self._gold_write(lambda: fixer.toggle_gold_passage(self.question_id, passage, why), f"{passage} {verb}")
+
+        self.app.push_screen(GoldMenu(title, choices, highlighted=focus), callback=done)
+
+    def action_gold_menu(self) -> None:
+        """G: the other fixes, each with a reason."""
+        fixer = self._gold_fixer()
+        if fixer is None:
+            return
+        question = self.question_id
+
+        def done(result: tuple[str, str] | None) -> None:
+            if result is None:
+                return
+            fix, why = result
+            if fix == "unanswerable":
+                self._gold_write(lambda: fixer.mark_unanswerable(question, why), "marked unanswerable")
+            elif fix == "category":
+                self._choose_category(fixer, question, why)
+            elif fix == "expected_answer":
+                self._edit_expected_answer(fixer, question, why)
+            elif fix == "tag":
+                self._choose_tag(fixer, question, why)
+
+        title = Content.assemble("Fix the gold of ", safe(question, one_line=True, limit=40))
+        self.app.push_screen(GoldMenu(title, GOLD_FIXES), callback=done)
+
+    def _choose_category(self, fixer: GoldFixer, question: str, why: str) -> None:
+        current = fixer.value(question, "category")
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        choices = [
+            Choice(letters[i], safe(self.comparison.config.category_name(c), one_line=True, limit=50), c)
+            for i, c in enumerate(c for c in fixer.categories() if c != current) if i < len(letters)
+        ]
+
+        def done(category: str | None) -> None:
+            if category is not None:
+                self._gold_write(lambda: fixer.set_category(question, category, why), f"category {category}")
+
+        self.app.push_screen(ChoiceMenu(Content.assemble("New category of ", safe(question, one_line=True, limit=40)), choices), callback=done)
+
+    def _choose_tag(self, fixer: GoldFixer, question: str, why: str) -> None:
+        has = fixer.value(question, "tags") or []
+        hint = f"a tag to add, or one of {', '.join(has)} to remove (Tab completes, Enter records, Esc cancels)" if has else "a tag to add (Tab completes, Enter records, Esc cancels)"
+
+        def done(value: str | None) -> None:
+            tag = (value or "").strip()
+            if tag:
+                verb = "removed" if tag in has else "added"
+                self._gold_write(lambda: fixer.toggle_tag(question, tag, why), f"tag {tag} {verb}")
+
+        self.app.push_screen(Prompt("tag", neutralize(hint), suggestions=fixer.tags()), callback=done)
+
+    def _edit_expected_answer(self, fixer: GoldFixer, question: str, why: str) -> None:
+        from ragtui.ui.external import edit_outside
+
+        before = fixer.value(question, "expected_answer") or ""
+        edited, message = edit_outside(self.app, before, name=neutralize(f"{question}-expected.txt", keep_newlines=False).replace("/", "_"))
+        if edited is None:
+            self.say(message, severity="warning", timeout=5)
+            return
+        self._gold_write(lambda: fixer.set_expected_answer(question, edited or None, why), "expected answer edited")
+
+    def action_gold_undo(self) -> None:
+        """u: take back the last fix to the gold set (whatever question it was on)."""
+        fixer = self._gold_fixer()
+        if fixer is None:
+            return
+        try:
+            undone = fixer.undo()
+        except OSError as exc:
+            self.say(f"could not write {fixer.edits.path}: {exc.strerror or exc}: nothing undone", severity="error", timeout=10)
+            return
+        if not undone:
+            self.say("no fix to the gold set to undo", timeout=3)
+            return
+        first = undone[0]
+        self.say(f"undone: {first.question} {first.field} — saved in {fixer.edits.path}", timeout=4)
+        self.post_message(GoldEdited())
 
     # -- TriageScreen -----------------------------------------------------------------------
 

@@ -163,7 +163,7 @@ class VerdictScreen(TriageScreen):
         if found:
             self.query_one("#verdict-body", VerticalScroll).scroll_to_widget(found.first(), animate=False, top=True)
 
-    # -- the person's labels (keys: ragtui.ui.screens.label_keys) ----------------------------
+    # -- the person's labels (keys: TriageScreen) ---------------------------------------------
 
     def _count(self) -> int:
         row = self._row()
