@@ -3,7 +3,8 @@
 One small modal for both gold keys: `g` lists the side's retrieved passages (picking one
 toggles whether it is gold), `G` lists the fixes (mark unanswerable, change category, edit
 the expected answer, add or remove a tag). A letter or ↑↓ Enter picks; the one-line
-reason is optional and Enter records. Esc closes without recording anything. Passage ids
+reason is optional and Enter records. Esc or `q` closes without recording anything, and
+the footer lists the keys, as in every menu. Passage ids
 and texts come from files: they go through `safe`.
 """
 
@@ -19,6 +20,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ragtui.ui.screens.menus import Choice
+from ragtui.ui.widgets.key_footer import KeyFooter
 
 GOLD_FIXES: list[Choice[str]] = [
     Choice("u", "mark unanswerable (no gold passage, unanswerable category)", "unanswerable"),
@@ -42,7 +44,10 @@ class GoldMenu(ModalScreen[tuple[str, str] | None]):
     GoldMenu OptionList, GoldMenu OptionList:focus { height: auto; max-height: 10; border: none; padding: 0; }
     GoldMenu Input { margin-top: 1; }
     """
-    BINDINGS = [Binding("escape", "cancel", "cancel", id="gold_menu.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "close", id="gold_menu.cancel"),
+        Binding("q", "cancel", "close", id="gold_menu.close"),  # as every menu; in the reason field, q is a letter
+    ]
 
     def __init__(self, title: Content | str, choices: list[Choice[str]], *, highlighted: int = 0) -> None:
         super().__init__()
@@ -58,7 +63,8 @@ class GoldMenu(ModalScreen[tuple[str, str] | None]):
                 *[Option(Content.assemble(Content(f"{c.letter} ").stylize("bold"), c.label), id=str(i)) for i, c in enumerate(self.choices)]
             )
             yield Input(placeholder="why (optional, one line) — Enter records", id="gold-why")
-            yield Static("letter or ↑↓ Enter: pick · then a reason and Enter · Esc: cancel", classes="menu-hint")
+            yield Static("letter or ↑↓ Enter: pick · then a reason and Enter · Esc: close", classes="menu-hint")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

@@ -565,7 +565,7 @@ class QuestionScreen(TriageScreen):
 
     def _choose_category(self, fixer: GoldFixer, question: str, why: str) -> None:
         current = fixer.value(question, "category")
-        letters = "abcdefghijklmnopqrstuvwxyz"
+        letters = "abcdefghijklmnoprstuvwxyz"  # not q: q closes every menu
         choices = [
             Choice(letters[i], safe(self.comparison.config.category_name(c), one_line=True, limit=50), c)
             for i, c in enumerate(c for c in fixer.categories() if c != current) if i < len(letters)
