@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from ragtui.core.loading.config import MAX_K
+
 
 def positive_k(text: str) -> int:
     """-k as argparse reads it: a whole number ≥ 1, else a usage error (exit 2), never a fallback."""
@@ -12,8 +14,8 @@ def positive_k(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, found {value}")
+    if not 1 <= value <= MAX_K:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_K}, found {value}")
     return value
 
 

@@ -39,6 +39,7 @@ from ragtui.core.importers.common import (
     string_or_none,
 )
 from ragtui.core.importers.zipentry import read_entry
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _SAMPLE_ENTRY = re.compile(r"samples/.+_epoch_\d+\.json")
@@ -94,7 +95,7 @@ def _from_archive(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str,
 def _json_entry(archive: zipfile.ZipFile, name: str, path: Path) -> dict[str, Any]:
     data = read_entry(archive, archive.getinfo(name), path)
     try:
-        value = json.loads(data.decode("utf-8").removeprefix("\ufeff"))
+        value = bounded_json.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError:
         raise InputError(problem(path, None, name, "not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
@@ -106,7 +107,7 @@ def _json_entry(archive: zipfile.ZipFile, name: str, path: Path) -> dict[str, An
 
 def _from_json(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
     try:
-        log = json.loads(read_bytes_utf8(path))
+        log = bounded_json.loads(read_bytes_utf8(path))
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
     if not isinstance(log, dict) or not isinstance(log.get("eval"), dict):

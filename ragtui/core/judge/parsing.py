@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from ragtui.core.loading import bounded_json
+
 # Aliases after key normalisation (lower case, accents and separators removed).
 _SENTENCES_KEYS = ("sentences", "phrases", "verdicts", "claims")
 _TEXT_KEYS = ("text", "texte", "sentence", "phrase")
@@ -119,7 +121,7 @@ def _without_trailing_commas(text: str) -> str:
 def _loads_object(chunk: str) -> dict[str, Any] | None:
     for attempt in (chunk, _without_trailing_commas(chunk)):
         try:
-            obj = json.loads(attempt)
+            obj = bounded_json.loads(attempt)
         except (json.JSONDecodeError, ValueError):
             continue
         if isinstance(obj, dict):

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.errors import Problem, problem, warning
+from ragtui.core.errors import Problem, problem, shown, warning
 from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, VERDICT_ALIASES
 
 # A retrieved passage this long is almost certainly a whole document: shown, but flagged.
@@ -87,8 +87,7 @@ def _kind(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:37] + "…"
+    return shown(value)
 
 
 def apply_aliases(record: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import Problem, problem
+from ragtui.core.loading import bounded_json
 
 MARKS = ("ok", "bug", "gold_wrong", "flaky")
 MARK_LABELS = {"ok": "ok", "bug": "bug", "gold_wrong": "gold wrong", "flaky": "flaky"}
@@ -55,7 +56,7 @@ def default_notes_path(run_path: Path) -> Path:
 
 def _parse(path: Path, line_no: int, line: str, problems: list[Problem]) -> Mark | None:
     try:
-        data = json.loads(line)
+        data = bounded_json.loads(line)
     except json.JSONDecodeError as exc:
         problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
         return None

@@ -1,0 +1,86 @@
+"""JSON decoded within bounds: the one `loads` for runs, peer tools' files and judge replies.
+
+Python's decoder builds whatever a document asks for: an array nested thousands deep ends
+in RecursionError, a 5,000-digit integer in ValueError (Python refuses str→int past 4,300
+digits), and an escaped lone surrogate (`"\\ud800"`) decodes into a string that no UTF-8
+stream can then write. Each is a `json.JSONDecodeError` here, so every caller's one
+`except json.JSONDecodeError` reports it like any malformed document, at its position.
+
+The checks cost little on ordinary files: the decoder's own RecursionError is caught, the
+decoded value is walked for its depth (containers only) when the text has more than
+MAX_DEPTH brackets, and the number and surrogate checks run only where a quick search
+finds a long run of digits or a `\\uD8..`-style escape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# Deeper than any run, peer tool log or judge reply (a few levels), far shallower than
+# the recursion a decoder or a later walk over the value could survive.
+MAX_DEPTH = 64
+MAX_NUMBER_CHARS = 100
+
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_CHARS // 2}}}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _NumberTooLong(Exception):
+    def __init__(self, text: str):
+        self.text = text
+
+
+def loads(text: str | bytes) -> Any:
+    """`json.loads`, with nesting, number length and lone surrogates bounded.
+
+    Raises `json.JSONDecodeError` (its `msg` says which bound) for anything refused.
+    """
+    if isinstance(text, bytes | bytearray):
+        text = text.decode("utf-8")  # a UnicodeDecodeError, as json.loads would raise
+    try:
+        if _LONG_DIGITS.search(text):
+            value = json.loads(text, parse_int=_int, parse_float=_float)
+        else:
+            value = json.loads(text)
+    except _NumberTooLong as exc:
+        raise json.JSONDecodeError(f"a number of more than {MAX_NUMBER_CHARS} characters", text, max(text.find(exc.text), 0)) from None
+    except RecursionError:  # the decoder's own bound, thousands of levels down
+        raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, 0) from None
+    surrogates = _SURROGATE_ESCAPE.search(text)
+    if type(value) in (dict, list) and (surrogates or text.count("[") + text.count("{") > MAX_DEPTH):
+        _check_value(value, text, surrogates.start() if surrogates else None)
+    return value
+
+
+def _check_value(value: Any, text: str, surrogate_at: int | None) -> None:
+    """Walk the decoded value once, without recursion: its depth, and its strings when the
+    text holds a surrogate escape (a pair decodes into one character; a lone one stays)."""
+    containers = (dict, list)
+    strings = surrogate_at is not None
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth >= MAX_DEPTH:
+            raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, 0)
+        children = item.values() if type(item) is dict else item
+        if strings:
+            keys = list(item) if type(item) is dict else ()
+            for child in (*keys, *children):
+                if type(child) is str and _LONE_SURROGATE.search(child):
+                    raise json.JSONDecodeError("a lone surrogate escape (\\ud800–\\udfff without its pair)", text, surrogate_at)
+        stack.extend([(child, depth + 1) for child in children if type(child) in containers])
+
+
+def _int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _NumberTooLong(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _NumberTooLong(text)
+    return float(text)
