@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.comparing.report import build_report
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.loading.remote import run_location
+    from ragtui.core.sanitize import inert_json
     from ragtui.core.session import load_comparison
 
     inputs = Inputs(
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.notes:
         report["marks"] = _marks(comparison, Path(args.notes))
     if args.format == "json":
-        text = report_json(report) + "\n"
+        text = inert_json(report_json(report)) + "\n"
     elif args.format == "markdown":
         text = render_markdown(report)
     else:
@@ -110,12 +111,12 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
     from ragtui.cli.report_json import report_json
     from ragtui.core.comparing.multi_report import build_multi_report, failed_multi_checks
     from ragtui.core.loading.remote import run_location
-    from ragtui.core.sanitize import neutralize
+    from ragtui.core.sanitize import inert_json, neutralize
     from ragtui.core.session import load_comparisons
 
     report = build_multi_report(load_comparisons(inputs, [run_location(path) for path in args.b]))
     if args.format == "json":
-        text = report_json(report) + "\n"
+        text = inert_json(report_json(report)) + "\n"
     elif args.format == "markdown":
         text = render_multi_markdown(report)
     else:

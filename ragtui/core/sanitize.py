@@ -44,15 +44,32 @@ def neutralize(text: object, *, keep_newlines: bool = True) -> str:
     return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", value)
 
 
+# What a terminal acts on and JSON leaves raw (it escapes C0 controls itself): DEL, C1, bidi
+# and invisible characters. They only ever stand inside JSON strings, where `\u009b`
+# reads back as the same character.
+_JSON_RAW_CONTROL = re.compile(f"[\x7f-\x9f]|{_INVISIBLE.pattern}")
+
+
+def inert_json(text: str) -> str:
+    """JSON text with DEL, C1 controls and bidi/invisible characters written as `\\uXXXX`
+    escapes: the same JSON to any reader, inert on a terminal."""
+    return _JSON_RAW_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+# What GitHub turns into a link with no markup at all: `http://`, `https://`, `ftp://` and
+# `www.`. A zero-width space after the scheme or `www` leaves the text readable and dead.
+_BARE_LINK = re.compile(r"(?i)(?<![a-z0-9])(?:https?|ftp)(?=://)|(?<![a-z0-9])www(?=\.)")
 
 
 def markdown_cell(text: object) -> str:
     """Untrusted text as one line of inert markdown (a table cell, a list item).
 
     Controls are neutralised, newlines become spaces, and every character markdown or
-    HTML would act on (`|`, backtick, `<`, `[`, `*`, …) is backslash-escaped, so a note
-    cannot break the table, open a link or ping anyone in a PR comment.
+    HTML would act on (`|`, backtick, `<`, `[`, `*`, …) is backslash-escaped, and a bare
+    address (`https://…`, `www.…`) is broken by a zero-width space, so a note cannot break
+    the table, open a link or ping anyone in a PR comment.
     """
     value = _MARKDOWN_SPECIAL.sub(r"\\\1", neutralize(text, keep_newlines=False))
+    value = _BARE_LINK.sub(lambda m: m.group() + "\u200b", value)
     return value.replace("@", "@\u200b") if "@" in value else value

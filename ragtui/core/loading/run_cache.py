@@ -21,6 +21,13 @@ into place, so a half-written entry is never read.
 
 The cache never grows past its limit (5 GB, or `RAGTUI_CACHE_LIMIT`): after each new
 entry, the least recently used ones are removed first.
+
+An entry carries the key it was written for — in `entry.json` and in the metadata of each
+Parquet file (`ragtui.cache_key`) — and is served only when both match: a file copied in
+from another entry is never served as this run's numbers. The cache removes only what it
+wrote: a folder is an entry when its `entry.json` names it, a build in progress when it
+holds the STAGING_MARKER; in either, only the cache's own file names are removed, a
+symbolic link is never followed, and anything else is left where it is and counted.
 """
 
 from __future__ import annotations
@@ -29,8 +36,9 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import secrets
-import shutil
+import stat
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ragtui.core.errors import Problem
+from ragtui.core.loading import bounded_json
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
@@ -55,6 +64,13 @@ DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 MANIFEST = "entry.json"
 LEAN = "frame.parquet"
+# The Parquet metadata key each of an entry's files carries: the entry's key.
+KEY_METADATA = "ragtui.cache_key"
+# The file that marks a folder as an entry being built (`.tmp-PID-…`) or removed (`.trash-…`).
+STAGING_MARKER = ".ragtui-staging"
+# Every name the cache writes inside an entry; nothing else is ever removed.
+_OWN_FILE = re.compile(r"\.?(?:entry\.json|frame\.parquet|lines\.npy|texts-\d{5}\.parquet)(?:\.\w+\.tmp)?|\.ragtui-staging")
+_STAGING = re.compile(r"\.tmp-(\d+)-[0-9a-f]+")
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
 
 
@@ -141,24 +157,41 @@ class RunCache:
     def entries(self) -> list[EntryInfo]:
         """Every complete entry, least recently used first."""
         found = []
-        with contextlib.suppress(FileNotFoundError):
-            for folder in self.folder.iterdir():
+        for folder in self._folders():
+            with contextlib.suppress(OSError, ValueError):
                 manifest = folder / MANIFEST
-                if folder.name.startswith(".") or not manifest.is_file():
-                    continue
-                with contextlib.suppress(OSError, ValueError):
-                    source = str(json.loads(manifest.read_text(encoding="utf-8")).get("source", "?"))
-                    size = sum(part.stat().st_size for part in folder.iterdir())
-                    found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
+                source = str(_own_manifest(folder).get("source", "?"))
+                size = sum(part.lstat().st_size for part in folder.iterdir())
+                found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
         return sorted(found, key=lambda info: info.last_used)
 
-    def clear(self) -> tuple[int, int]:
-        """Remove every entry (and any left-over temporary folder); (entries, bytes) removed."""
+    def clear(self) -> tuple[int, int, list[Path]]:
+        """Remove every entry and unfinished build; (entries, bytes removed, what was left:
+        anything in the folder the cache did not write)."""
         entries = self.entries()
+        left: list[Path] = []
+        if self.folder.is_symlink():
+            return 0, 0, [self.folder]
         with contextlib.suppress(FileNotFoundError):
+            for folder in sorted(self.folder.iterdir()):
+                if not (_is_own(folder) and remove_entry_folder(folder)):
+                    left.append(folder)
+        return len(entries), sum(info.size for info in entries), left
+
+    def unfinished(self) -> list[Path]:
+        """Builds left by a process that ended before it finished (killed, out of disk)."""
+        found = []
+        with contextlib.suppress(OSError):
             for folder in self.folder.iterdir():
-                _remove(folder)
-        return len(entries), sum(info.size for info in entries)
+                match = _STAGING.fullmatch(folder.name)
+                if match and _is_own(folder) and not _process_alive(int(match.group(1))):
+                    found.append(folder)
+        return found
+
+    def sweep(self) -> None:
+        """Remove the unfinished builds of processes that have ended."""
+        for folder in self.unfinished():
+            remove_entry_folder(folder)
 
     def evict(self, keep: Path | None = None) -> list[EntryInfo]:
         """Remove the least recently used entries until the cache fits its limit; `keep`
@@ -169,20 +202,69 @@ class RunCache:
         for info in entries:
             if total <= self.limit:
                 break
-            _remove(info.folder)
+            remove_entry_folder(info.folder)
             total -= info.size
             removed.append(info)
         return removed
 
+    def _folders(self) -> list[Path]:
+        """The entries' folders: real folders (never a link) whose manifest names them."""
+        with contextlib.suppress(OSError):
+            if not self.folder.is_symlink():
+                return [folder for folder in self.folder.iterdir() if not folder.name.startswith(".") and _is_own(folder)]
+        return []
 
-def _remove(folder: Path) -> None:
-    """Remove an entry; renamed first, so a concurrent reader sees it whole or not at all."""
+
+def _own_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of an entry folder; ValueError when it is not one the cache wrote for it."""
+    manifest = bounded_json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    if not isinstance(manifest, dict) or manifest.get("key") != folder.name:
+        raise ValueError(f"{folder}: not a run cache entry")
+    return manifest
+
+
+def _is_own(folder: Path) -> bool:
+    """Whether `folder` is a real folder the cache made: an entry, a build or a removal."""
+    try:
+        if not stat.S_ISDIR(folder.lstat().st_mode):
+            return False
+        if (folder / STAGING_MARKER).is_file() and not (folder / STAGING_MARKER).is_symlink():
+            return True
+        _own_manifest(folder)
+        return not (folder / MANIFEST).is_symlink()
+    except (OSError, ValueError):
+        return False
+
+
+def remove_entry_folder(folder: Path) -> bool:
+    """Remove an entry's own files and then its folder; renamed first, so a concurrent
+    reader sees it whole or not at all. False when something not the cache's stays."""
     trash = folder.with_name(f".trash-{secrets.token_hex(6)}")
     try:
         folder.rename(trash)
     except OSError:
-        return  # already gone (another process evicted it)
-    shutil.rmtree(trash, ignore_errors=True)
+        return True  # already gone (another process evicted it)
+    for part in trash.iterdir():
+        with contextlib.suppress(OSError):
+            if _OWN_FILE.fullmatch(part.name) and stat.S_ISREG(part.lstat().st_mode):
+                part.unlink()
+    try:
+        trash.rmdir()
+    except OSError:  # something of the user's is in it: put back under its name, untouched
+        with contextlib.suppress(OSError):
+            trash.rename(folder)
+        return False
+    return True
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: alive
+    return True
 
 
 def _schema_signature() -> str:
@@ -215,13 +297,17 @@ class CacheEntry:
         import polars as pl
 
         try:
-            manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            manifest = _own_manifest(self.folder)
             if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
                 return None
+            if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
+                return None  # another entry's numbers copied in: never served as this run's
             # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
             # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
             frame = pl.read_parquet(self.folder / LEAN).rechunk()
             texts = _texts(self.folder, manifest, path)
+            if not _texts_written_for(texts, self.key):
+                return None
             if texts.rows != frame.height:
                 return None
             # Last used: eviction removes the least recent first. The precise clock, not the
@@ -235,8 +321,7 @@ class CacheEntry:
     def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
         try:
-            manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-            return _texts(self.folder, manifest, self.source)
+            return _texts(self.folder, _own_manifest(self.folder), self.source)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -244,11 +329,15 @@ class CacheEntry:
         """A writer for this entry, or why the cache folder cannot be written."""
         from ragtui.core.loading.run_cache_parts import EntryWriter
 
+        staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
         try:
             self.cache.folder.mkdir(parents=True, exist_ok=True)
-            staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
+            self.cache.sweep()
             staging.mkdir()  # 0777 less the umask, as the user's other folders
+            (staging / STAGING_MARKER).write_bytes(b"")
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                remove_entry_folder(staging)
             return f"cannot write {self.cache.folder}: {exc.strerror or exc}"
         return EntryWriter(self, staging)
 
@@ -261,6 +350,18 @@ def _texts(folder: Path, manifest: dict[str, Any], path: Path) -> TextStore | Li
     if manifest.get("lines"):
         return LineTexts.load(folder, manifest["lines"], path)
     return TextStore.of(folder, manifest["texts"])
+
+
+def _texts_written_for(texts: TextStore | LineTexts, key: str) -> bool:
+    """Whether an entry's own text files carry its key (a JSONL run's texts are the run
+    file's lines, each checked against its question id as it is read)."""
+    import polars as pl
+
+    from ragtui.core.loading.run_cache_parts import TextStore
+
+    if not isinstance(texts, TextStore):
+        return True
+    return all(pl.read_parquet_metadata(texts.folder / name).get(KEY_METADATA) == key for name in texts.parts)
 
 
 def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore | LineTexts) -> Run:
