@@ -50,8 +50,8 @@ def special_kind(path: Path) -> str | None:
 def read_bounded(path: Path, limit: int = STREAM_LIMIT) -> bytes:
     """The bytes of `path`, opened once; raises InputError naming it for anything else."""
     try:
-        # O_NONBLOCK: opening a FIFO nobody writes to returns at once (and reads as empty).
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        # A FIFO's open waits for its writer, as `cat` does: the one open the FIFO gets.
+        fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         raise InputError(problem(path, None, None, "file not found")) from None
     except IsADirectoryError:
@@ -63,7 +63,6 @@ def read_bounded(path: Path, limit: int = STREAM_LIMIT) -> bytes:
         if not stat.S_ISREG(mode) and not stat.S_ISFIFO(mode):
             kind = next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
             raise InputError(problem(path, None, None, f"is {kind}"))
-        os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as handle:
             if stat.S_ISREG(mode):
                 return handle.read()
