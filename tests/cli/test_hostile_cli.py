@@ -100,3 +100,13 @@ def test_json_report_escapes_c1_del_and_bidi_for_the_terminal(tmp_path, capsys):
     assert not RAW_CONTROL.search(out)
     assert "\\u009b31m\\u007f\\u202egnp.exe\\u2066" in out
     assert hostile in json.dumps(json.loads(out), ensure_ascii=False)  # the same values to a JSON reader
+
+
+def test_the_triage_export_leaves_no_bare_address_github_would_link():
+    from ragtui.core.triage.export import to_markdown
+
+    note = "see https://evil.example/x, WWW.evil.com, (www.a.b) and ftp://files.example"
+    row = {"id": "q1", "category": "c", "status": "regression", "cause": None, "mark": "bug", "note": note, "question": "http://x.y ?"}
+    text = to_markdown([row], ("a", "b"), "marked")
+    assert not re.search(r"(?i)(?<![a-z0-9])(https?|ftp)://|(?<![a-z0-9])www\.", text)
+    assert "https\u200b://evil.example/x" in text and "WWW\u200b.evil.com" in text  # readable, not a link

@@ -8,6 +8,7 @@ die there instead of passing.
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import struct
@@ -326,3 +327,60 @@ def test_the_readers_refuse_every_bomb_under_a_memory_limit(tmp_path):
     assert lines[2] == "/dev/zero: -: is a character device (like /dev/zero), not a file"
     assert "nested more than 64 levels deep" in lines[3]
     assert float(lines[4].split()[1]) < 30
+
+
+# Remote runs ------------------------------------------------------------------------
+
+
+_SIZE = 1_000_000
+
+
+class _SlowParquet(http.server.BaseHTTPRequestHandler):
+    """Serves a run of a megabyte, one byte every half second."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def do_HEAD(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", str(_SIZE))
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        first, _, last = self.headers.get("Range", f"bytes=0-{_SIZE - 1}").removeprefix("bytes=").partition("-")
+        if not first:  # a suffix: the last bytes, where Parquet keeps its footer
+            start, end = _SIZE - int(last), _SIZE - 1
+        else:
+            start, end = int(first), min(int(last or _SIZE - 1), _SIZE - 1)
+        self.send_response(206)
+        self.send_header("Content-Range", f"bytes {start}-{end}/{_SIZE}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.end_headers()
+        try:
+            for _ in range(end - start + 1):
+                self.wfile.write(b"P")
+                self.wfile.flush()
+                time.sleep(0.5)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+def test_a_remote_run_from_a_slow_server_ends_at_the_deadline(monkeypatch):
+    from ragtui.core.loading import remote
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowParquet)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setattr(remote, "FETCH_DEADLINE_S", 2.0)
+    url = f"http://127.0.0.1:{server.server_address[1]}/run.parquet"
+    started = time.perf_counter()
+    try:
+        with pytest.raises(InputError) as caught:
+            remote.load_remote_run(remote.RemoteLocation(url))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert time.perf_counter() - started < 6
+    assert str(caught.value) == f"{url}: -: cannot fetch: no whole reply within 2 s"
