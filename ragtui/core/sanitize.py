@@ -14,8 +14,9 @@ import re
 
 # C0 controls except TAB and LF, DEL, C1 controls (U+0080–U+009F).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Bidi embeddings/overrides/isolates, plus zero-width and line/paragraph separators.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+# Bidi embeddings/overrides/isolates, zero-width and line/paragraph separators, and lone
+# surrogates (no terminal or UTF-8 stream takes one: printing it would raise).
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
 
 
 def _control_picture(match: re.Match[str]) -> str:

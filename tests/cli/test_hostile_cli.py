@@ -110,3 +110,35 @@ def test_the_triage_export_leaves_no_bare_address_github_would_link():
     text = to_markdown([row], ("a", "b"), "marked")
     assert not re.search(r"(?i)(?<![a-z0-9])(https?|ftp)://|(?<![a-z0-9])www\.", text)
     assert "https\u200b://evil.example/x" in text and "WWW\u200b.evil.com" in text  # readable, not a link
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "importers" / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "name", "old", "new", "said"),
+    [
+        ("deepeval_test_run.json", "deepeval.json", '"input": "', '"input": "\\ud800', "malformed JSON: a lone surrogate escape"),
+        ("inspect_log.json", "inspect.json", '"input": "', '"input": "\\ud800', "malformed JSON: a lone surrogate escape"),
+        ("ragas_results.csv", "ragas.csv", '""Article 42', '""\\ud800Article 42', "a lone surrogate (\\ud800–\\udfff) in a text"),
+        ("deepeval_test_run.json", "deep.json", '"input": "', '"input": ' + "[" * 5000 + "]" * 5000 + ', "x": "', "nested more than 64 levels deep"),
+    ],
+)
+def test_a_hostile_peer_tool_file_ends_in_one_message_and_exit_2(tmp_path, capsys, fixture, name, old, new, said):
+    text = (FIXTURES / fixture).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, _, err = run_cli(capsys, "report", path)
+    assert code == 2 and "Traceback" not in err
+    assert str(path) in err and said in err
+
+
+def test_a_qrels_grade_of_thousands_of_digits_is_located(tmp_path, capsys):
+    lines = [f"q{i} 0 d{i} 1" for i in range(30)]
+    lines[25] = "q25 0 d25 " + "9" * 5000
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "report", FIXTURES / "trec_run.txt", "--gold", qrels)
+    assert code == 2 and f"{qrels}:26: rel: expected a whole number in column 4, found \"999" in err
+    assert len(err) < 1000

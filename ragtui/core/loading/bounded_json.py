@@ -49,29 +49,40 @@ def loads(text: str | bytes) -> Any:
         raise json.JSONDecodeError(f"a number of more than {MAX_NUMBER_CHARS} characters", text, max(text.find(exc.text), 0)) from None
     except RecursionError:  # the decoder's own bound, thousands of levels down
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, 0) from None
-    surrogates = _SURROGATE_ESCAPE.search(text)
-    if type(value) in (dict, list) and (surrogates or text.count("[") + text.count("{") > MAX_DEPTH):
-        _check_value(value, text, surrogates.start() if surrogates else None)
+    if type(value) in (dict, list) and text.count("[") + text.count("{") > MAX_DEPTH:
+        _check_depth(value, text)
+    surrogate = _SURROGATE_ESCAPE.search(text)  # a pair decodes into one character; a lone one stays
+    if surrogate and has_lone_surrogate(value):
+        raise json.JSONDecodeError("a lone surrogate escape (\\ud800–\\udfff without its pair)", text, surrogate.start())
     return value
 
 
-def _check_value(value: Any, text: str, surrogate_at: int | None) -> None:
-    """Walk the decoded value once, without recursion: its depth, and its strings when the
-    text holds a surrogate escape (a pair decodes into one character; a lone one stays)."""
+def _check_depth(value: Any, text: str) -> None:
+    """Walk the decoded containers once, without recursion, for their depth."""
     containers = (dict, list)
-    strings = surrogate_at is not None
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if depth >= MAX_DEPTH:
             raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, 0)
         children = item.values() if type(item) is dict else item
-        if strings:
-            keys = list(item) if type(item) is dict else ()
-            for child in (*keys, *children):
-                if type(child) is str and _LONE_SURROGATE.search(child):
-                    raise json.JSONDecodeError("a lone surrogate escape (\\ud800–\\udfff without its pair)", text, surrogate_at)
         stack.extend([(child, depth + 1) for child in children if type(child) in containers])
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether any string in `value` (its keys included) holds a lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is str:
+            if _LONE_SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
 
 
 def _int(text: str) -> int:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, shown
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.config import MAX_K
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
@@ -111,13 +112,28 @@ def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | No
 def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
     """Validate every record of a RawRun; returns the frame and all problems found."""
     problems = list(raw.problems)
-    rows = []
+    rows, lines = [], []
     for record, line in zip(raw.records, raw.lines):
         row = normalize_run_record(raw.path, line, record, problems)
         if row is not None:
             rows.append(row)
+            lines.append(line)
     problems += duplicate_id_problems(raw.path, rows)
-    return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
+    try:
+        return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
+    except UnicodeEncodeError:
+        # A lone surrogate (a peer tool's cell `'\ud800'`, a YAML `"\ud800"`) is no UTF-8
+        # text: each record holding one is named, the others kept. Looked for only here, when
+        # polars has refused, so an ordinary run pays nothing for it.
+        clean = [row for row, line in zip(rows, lines) if not _lone_surrogate_problem(raw.path, line, row, problems)]
+        return pl.DataFrame(clean, schema=RUN_SCHEMA), problems
+
+
+def _lone_surrogate_problem(path: Path, line: int, row: dict[str, Any], problems: list[Problem]) -> bool:
+    if not bounded_json.has_lone_surrogate(row):
+        return False
+    problems.append(problem(path, line, None, "a lone surrogate (\\ud800–\\udfff) in a text: not UTF-8 text"))
+    return True
 
 
 def check_run(

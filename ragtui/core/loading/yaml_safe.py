@@ -5,7 +5,8 @@ themes and settings every app start reads). Both build plain data only, and both
 `yaml.MarkedYAMLError` with the line of a malformed file.
 
 A safe loader still builds what a hostile file asks for: PyYAML raises ValueError for an
-impossible date (`2024-02-30`) or an integer of thousands of digits, a recursive alias
+impossible date (`2024-02-30`) or an integer of thousands of digits, a double-quoted
+`"\ud800"` is a lone surrogate no UTF-8 stream can write, a recursive alias
 (`&x [*x]`) builds a list that holds itself, and a few aliases of aliases ("billion
 laughs") stand for billions of values that any walk over them (a message, a JSON copy)
 expands. The composed document is checked first, so each of these is a
@@ -21,6 +22,7 @@ from typing import Any
 import yaml
 
 from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.loading.bounded_json import has_lone_surrogate
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -125,6 +127,8 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 def _check_scalar(node: yaml.ScalarNode, loader: Any) -> None:
     if node.tag == _INT_TAG and len(node.value.replace("_", "")) > MAX_INT_DIGITS + 2:  # a sign, a 0x
         raise YAMLLimitError(f"a number of more than {MAX_INT_DIGITS} digits", node)
+    if has_lone_surrogate(node.value):  # `"\ud800"` in a double-quoted scalar: no UTF-8 text
+        raise YAMLLimitError("a lone surrogate (\\ud800–\\udfff): not UTF-8 text", node)
     if node.tag == _TIMESTAMP_TAG:
         try:
             loader.construct_yaml_timestamp(node)
