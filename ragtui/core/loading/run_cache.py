@@ -103,7 +103,13 @@ def read_through(handle: _Binary) -> _Binary:
 
 
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side)."""
+    """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side).
+
+    Raises OSError for anything but a regular file: a FIFO read here would be read up
+    before its loader opens it, and `/dev/zero` would never end.
+    """
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise OSError(f"{path}: not a regular file")
     with path.open("rb") as handle:
         return hashlib.file_digest(read_through(handle), "sha1").hexdigest()
 
