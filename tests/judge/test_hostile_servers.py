@@ -139,3 +139,27 @@ def test_redaction_finds_the_key_in_the_usual_encodings(encoded):
     assert text.startswith("echo: ") and text.endswith(" end") and MASK in text
     for piece in (SECRET[i : i + 8] for i in range(0, len(SECRET) - 8)):
         assert piece not in text
+
+
+async def one_batch_call(url: str) -> str:
+    from ragtui.core.judge.batch.api import BatchHTTP
+    from ragtui.core.judge.providers import make_provider
+
+    settings = settings_for(url, timeout=1.0, max_retries=0)
+    async with BatchHTTP(settings, make_provider(settings)) as http:
+        with pytest.raises(CallError) as failed:
+            await http.send("POST", f"{url}/v1/batches", content=b"{}")
+    return str(failed.value)
+
+
+def test_a_batch_transfer_is_bounded_in_size_and_in_time(hostile, monkeypatch):
+    from ragtui.core.judge.batch import api
+
+    monkeypatch.setattr(api, "MAX_TRANSFER_BYTES", 5_000_000)
+    hostile.mode = "huge"
+    assert asyncio.run(one_batch_call(hostile.url)).endswith("the reply is larger than 5 MB: refused")
+    monkeypatch.setattr(api, "TRANSFER_TIMEOUT", 1.0)
+    hostile.mode = "drip"
+    started = time.perf_counter()
+    message = asyncio.run(one_batch_call(hostile.url))
+    assert time.perf_counter() - started < 3 and "timed out" in message
