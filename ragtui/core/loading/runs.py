@@ -153,8 +153,9 @@ def check_run(
     try:
         with spooled(path) as copy:
             if copy != path:  # a FIFO: its bytes, read once, checked as a file
-                run, problems = check_run(copy, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
-                return (replace(run, path=path, warnings=tuple(renamed(run.warnings, copy, path))) if run else None), renamed(problems, copy, path)
+                found, found_problems = check_run(copy, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
+                named = replace(found, path=path, warnings=tuple(renamed(found.warnings, copy, path))) if found else None
+                return named, renamed(found_problems, copy, path)
     except InputError as exc:
         return None, exc.problems
     try:
