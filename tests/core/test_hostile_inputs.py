@@ -29,6 +29,7 @@ from ragtui.core.loading.bounded_file import read_bounded, special_kind
 from ragtui.core.loading.config import config_problems_and_value
 from ragtui.core.loading.gold import check_gold
 from ragtui.core.loading.runs import check_run, load_run
+from ragtui.core.loading.validation import validate_file
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = {"id": "q1", "question": "Q ?", "gold_passages": ["p1"], "retrieved": ["p1"], "answer": "Oui."}
@@ -153,7 +154,10 @@ def test_a_device_is_refused_by_name_wherever_a_file_is_read(tmp_path):
     if not zero.exists():
         pytest.skip("no /dev/zero here")
     said = "/dev/zero: -: is a character device (like /dev/zero), not a file"
-    assert messages(check_run(zero)[1]) == [said]
+    with pytest.raises(InputError) as caught:
+        load_run(zero)
+    assert messages(caught.value.problems) == [said]
+    assert messages(validate_file(zero, "run")[1]) == [said]
     assert messages(check_gold(zero)[1]) == [said]
     with pytest.raises(InputError, match="character device"):
         config_problems_and_value(zero)

@@ -26,6 +26,7 @@ MAX_NUMBER_CHARS = 100
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_CHARS // 2}}}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_WHITESPACE = " \t\n\r"  # JSON's
 
 
 class _NumberTooLong(Exception):
@@ -40,21 +41,30 @@ def loads(text: str | bytes) -> Any:
     """
     if isinstance(text, bytes | bytearray):
         text = text.decode("utf-8")  # a UnicodeDecodeError, as json.loads would raise
+    value, end = raw_decode(text, len(text) - len(text.lstrip(_WHITESPACE)))
+    rest = text[end:].lstrip(_WHITESPACE)
+    if rest:
+        raise json.JSONDecodeError("Extra data", text, len(text) - len(rest))
+    return value
+
+
+def raw_decode(text: str, position: int = 0) -> tuple[Any, int]:
+    """`json.JSONDecoder().raw_decode(text, position)` within the same bounds as `loads`:
+    (the value starting at `position`, where it ends); what follows is not read."""
+    checked = _LONG_DIGITS.search(text, position) is not None
+    decoder = _CHECKED_NUMBERS if checked else _PLAIN
     try:
-        if _LONG_DIGITS.search(text):
-            value = json.loads(text, parse_int=_int, parse_float=_float)
-        else:
-            value = json.loads(text)
+        value, end = decoder.raw_decode(text, position)
     except _NumberTooLong as exc:
         raise json.JSONDecodeError(f"a number of more than {MAX_NUMBER_CHARS} characters", text, max(text.find(exc.text), 0)) from None
     except RecursionError:  # the decoder's own bound, thousands of levels down
-        raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, 0) from None
-    if type(value) in (dict, list) and text.count("[") + text.count("{") > MAX_DEPTH:
+        raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, position) from None
+    if type(value) in (dict, list) and text.count("[", position, end) + text.count("{", position, end) > MAX_DEPTH:
         _check_depth(value, text)
-    surrogate = _SURROGATE_ESCAPE.search(text)  # a pair decodes into one character; a lone one stays
+    surrogate = _SURROGATE_ESCAPE.search(text, position, end)  # a pair decodes into one character; a lone one stays
     if surrogate and has_lone_surrogate(value):
         raise json.JSONDecodeError("a lone surrogate escape (\\ud800–\\udfff without its pair)", text, surrogate.start())
-    return value
+    return value, end
 
 
 def _check_depth(value: Any, text: str) -> None:
@@ -95,3 +105,7 @@ def _float(text: str) -> float:
     if len(text) > MAX_NUMBER_CHARS:
         raise _NumberTooLong(text)
     return float(text)
+
+
+_PLAIN = json.JSONDecoder()
+_CHECKED_NUMBERS = json.JSONDecoder(parse_int=_int, parse_float=_float)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import Problem, problem, shown, warning
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, VERDICT_ALIASES
 
 # A retrieved passage this long is almost certainly a whole document: shown, but flagged.
@@ -277,6 +278,21 @@ def normalize_gold_record(
     record_id = check.string(record.get("id"), "id", required=True)
     row = {"id": record_id, "line": line, **gold_fields(check, record, required=True, require_question=require_question)}
     return row if record_id is not None else None
+
+
+def without_lone_surrogates(path: Path, rows: list[dict[str, Any]], lines: list[int], problems: list[Problem]) -> list[dict[str, Any]]:
+    """The rows without a lone surrogate; each one with is a problem at its line.
+
+    A peer tool's cell `'\\ud800'` (a Python literal in a RAGAS CSV) decodes into a string
+    no UTF-8 stream can write: polars refuses the whole frame for it.
+    """
+    kept = []
+    for row, line in zip(rows, lines, strict=True):
+        if bounded_json.has_lone_surrogate(row):
+            problems.append(problem(path, line, None, "a lone surrogate (\\ud800–\\udfff) in a text: not UTF-8 text"))
+        else:
+            kept.append(row)
+    return kept
 
 
 def duplicate_id_problems(path: Path, rows: list[dict[str, Any]]) -> list[Problem]:

@@ -36,7 +36,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import secrets
 import stat
 import time
@@ -46,7 +45,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ragtui.core.errors import Problem
-from ragtui.core.loading import bounded_json
+from ragtui.core.loading.run_cache_files import (
+    KEY_METADATA,
+    LEAN,
+    MANIFEST,
+    STAGING_MARKER,
+    is_own,
+    own_manifest,
+    remove_entry_folder,
+    unfinished_builds,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
@@ -62,15 +70,6 @@ _Binary = TypeVar("_Binary", bound=BinaryIO)
 CACHE_VERSION = 3
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
-MANIFEST = "entry.json"
-LEAN = "frame.parquet"
-# The Parquet metadata key each of an entry's files carries: the entry's key.
-KEY_METADATA = "ragtui.cache_key"
-# The file that marks a folder as an entry being built (`.tmp-PID-…`) or removed (`.trash-…`).
-STAGING_MARKER = ".ragtui-staging"
-# Every name the cache writes inside an entry; nothing else is ever removed.
-_OWN_FILE = re.compile(r"\.?(?:entry\.json|frame\.parquet|lines\.npy|texts-\d{5}\.parquet)(?:\.\w+\.tmp)?|\.ragtui-staging")
-_STAGING = re.compile(r"\.tmp-(\d+)-[0-9a-f]+")
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
 
 
@@ -166,7 +165,7 @@ class RunCache:
         for folder in self._folders():
             with contextlib.suppress(OSError, ValueError):
                 manifest = folder / MANIFEST
-                source = str(_own_manifest(folder).get("source", "?"))
+                source = str(own_manifest(folder).get("source", "?"))
                 size = sum(part.lstat().st_size for part in folder.iterdir())
                 found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
         return sorted(found, key=lambda info: info.last_used)
@@ -180,24 +179,13 @@ class RunCache:
             return 0, 0, [self.folder]
         with contextlib.suppress(FileNotFoundError):
             for folder in sorted(self.folder.iterdir()):
-                if not (_is_own(folder) and remove_entry_folder(folder)):
+                if not (is_own(folder) and remove_entry_folder(folder)):
                     left.append(folder)
         return len(entries), sum(info.size for info in entries), left
 
     def unfinished(self) -> list[Path]:
         """Builds left by a process that ended before it finished (killed, out of disk)."""
-        found = []
-        with contextlib.suppress(OSError):
-            for folder in self.folder.iterdir():
-                match = _STAGING.fullmatch(folder.name)
-                if match and _is_own(folder) and not _process_alive(int(match.group(1))):
-                    found.append(folder)
-        return found
-
-    def sweep(self) -> None:
-        """Remove the unfinished builds of processes that have ended."""
-        for folder in self.unfinished():
-            remove_entry_folder(folder)
+        return unfinished_builds(self.folder)
 
     def evict(self, keep: Path | None = None) -> list[EntryInfo]:
         """Remove the least recently used entries until the cache fits its limit; `keep`
@@ -217,60 +205,8 @@ class RunCache:
         """The entries' folders: real folders (never a link) whose manifest names them."""
         with contextlib.suppress(OSError):
             if not self.folder.is_symlink():
-                return [folder for folder in self.folder.iterdir() if not folder.name.startswith(".") and _is_own(folder)]
+                return [folder for folder in self.folder.iterdir() if not folder.name.startswith(".") and is_own(folder)]
         return []
-
-
-def _own_manifest(folder: Path) -> dict[str, Any]:
-    """The manifest of an entry folder; ValueError when it is not one the cache wrote for it."""
-    manifest = bounded_json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    if not isinstance(manifest, dict) or manifest.get("key") != folder.name:
-        raise ValueError(f"{folder}: not a run cache entry")
-    return manifest
-
-
-def _is_own(folder: Path) -> bool:
-    """Whether `folder` is a real folder the cache made: an entry, a build or a removal."""
-    try:
-        if not stat.S_ISDIR(folder.lstat().st_mode):
-            return False
-        if (folder / STAGING_MARKER).is_file() and not (folder / STAGING_MARKER).is_symlink():
-            return True
-        _own_manifest(folder)
-        return not (folder / MANIFEST).is_symlink()
-    except (OSError, ValueError):
-        return False
-
-
-def remove_entry_folder(folder: Path) -> bool:
-    """Remove an entry's own files and then its folder; renamed first, so a concurrent
-    reader sees it whole or not at all. False when something not the cache's stays."""
-    trash = folder.with_name(f".trash-{secrets.token_hex(6)}")
-    try:
-        folder.rename(trash)
-    except OSError:
-        return True  # already gone (another process evicted it)
-    for part in trash.iterdir():
-        with contextlib.suppress(OSError):
-            if _OWN_FILE.fullmatch(part.name) and stat.S_ISREG(part.lstat().st_mode):
-                part.unlink()
-    try:
-        trash.rmdir()
-    except OSError:  # something of the user's is in it: put back under its name, untouched
-        with contextlib.suppress(OSError):
-            trash.rename(folder)
-        return False
-    return True
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # another user's process: alive
-    return True
 
 
 def _schema_signature() -> str:
@@ -303,7 +239,7 @@ class CacheEntry:
         import polars as pl
 
         try:
-            manifest = _own_manifest(self.folder)
+            manifest = own_manifest(self.folder)
             if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
                 return None
             if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
@@ -312,7 +248,7 @@ class CacheEntry:
             # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
             frame = pl.read_parquet(self.folder / LEAN).rechunk()
             texts = _texts(self.folder, manifest, path)
-            if not _texts_written_for(texts, self.key):
+            if not texts.written_for(self.key):
                 return None
             if texts.rows != frame.height:
                 return None
@@ -327,7 +263,7 @@ class CacheEntry:
     def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
         try:
-            return _texts(self.folder, _own_manifest(self.folder), self.source)
+            return _texts(self.folder, own_manifest(self.folder), self.source)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -338,7 +274,8 @@ class CacheEntry:
         staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
         try:
             self.cache.folder.mkdir(parents=True, exist_ok=True)
-            self.cache.sweep()
+            for folder in self.cache.unfinished():
+                remove_entry_folder(folder)
             staging.mkdir()  # 0777 less the umask, as the user's other folders
             (staging / STAGING_MARKER).write_bytes(b"")
         except OSError as exc:
@@ -356,18 +293,6 @@ def _texts(folder: Path, manifest: dict[str, Any], path: Path) -> TextStore | Li
     if manifest.get("lines"):
         return LineTexts.load(folder, manifest["lines"], path)
     return TextStore.of(folder, manifest["texts"])
-
-
-def _texts_written_for(texts: TextStore | LineTexts, key: str) -> bool:
-    """Whether an entry's own text files carry its key (a JSONL run's texts are the run
-    file's lines, each checked against its question id as it is read)."""
-    import polars as pl
-
-    from ragtui.core.loading.run_cache_parts import TextStore
-
-    if not isinstance(texts, TextStore):
-        return True
-    return all(pl.read_parquet_metadata(texts.folder / name).get(KEY_METADATA) == key for name in texts.parts)
 
 
 def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore | LineTexts) -> Run:

@@ -15,15 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ragtui.core.atomic import atomic_write_text, atomic_writer
-from ragtui.core.loading.run_cache import (
-    CACHE_VERSION,
-    KEY_METADATA,
-    LEAN,
-    MANIFEST,
-    STAGING_MARKER,
-    CacheEntry,
-    remove_entry_folder,
-)
+from ragtui.core.loading.run_cache import CACHE_VERSION, CacheEntry
+from ragtui.core.loading.run_cache_files import KEY_METADATA, LEAN, MANIFEST, STAGING_MARKER, remove_entry_folder
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -88,6 +81,13 @@ class TextStore:
             starts.append(total)
             total += int(rows)
         return cls(folder, tuple(str(name) for name, _ in parts), tuple(starts), total)
+
+    def written_for(self, key: str) -> bool:
+        """Whether every text file carries the entry's key (a file copied in from another
+        entry is not this run's texts)."""
+        import polars as pl
+
+        return all(pl.read_parquet_metadata(self.folder / name).get(KEY_METADATA) == key for name in self.parts)
 
     def row(self, index: int, question_id: str | None = None) -> dict[str, Any]:
         """The text columns of frame row `index` (`question_id` is for `LineTexts`' check).

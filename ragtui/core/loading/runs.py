@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, shown
-from ragtui.core.loading import bounded_json
 from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.config import MAX_K
-from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
+from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record, without_lone_surrogates
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
 from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
 
@@ -121,19 +120,8 @@ def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
     problems += duplicate_id_problems(raw.path, rows)
     try:
         return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
-    except UnicodeEncodeError:
-        # A lone surrogate (a peer tool's cell `'\ud800'`, a YAML `"\ud800"`) is no UTF-8
-        # text: each record holding one is named, the others kept. Looked for only here, when
-        # polars has refused, so an ordinary run pays nothing for it.
-        clean = [row for row, line in zip(rows, lines) if not _lone_surrogate_problem(raw.path, line, row, problems)]
-        return pl.DataFrame(clean, schema=RUN_SCHEMA), problems
-
-
-def _lone_surrogate_problem(path: Path, line: int, row: dict[str, Any], problems: list[Problem]) -> bool:
-    if not bounded_json.has_lone_surrogate(row):
-        return False
-    problems.append(problem(path, line, None, "a lone surrogate (\\ud800–\\udfff) in a text: not UTF-8 text"))
-    return True
+    except UnicodeEncodeError:  # looked for only once polars refuses: an ordinary run pays nothing
+        return pl.DataFrame(without_lone_surrogates(raw.path, rows, lines, problems), schema=RUN_SCHEMA), problems
 
 
 def check_run(
@@ -147,17 +135,10 @@ def check_run(
     """Load with the exact path; returns the run (None when unusable) and every problem.
 
     `variant` and `gold_categories` reach the importer of a peer tool's file (see
-    `importers.import_run`); a native run has one system and its own categories.
+    `importers.import_run`); a native run has one system and its own categories. The file
+    is opened more than once: `load_run` and `validate_file` hand a FIFO's copy here.
     """
     path = Path(path)
-    try:
-        with spooled(path) as copy:
-            if copy != path:  # a FIFO: its bytes, read once, checked as a file
-                found, found_problems = check_run(copy, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
-                named = replace(found, path=path, warnings=tuple(renamed(found.warnings, copy, path))) if found else None
-                return named, renamed(found_problems, copy, path)
-    except InputError as exc:
-        return None, exc.problems
     try:
         fmt = file_format(path, fmt)
         raw = _read_raw(path, fmt, gold_questions, variant, gold_categories)
