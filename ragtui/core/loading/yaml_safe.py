@@ -28,9 +28,9 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # More digits than any count, score or id needs; Python itself refuses str→int past 4,300.
 MAX_INT_DIGITS = 100
-# A value stands for at most this many values once its aliases are expanded: a gold set or
-# run of 100,000 questions holds a few million, a billion-laughs document a billion.
-MAX_EXPANDED_NODES = 20_000_000
+# How many values aliases may add to a document once expanded (beyond its own nodes, which
+# a large run has millions of): a few shared lists are far under, a billion laughs a billion.
+MAX_EXPANDED_NODES = 10_000_000
 
 _INT_TAG = "tag:yaml.org,2002:int"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
@@ -88,16 +88,16 @@ def _check(root: yaml.Node, loader: Any) -> None:
     node graph once without recursion (a shared node is counted, not walked, again)."""
     expanded: dict[int, int] = {}  # id(node) -> how many values it stands for
     on_path: set[int] = set()
+    first_too_large: yaml.Node | None = None  # the smallest value past the bound: the bomb's anchor
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         key = id(node)
         if children_done:
             on_path.discard(key)
-            total = 1 + sum(expanded[id(child)] for child in _children(node))
-            if total > MAX_EXPANDED_NODES:
-                raise YAMLLimitError(f"aliases expand to more than {MAX_EXPANDED_NODES:,} values", node)
-            expanded[key] = total
+            expanded[key] = 1 + sum(expanded[id(child)] for child in _children(node))
+            if first_too_large is None and expanded[key] > MAX_EXPANDED_NODES:
+                first_too_large = node
             continue
         if key in expanded:
             continue
@@ -114,6 +114,8 @@ def _check(root: yaml.Node, loader: Any) -> None:
                 raise YAMLLimitError("a recursive alias: the value contains itself", child)
             if id(child) not in expanded:
                 stack.append((child, False))
+    if expanded[id(root)] - len(expanded) > MAX_EXPANDED_NODES:
+        raise YAMLLimitError(f"aliases expand to more than {MAX_EXPANDED_NODES:,} values", first_too_large or root)
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
