@@ -22,6 +22,9 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from ragtui.core.errors import InputError, shown
 from ragtui.core.loading import bounded_json
@@ -388,3 +391,39 @@ def test_a_remote_run_from_a_slow_server_ends_at_the_deadline(monkeypatch):
         server.server_close()
     assert time.perf_counter() - started < 6
     assert str(caught.value) == f"{url}: -: cannot fetch: no whole reply within 2 s"
+
+
+# A short fuzz: whatever the bytes, the readers answer with problems, never an exception --
+
+_PIECES = ["[", "]", "{", "}", '"', "\\ud800", "\\udc00", ",", ":", "1" * 120, "1e999", "-", "&a ", "*a", "- ", "\n", "  ", "x: ", "2024-02-30", "!!python/object:os.system", "\x00", "\x9b", "é"]
+
+
+@hyp_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_the_json_reader_raises_only_a_decode_error(parts):
+    try:
+        bounded_json.loads("".join(parts))
+    except json.JSONDecodeError:
+        pass
+
+
+@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(_PIECES), max_size=40), suffix=st.sampled_from([".yaml", ".json", ".jsonl"]))
+def test_a_gold_set_of_any_bytes_ends_in_problems_not_an_exception(tmp_path_factory, parts, suffix):
+    path = tmp_path_factory.mktemp("fuzz") / f"gold{suffix}"
+    path.write_text("".join(parts), encoding="utf-8")
+    gold, problems = check_gold(path)
+    assert gold is not None or problems
+
+
+@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(_PIECES), max_size=40), suffix=st.sampled_from([".yaml", ".json", ".jsonl"]))
+def test_a_run_of_any_bytes_ends_in_problems_not_an_exception(tmp_path_factory, parts, suffix):
+    path = tmp_path_factory.mktemp("fuzz") / f"run{suffix}"
+    path.write_text('{"id": "q1", "answer": "a"}\n' + "".join(parts), encoding="utf-8")
+    try:
+        run = load_run(path)
+    except InputError as exc:
+        assert exc.problems
+    else:
+        assert run.frame.height >= 1
