@@ -51,6 +51,7 @@ def messages(problems) -> list[str]:
         ("2024-13-45", "an impossible date '2024-13-45'"),
         ("2024-02-30", "an impossible date '2024-02-30'"),
         ("9" * 5000, "a number of more than 100 digits"),
+        ("[" * 100 + "]" * 100, "nested more than 64 levels deep"),
     ],
 )
 def test_an_impossible_yaml_value_is_one_message_at_its_line(tmp_path, value, said):

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.loading.bounded_json import has_lone_surrogate
+from ragtui.core.loading.bounded_json import MAX_DEPTH, has_lone_surrogate
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -84,14 +84,14 @@ def safe_load_with_node(text: str | bytes) -> tuple[yaml.Node | None, Any]:
 
 
 def _check(root: yaml.Node, loader: Any) -> None:
-    """Refuse cycles, alias bombs, over-long integers and impossible dates, walking the
+    """Refuse cycles, alias bombs, deep nesting, over-long integers and impossible dates, walking the
     node graph once without recursion (a shared node is counted, not walked, again)."""
     expanded: dict[int, int] = {}  # id(node) -> how many values it stands for
     on_path: set[int] = set()
     first_too_large: yaml.Node | None = None  # the smallest value past the bound: the bomb's anchor
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    stack: list[tuple[yaml.Node, bool, int]] = [(root, False, 0)]
     while stack:
-        node, children_done = stack.pop()
+        node, children_done, depth = stack.pop()
         key = id(node)
         if children_done:
             on_path.discard(key)
@@ -107,13 +107,15 @@ def _check(root: yaml.Node, loader: Any) -> None:
             _check_scalar(node, loader)
             expanded[key] = 1
             continue
+        if depth >= MAX_DEPTH:
+            raise YAMLLimitError(f"nested more than {MAX_DEPTH} levels deep", node)
         on_path.add(key)
-        stack.append((node, True))
+        stack.append((node, True, depth))
         for child in _children(node):
             if id(child) in on_path:
                 raise YAMLLimitError("a recursive alias: the value contains itself", child)
             if id(child) not in expanded:
-                stack.append((child, False))
+                stack.append((child, False, depth + 1))
     if expanded[id(root)] - len(expanded) > MAX_EXPANDED_NODES:
         raise YAMLLimitError(f"aliases expand to more than {MAX_EXPANDED_NODES:,} values", first_too_large or root)
 
