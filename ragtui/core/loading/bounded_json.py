@@ -8,8 +8,8 @@ stream can then write. Each is a `json.JSONDecodeError` here, so every caller's 
 
 The checks cost little on ordinary files: the decoder's own RecursionError is caught, the
 decoded value is walked for its depth (containers only) when the text has more than
-MAX_DEPTH brackets, and the number and surrogate checks run only where a quick search
-finds a long run of digits or a `\\uD8..`-style escape.
+MAX_DEPTH brackets, numbers are checked by the decoder's hooks as they are read, and the
+surrogate walk runs only where a `\\uD8..`-style escape is found.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any
 MAX_DEPTH = 64
 MAX_NUMBER_CHARS = 100
 
-_LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_CHARS // 2}}}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _WHITESPACE = " \t\n\r"  # JSON's
@@ -51,17 +50,17 @@ def loads(text: str | bytes) -> Any:
 def raw_decode(text: str, position: int = 0) -> tuple[Any, int]:
     """`json.JSONDecoder().raw_decode(text, position)` within the same bounds as `loads`:
     (the value starting at `position`, where it ends); what follows is not read."""
-    checked = _LONG_DIGITS.search(text, position) is not None
-    decoder = _CHECKED_NUMBERS if checked else _PLAIN
     try:
-        value, end = decoder.raw_decode(text, position)
+        value, end = _DECODER.raw_decode(text, position)
     except _NumberTooLong as exc:
         raise json.JSONDecodeError(f"a number of more than {MAX_NUMBER_CHARS} characters", text, max(text.find(exc.text), 0)) from None
     except RecursionError:  # the decoder's own bound, thousands of levels down
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, position) from None
     if type(value) in (dict, list) and text.count("[", position, end) + text.count("{", position, end) > MAX_DEPTH:
         _check_depth(value, text)
-    surrogate = _SURROGATE_ESCAPE.search(text, position, end)  # a pair decodes into one character; a lone one stays
+    # A pair of escapes decodes into one character; a lone one stays. `in` first: it is
+    # several times faster than the pattern over a text that has no escape at all.
+    surrogate = _SURROGATE_ESCAPE.search(text, position, end) if "\\u" in text else None
     if surrogate and has_lone_surrogate(value):
         raise json.JSONDecodeError("a lone surrogate escape (\\ud800–\\udfff without its pair)", text, surrogate.start())
     return value, end
@@ -107,5 +106,5 @@ def _float(text: str) -> float:
     return float(text)
 
 
-_PLAIN = json.JSONDecoder()
-_CHECKED_NUMBERS = json.JSONDecoder(parse_int=_int, parse_float=_float)
+# The number hooks cost nothing measurable against the C scanner's own work.
+_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float)
