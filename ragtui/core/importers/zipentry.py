@@ -143,7 +143,11 @@ def _zstd_with_package(data: bytes) -> bytes | None:
     try:
         reader = zstandard.ZstdDecompressor().stream_reader(data, read_across_frames=True)
         with reader:
-            return reader.read(MAX_ENTRY_BYTES + 1)  # bounded even should the frames' headers lie
+            chunks, size = [], 0
+            while size <= MAX_ENTRY_BYTES and (chunk := reader.read(1 << 20)):  # bounded should the headers lie
+                chunks.append(chunk)
+                size += len(chunk)
+            return b"".join(chunks)
     except zstandard.ZstdError as exc:
         raise _Undecodable(str(exc)) from None
 
