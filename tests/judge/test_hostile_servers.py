@@ -163,3 +163,19 @@ def test_a_batch_transfer_is_bounded_in_size_and_in_time(hostile, monkeypatch):
     started = time.perf_counter()
     message = asyncio.run(one_batch_call(hostile.url))
     assert time.perf_counter() - started < 3 and "timed out" in message
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"sentences": ' + "[" * 5000 + "]" * 5000 + "}",  # nested thousands deep
+        "prose {" + '"a": {' * 3000 + "}" * 3000 + "} prose",  # an object inside prose, as deep
+        '{"sentences": [{"text": "x", "attested": true}], "utility": {"score": ' + "9" * 5000 + "}}",
+        '{"sentences": [{"text": "\\ud800", "attested": true}]}',
+    ],
+)
+def test_a_hostile_judge_reply_is_a_parse_error_not_a_traceback(reply):
+    from ragtui.core.judge.parsing import ParseError, parse_verdict
+
+    with pytest.raises(ParseError):
+        parse_verdict(reply, ["x"], ["p1"])
