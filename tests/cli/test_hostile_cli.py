@@ -142,3 +142,24 @@ def test_a_qrels_grade_of_thousands_of_digits_is_located(tmp_path, capsys):
     code, _, err = run_cli(capsys, "report", FIXTURES / "trec_run.txt", "--gold", qrels)
     assert code == 2 and f"{qrels}:26: rel: expected a whole number in column 4, found \"999" in err
     assert len(err) < 1000
+
+
+def test_convert_reads_a_fifo_once_and_refuses_a_device(tmp_path, capsys):
+    fifo = tmp_path / "test_run.json"
+    os.mkfifo(fifo)
+    data = (FIXTURES / "deepeval_test_run.json").read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as handle:
+            handle.write(data)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    out = tmp_path / "out.jsonl"
+    code, _, err = run_cli(capsys, "convert", fifo, "-o", out)
+    writer.join(5)
+    assert code == 0, err
+    meta = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["run"]
+    assert meta["imported_from"]["path"] == str(fifo)
+    code, _, err = run_cli(capsys, "convert", "/dev/zero", "-o", tmp_path / "zero.jsonl")
+    assert code == 2 and "/dev/zero: -: is a character device (like /dev/zero), not a file" in err
