@@ -207,6 +207,8 @@ def load_run(
     with spooled(path) as copy:
         if copy != path:  # a FIFO: its bytes, read once, loaded as a file (and not cached)
             run = load_run(copy, fmt, gold_questions, detail=detail, variant=variant, gold_categories=gold_categories)
+            if isinstance(source := run.meta.extra.get("imported_from"), dict):
+                source["path"] = str(path)  # a peer tool's file names where it was read from
             return replace(run, path=path, warnings=tuple(renamed(run.warnings, copy, path)))
     fmt = file_format(path, fmt)  # detected once, for both paths
     entry = None
