@@ -438,3 +438,11 @@ def test_a_peer_tools_fifo_run_names_the_fifo_as_its_source(tmp_path):
     writer.join(5)
     assert run.source_format == "deepeval" and run.path == fifo
     assert run.meta.extra["imported_from"]["path"] == str(fifo)
+
+
+def test_a_deep_metadata_line_is_located_by_the_exact_path(tmp_path):
+    run = tmp_path / "run.jsonl"
+    run.write_text('{"run": {"x": ' + "[" * 5000 + "]" * 5000 + "}}\n" + json.dumps(GOOD) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_run(run)
+    assert messages(caught.value.problems) == [f"{run}:1: -: malformed JSON: nested more than 64 levels deep (column 1)"]
