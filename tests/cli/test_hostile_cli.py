@@ -35,7 +35,7 @@ def write_run(path: Path, records: list[dict], meta: dict | None = None) -> Path
     [
         ("questions: &x [*x]\n", "a recursive alias"),
         ("questions:\n  - id: q1\n    question: Q ?\n    on: 2024-02-30\n", "an impossible date"),
-        ("questions:\n  - id: " + "9" * 5000 + "\n", "a number of more than 100 digits"),
+        ("questions:\n  - id: " + "9" * 5000 + "\n", "an integer of more than 100 digits"),
     ],
 )
 def test_a_hostile_gold_set_ends_in_one_message_and_exit_2(tmp_path, capsys, text, said):

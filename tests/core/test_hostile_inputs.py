@@ -50,7 +50,7 @@ def messages(problems) -> list[str]:
     [
         ("2024-13-45", "an impossible date '2024-13-45'"),
         ("2024-02-30", "an impossible date '2024-02-30'"),
-        ("9" * 5000, "a number of more than 100 digits"),
+        ("9" * 5000, "an integer of more than 100 digits"),
         ("[" * 100 + "]" * 100, "nested more than 64 levels deep"),
     ],
 )
@@ -107,7 +107,7 @@ def test_a_message_quoting_a_value_shows_its_start_only():
     [
         ("[" * 5000 + "]" * 5000, "nested more than 64 levels deep"),
         ("[" * 100 + "]" * 100, "nested more than 64 levels deep"),
-        ('{"a": ' + "7" * 5000 + "}", "a number of more than 100 characters"),
+        ('{"a": ' + "7" * 5000 + "}", "an integer of more than 100 digits"),
         ('{"a": "\\ud800"}', "a lone surrogate escape"),
         ('{"\\udc00": 1}', "a lone surrogate escape"),
     ],
@@ -130,7 +130,7 @@ def test_bounded_json_keeps_what_is_ordinary():
     ("line", "said"),
     [
         (json.dumps({**GOOD, "extra": "X"}).replace('"X"', "[" * 3000 + "]" * 3000), "nested more than 64 levels deep"),
-        (json.dumps({**GOOD, "latency_ms": 1}).replace(": 1}", ": " + "1" * 5000 + "}"), "a number of more than 100 characters"),
+        (json.dumps({**GOOD, "latency_ms": 1}).replace(": 1}", ": " + "1" * 5000 + "}"), "an integer of more than 100 digits"),
         (json.dumps({**GOOD, "answer": "X"}).replace('"X"', '"\\ud800"'), "a lone surrogate escape"),
     ],
 )

@@ -21,7 +21,7 @@ from typing import Any
 # Deeper than any run, peer tool log or judge reply (a few levels), far shallower than
 # the recursion a decoder or a later walk over the value could survive.
 MAX_DEPTH = 64
-MAX_NUMBER_CHARS = 100  # an integer's; Python refuses str→int past 4,300 digits
+MAX_INT_DIGITS = 100  # Python itself refuses str→int past 4,300 digits
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -58,7 +58,7 @@ def raw_decode(text: str, position: int = 0) -> tuple[Any, int]:
     try:
         value, end = _DECODER.raw_decode(text, position)
     except _NumberTooLong as exc:
-        raise json.JSONDecodeError(f"a number of more than {MAX_NUMBER_CHARS} characters", text, max(text.find(exc.text), 0)) from None
+        raise json.JSONDecodeError(f"an integer of more than {MAX_INT_DIGITS} digits", text, max(text.find(exc.text), 0)) from None
     except RecursionError:  # the decoder's own bound, thousands of levels down
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text, position) from None
     if type(value) in (dict, list) and text.count("[", position, end) + text.count("{", position, end) > MAX_DEPTH:
@@ -100,7 +100,7 @@ def has_lone_surrogate(value: Any) -> bool:
 
 
 def _int(text: str) -> int:
-    if len(text) > MAX_NUMBER_CHARS:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise _NumberTooLong(text)
     return int(text)
 

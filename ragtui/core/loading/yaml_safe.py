@@ -22,12 +22,10 @@ from typing import Any
 import yaml
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.loading.bounded_json import MAX_DEPTH, has_lone_surrogate
+from ragtui.core.loading.bounded_json import MAX_DEPTH, MAX_INT_DIGITS, has_lone_surrogate
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-# More digits than any count, score or id needs; Python itself refuses str→int past 4,300.
-MAX_INT_DIGITS = 100
 # How many values aliases may add to a document once expanded (beyond its own nodes, which
 # a large run has millions of): a few shared lists are far under, a billion laughs a billion.
 MAX_EXPANDED_NODES = 10_000_000
@@ -130,7 +128,7 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 
 def _check_scalar(node: yaml.ScalarNode, loader: Any) -> None:
     if node.tag == _INT_TAG and len(node.value.replace("_", "")) > MAX_INT_DIGITS + 2:  # a sign, a 0x
-        raise YAMLLimitError(f"a number of more than {MAX_INT_DIGITS} digits", node)
+        raise YAMLLimitError(f"an integer of more than {MAX_INT_DIGITS} digits", node)
     if has_lone_surrogate(node.value):  # `"\ud800"` in a double-quoted scalar: no UTF-8 text
         raise YAMLLimitError("a lone surrogate (\\ud800–\\udfff): not UTF-8 text", node)
     if node.tag == _TIMESTAMP_TAG:
