@@ -313,6 +313,13 @@ _UNDER_LIMIT = textwrap.dedent(
         bounded_json.loads("[" * 200000 + "]" * 200000)
     except ValueError as exc:
         said.append(str(exc))
+    import zipfile
+    from ragtui.core.importers.zipentry import read_entry
+    with zipfile.ZipFile(folder / "bomb.eval") as archive:
+        try:
+            read_entry(archive, archive.getinfo("samples/1.json"), folder / "bomb.eval")
+        except InputError as exc:
+            said.append(str(exc))
     print("\\n".join(said))
     print(f"seconds {time.perf_counter() - started:.1f}")
     """
@@ -325,6 +332,7 @@ def test_the_readers_refuse_every_bomb_under_a_memory_limit(tmp_path):
         pytest.skip("no /dev/zero here")
     (tmp_path / "laughs.yaml").write_text(billion_laughs(), encoding="utf-8")
     (tmp_path / "deep.json").write_text('{"questions": ' + "[" * 50000 + "]" * 50000 + "}", encoding="utf-8")
+    zstd_archive(tmp_path / "bomb.eval", "samples/1.json", rle_zstd_frame(2_100_000_000), 100, 0)
     limit = 1_500_000_000  # address space: the interpreter and polars' mappings fit, a bomb does not
     code = _UNDER_LIMIT.replace("MEMORY", str(limit))
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=REPO)
@@ -334,7 +342,8 @@ def test_the_readers_refuse_every_bomb_under_a_memory_limit(tmp_path):
     assert "nested more than 64 levels deep" in lines[1]
     assert lines[2] == "/dev/zero: -: is a character device (like /dev/zero), not a file"
     assert "nested more than 64 levels deep" in lines[3]
-    assert float(lines[4].split()[1]) < 30
+    assert "a Zstandard entry that can give up to 2,100,000,000 bytes" in lines[4]
+    assert float(lines[5].split()[1]) < 30
 
 
 # Remote runs ------------------------------------------------------------------------
