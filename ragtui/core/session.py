@@ -124,7 +124,9 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
     labels = load_labels(sides, inputs.labels)
     comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from, intervals=intervals)
-    notes = tuple(cache.notes) if cache is not None else ()  # what the run cache did, said in every view
+    # Labels cut short, stale or for other runs, then what the run cache did: said in every view.
+    notes = tuple(dict.fromkeys(warning for side in labels.values() for warning in side.warnings()))
+    notes += tuple(cache.notes) if cache is not None else ()
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 

@@ -12,9 +12,11 @@ import math
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from ragtui.core.errors import Problem, problem, shown, warning
 from ragtui.core.loading import bounded_json
-from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, VERDICT_ALIASES
+from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, RUN_SCHEMA, VERDICT_ALIASES
 
 # A retrieved passage this long is almost certainly a whole document: shown, but flagged.
 LONG_PASSAGE_CHARS = 100_000
@@ -280,19 +282,16 @@ def normalize_gold_record(
     return row if record_id is not None else None
 
 
-def without_lone_surrogates(path: Path, rows: list[dict[str, Any]], lines: list[int], problems: list[Problem]) -> list[dict[str, Any]]:
-    """The rows without a lone surrogate; each one with is a problem at its line.
-
-    A peer tool's cell `'\\ud800'` (a Python literal in a RAGAS CSV) decodes into a string
-    no UTF-8 stream can write: polars refuses the whole frame for it.
-    """
-    kept = []
-    for row, line in zip(rows, lines, strict=True):
-        if bounded_json.has_lone_surrogate(row):
-            problems.append(problem(path, line, None, "a lone surrogate (\\ud800–\\udfff) in a text: not UTF-8 text"))
-        else:
-            kept.append(row)
-    return kept
+def run_frame(path: Path, rows: list[dict[str, Any]], lines: list[int], problems: list[Problem]) -> pl.DataFrame:
+    """The rows (read from `lines`) as a frame of the run schema. A lone surrogate (a RAGAS
+    CSV cell `'\\ud800'`) is no UTF-8 text and polars refuses the frame for it: only then is
+    each row holding one named at its line and left out, so an ordinary run pays nothing."""
+    try:
+        return pl.DataFrame(rows, schema=RUN_SCHEMA)
+    except UnicodeEncodeError:
+        bad = {i for i, row in enumerate(rows) if bounded_json.has_lone_surrogate(row)}
+        problems.extend(problem(path, lines[i], None, "a lone surrogate (\\ud800–\\udfff) in a text: not UTF-8 text") for i in sorted(bad))
+        return pl.DataFrame([row for i, row in enumerate(rows) if i not in bad], schema=RUN_SCHEMA)
 
 
 def duplicate_id_problems(path: Path, rows: list[dict[str, Any]]) -> list[Problem]:

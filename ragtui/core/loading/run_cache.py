@@ -55,6 +55,7 @@ from ragtui.core.loading.run_cache_files import (
     remove_entry_folder,
     unfinished_builds,
 )
+from ragtui.core.user_dirs import xdg_dir
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
@@ -75,9 +76,7 @@ _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G"
 
 def cache_root() -> Path:
     """`$XDG_CACHE_HOME/ragtui`, else `~/.cache/ragtui` (a relative XDG path is ignored, as the spec says)."""
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ragtui"
+    return xdg_dir("XDG_CACHE_HOME", ".cache")
 
 
 def parse_limit(text: str) -> int:

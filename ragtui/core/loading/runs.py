@@ -11,9 +11,10 @@ import polars as pl
 from ragtui.core.errors import InputError, Problem, problem, shown
 from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.config import MAX_K
-from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record, without_lone_surrogates
+from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record, run_frame
+from ragtui.core.loading.own_files import own_file
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
+from ragtui.core.loading.schema import without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.line_texts import LineTexts
@@ -118,10 +119,7 @@ def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
             rows.append(row)
             lines.append(line)
     problems += duplicate_id_problems(raw.path, rows)
-    try:
-        return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
-    except UnicodeEncodeError:  # looked for only once polars refuses: an ordinary run pays nothing
-        return pl.DataFrame(without_lone_surrogates(raw.path, rows, lines, problems), schema=RUN_SCHEMA), problems
+    return run_frame(raw.path, rows, lines, problems), problems
 
 
 def check_run(
@@ -135,11 +133,11 @@ def check_run(
     """Load with the exact path; returns the run (None when unusable) and every problem.
 
     `variant` and `gold_categories` reach the importer of a peer tool's file (see
-    `importers.import_run`); a native run has one system and its own categories. The file
-    is opened more than once: `load_run` and `validate_file` hand a FIFO's copy here.
+    `importers.import_run`); a native run has one system and its own categories.
     """
     path = Path(path)
     try:
+        refuse_own_file(path)
         fmt = file_format(path, fmt)
         raw = _read_raw(path, fmt, gold_questions, variant, gold_categories)
     except InputError as exc:
@@ -152,6 +150,13 @@ def check_run(
         problems.append(problem(path, None, None, "no question records in the file"))
     run = Run(meta, frame, path, tuple(p for p in problems if not p.is_error), fmt)
     return (None if any(p.is_error for p in problems) else run), problems
+
+
+def refuse_own_file(path: Path | RemoteLocation | str) -> None:
+    """Raise InputError when `path` is named as one of ragtui's own files (labels, notes, …): never a run."""
+    found = own_file(str(path))
+    if found is not None:
+        raise InputError(problem(path, None, None, found.not_a_run()))
 
 
 def file_format(path: Path, fmt: str | None) -> str:
@@ -200,6 +205,7 @@ def load_run(
     """
     from ragtui.core.loading.remote import RemoteLocation, is_remote, load_remote_run
 
+    refuse_own_file(path)
     if isinstance(path, RemoteLocation) or is_remote(path):
         # polars fetches it; there is no cheap, trustworthy "unchanged" check to cache it by.
         return load_remote_run(path if isinstance(path, RemoteLocation) else RemoteLocation(str(path)), detail=detail)
@@ -207,8 +213,6 @@ def load_run(
     with spooled(path) as copy:
         if copy != path:  # a FIFO: its bytes, read once, loaded as a file (and not cached)
             run = load_run(copy, fmt, gold_questions, detail=detail, variant=variant, gold_categories=gold_categories)
-            if isinstance(source := run.meta.extra.get("imported_from"), dict):
-                source["path"] = str(path)  # a peer tool's file names where it was read from
             return replace(run, path=path, warnings=tuple(renamed(run.warnings, copy, path)))
     fmt = file_format(path, fmt)  # detected once, for both paths
     entry = None
