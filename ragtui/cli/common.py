@@ -31,6 +31,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Add --gold, --config, -k and --from to a command that reads runs."""
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set (else the gold fields in the runs)")
     parser.add_argument(
+        "--gold-edits", metavar="FILE",
+        help="gold edits made in triage, replayed over the gold set (default: GOLD.edits.jsonl beside it, when there)",
+    )
+    parser.add_argument(
         "--config", metavar="ragtui.yaml", help="targets and settings (else ./ragtui.yaml if present, else the shipped defaults)"
     )
     parser.add_argument(
