@@ -14,8 +14,9 @@ import re
 
 # C0 controls except TAB and LF, DEL, C1 controls (U+0080–U+009F).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Bidi embeddings/overrides/isolates, plus zero-width and line/paragraph separators.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+# Bidi embeddings/overrides/isolates, zero-width and line/paragraph separators, and lone
+# surrogates (no terminal or UTF-8 stream takes one: printing it would raise).
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
 
 
 def _control_picture(match: re.Match[str]) -> str:
@@ -42,6 +43,18 @@ def neutralize(text: object, *, keep_newlines: bool = True) -> str:
         value = value.replace("\n", " ")
     value = _CONTROL.sub(_control_picture, value)
     return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", value)
+
+
+# What a terminal acts on and JSON leaves raw (it escapes C0 controls itself): DEL, C1, bidi
+# and invisible characters. They only ever stand inside JSON strings, where `\u009b`
+# reads back as the same character.
+_JSON_RAW_CONTROL = re.compile(f"[\x7f-\x9f]|{_INVISIBLE.pattern}")
+
+
+def inert_json(text: str) -> str:
+    """JSON text with DEL, C1 controls and bidi/invisible characters written as `\\uXXXX`
+    escapes: the same JSON to any reader, inert on a terminal."""
+    return _JSON_RAW_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 _BACKTICKS = re.compile(r"`+")

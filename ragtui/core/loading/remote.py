@@ -11,11 +11,18 @@ Kept free of heavy imports at module level: the CLI names its inputs with it.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 SCHEMES = ("https", "http", "s3", "gs", "az", "abfs", "abfss")
+# The whole fetch of a remote run, metadata and columns: a run of 100,000 questions is a
+# few hundred megabytes, fetched in well under this on any link a team works over.
+FETCH_DEADLINE_S = 300.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -51,3 +58,28 @@ def is_remote(text: object) -> bool:
 def run_location(text: str) -> Path | RemoteLocation:
     """A run argument as given on the command line: an address, else a local path."""
     return RemoteLocation(text) if is_remote(text) else Path(text)
+
+
+def within_deadline(fetch: Callable[[], T]) -> T:
+    """`fetch()`, or TimeoutError once FETCH_DEADLINE_S have passed.
+
+    polars' readers time out per read, so a server sending a byte every half second (or
+    promising more bytes than it sends) would hold a run open for ever; the fetch runs in
+    a daemon thread, left behind at the deadline (it ends with its connection).
+    """
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = fetch()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller as it was raised
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="ragtui-fetch", daemon=True)
+    thread.start()
+    thread.join(FETCH_DEADLINE_S)
+    if thread.is_alive():
+        raise TimeoutError
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -11,11 +11,11 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from ragtui.core.errors import Problem, problem
-from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
+from ragtui.core.errors import Problem, problem, shown
+from ragtui.core.loading.config import MAX_K
+from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record, run_frame
 from ragtui.core.loading.records import RawRun
 from ragtui.core.loading.remote import RemoteLocation
-from ragtui.core.loading.schema import RUN_SCHEMA
 
 
 class QuestionTexts(Protocol):
@@ -96,8 +96,8 @@ def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | No
         return None
 
     k = meta.get("k")
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-        problems.append(problem(path, line, "run.k", f"expected a whole number ≥ 1, found {k!r}"))
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K):
+        problems.append(problem(path, line, "run.k", f"expected a whole number from 1 to {MAX_K}, found {shown(k)}"))
         k = None
     phrases = meta.get("fallback_phrases")
     if phrases is not None and (not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases)):
@@ -119,10 +119,11 @@ def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | No
 def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
     """Validate every record of a RawRun; returns the frame and all problems found."""
     problems = list(raw.problems)
-    rows = []
+    rows, lines = [], []
     for record, line in zip(raw.records, raw.lines):
         row = normalize_run_record(raw.path, line, record, problems)
         if row is not None:
             rows.append(row)
+            lines.append(line)
     problems += duplicate_id_problems(raw.path, rows)
-    return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
+    return run_frame(raw.path, rows, lines, problems), problems

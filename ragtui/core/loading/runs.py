@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.own_files import own_file
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.loading.remote import RemoteLocation, is_remote
+from ragtui.core.loading.remote import FETCH_DEADLINE_S, RemoteLocation, is_remote, within_deadline
 from ragtui.core.loading.run import Run, frame_from_raw, parse_meta
 from ragtui.core.loading.schema import without_detail
 
@@ -105,6 +106,10 @@ def load_run(
         # polars fetches it; there is no cheap, trustworthy "unchanged" check to cache it by.
         return load_remote_run(path if isinstance(path, RemoteLocation) else RemoteLocation(str(path)), detail=detail)
     path = Path(path)
+    with spooled(path) as copy:
+        if copy != path:  # a FIFO: its bytes, read once, loaded as a file (and not cached)
+            run = load_run(copy, fmt, gold_questions, detail=detail, variant=variant, gold_categories=gold_categories)
+            return replace(run, path=path, warnings=tuple(renamed(run.warnings, copy, path)))
     fmt = file_format(path, fmt)  # detected once, for both paths
     entry = None
     if cache is not None:
@@ -204,14 +209,16 @@ def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
     """Fetch a Parquet run; raises InputError naming the address on any failure."""
     import json
 
+    from ragtui.core.loading import bounded_json
     from ragtui.core.loading.fast_jsonl import canonical_from_frame
     from ragtui.core.loading.records import PARQUET_META_KEY
 
     if location.suffix.lower() != ".parquet":
         raise InputError(problem(location, None, None, "a run at an address must be a Parquet file (.parquet); download other formats first"))
     try:
-        stored_meta = pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY)
-        stored = pl.read_parquet(location.url)
+        stored_meta, stored = within_deadline(lambda: (pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY), pl.read_parquet(location.url)))
+    except TimeoutError:
+        raise InputError(problem(location, None, None, f"cannot fetch: no whole reply within {FETCH_DEADLINE_S:g} s")) from None
     except Exception as exc:  # noqa: BLE001 - object stores raise many types: one message names the address
         reason = " ".join(str(exc).split())[:300]
         raise InputError(problem(location, None, None, f"cannot fetch: {reason}")) from None
@@ -219,7 +226,7 @@ def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
     meta_dict: dict[str, Any] = {}
     if stored_meta:
         try:
-            meta_dict = json.loads(stored_meta)
+            meta_dict = bounded_json.loads(stored_meta)
         except json.JSONDecodeError as exc:
             problems.append(problem(location, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
     frame = canonical_from_frame(stored)

@@ -217,9 +217,8 @@ class TriageScreen(Screen[Any]):
         question_id, side = self.triage_target()
 
         def show(text: QuestionText) -> None:
-            name = f"{question_id}-{side}-{text.key}".replace("/", "_")
             suffix = ".json" if text.key in ("record", "verdict") else ".txt"
-            message = show_outside(self.app, text.text, variable=variable, name=neutralize(name, keep_newlines=False) + suffix)
+            message = show_outside(self.app, text.text, variable=variable, name=f"{question_id}-{side}-{text.key}", suffix=suffix)
             self.say(message, timeout=3)
 
         self._choose_text("Read in $" + variable if variable == "PAGER" else "Open a copy in $" + variable, show)
