@@ -58,6 +58,9 @@ def inert_json(text: str) -> str:
 
 
 _BACKTICKS = re.compile(r"`+")
+# What GitHub turns into a link with no markup at all: `http://`, `https://`, `ftp://` and
+# `www.`. A zero-width space after the scheme or `www` leaves the text readable and dead.
+_BARE_LINK = re.compile(r"(?i)(?<![a-z0-9])(?:https?|ftp)(?=://)|(?<![a-z0-9])www(?=\.)")
 
 
 def md_code(text: object) -> str:
@@ -69,9 +72,11 @@ def md_code(text: object) -> str:
     Inside a code span none of that happens. Controls are neutralised and newlines become
     spaces; the fence is one backtick longer than the longest run inside; a space pads a
     text that starts or ends with a backtick (CommonMark strips one such space); `|` is
-    escaped, as GFM tables require even inside code.
+    escaped, as GFM tables require even inside code; and a bare address (`https://…`,
+    `www.…`) is broken by a zero-width space, for the renderers that link even in code.
     """
     value = neutralize(text, keep_newlines=False).replace("|", "\\|")
+    value = _BARE_LINK.sub(lambda m: m.group() + "\u200b", value)
     if not value.strip():
         return "–"
     fence = "`" * (max((len(run) for run in _BACKTICKS.findall(value)), default=0) + 1)

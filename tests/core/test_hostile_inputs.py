@@ -385,7 +385,7 @@ class _SlowParquet(http.server.BaseHTTPRequestHandler):
 
 
 def test_a_remote_run_from_a_slow_server_ends_at_the_deadline(monkeypatch):
-    from ragtui.core.loading import remote
+    from ragtui.core.loading import remote, runs
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowParquet)
     server.daemon_threads = True
@@ -395,7 +395,7 @@ def test_a_remote_run_from_a_slow_server_ends_at_the_deadline(monkeypatch):
     started = time.perf_counter()
     try:
         with pytest.raises(InputError) as caught:
-            remote.load_remote_run(remote.RemoteLocation(url))
+            runs.load_remote_run(remote.RemoteLocation(url))
     finally:
         server.shutdown()
         server.server_close()

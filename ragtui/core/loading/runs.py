@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.loading import remote
 from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.own_files import own_file
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.loading.remote import FETCH_DEADLINE_S, RemoteLocation, is_remote, within_deadline
+from ragtui.core.loading.remote import RemoteLocation, is_remote, within_deadline
 from ragtui.core.loading.run import Run, frame_from_raw, parse_meta
 from ragtui.core.loading.schema import without_detail
 
@@ -218,7 +219,7 @@ def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
     try:
         stored_meta, stored = within_deadline(lambda: (pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY), pl.read_parquet(location.url)))
     except TimeoutError:
-        raise InputError(problem(location, None, None, f"cannot fetch: no whole reply within {FETCH_DEADLINE_S:g} s")) from None
+        raise InputError(problem(location, None, None, f"cannot fetch: no whole reply within {remote.FETCH_DEADLINE_S:g} s")) from None
     except Exception as exc:  # noqa: BLE001 - object stores raise many types: one message names the address
         reason = " ".join(str(exc).split())[:300]
         raise InputError(problem(location, None, None, f"cannot fetch: {reason}")) from None
