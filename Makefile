@@ -48,7 +48,7 @@ run: install
 	$(BIN)/ragtui $(ARGS)
 
 # The rules that keep the tree readable (pyproject.toml): the layer contracts, the lint
-# rules and the core's types. tests/test_code_rules.py runs the same three in a plain
+# rules and the types of all of ragtui. tests/test_code_rules.py runs the same three in a plain
 # pytest; `make test` runs them once, itself, and tells the suite so (RAGTUI_RULES_CHECKED).
 LAYERS := $(BIN)/lint-imports --no-cache
 STYLE  := $(BIN)/ruff check ragtui tests bench tools
@@ -67,7 +67,7 @@ lint: install-test
 # does not end on one worker's last long tests (four interleaved pairs, same commit:
 # 160.7, 194.7, 167.4 and 136.8 s against 205.8, 201.1, 176.3 and 167.9 s for the
 # default --dist load).
-# mypy (6 s on a fresh clone, no cache) runs beside the suite, in its waits; its verdict
+# mypy (all of ragtui: about 10 s of CPU on a fresh clone, no cache) runs beside the suite, in its waits; its verdict
 # is printed after the suite's and either failing fails `make test`.
 test: install-test
 	$(LAYERS)
