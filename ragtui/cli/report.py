@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         a=run_location(args.a),
         b=run_location(args.b[0]) if args.b else None,
         gold=Path(args.gold) if args.gold else None,
+        corpus=Path(args.corpus) if args.corpus else None,
         config=Path(args.config) if args.config else None,
         k=args.k,
         fmt=args.from_format,

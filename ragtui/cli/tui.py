@@ -68,13 +68,14 @@ def run(args: argparse.Namespace) -> int:
         sample = sample_inputs()
         inputs = Inputs(
             a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
-            others=sample_sweep(),
+            others=sample_sweep(), corpus=Path(args.corpus) if args.corpus else None,
         )
     else:
         inputs = Inputs(
             a=run_location(args.a),
             b=run_location(args.b) if getattr(args, "b", None) else None,
             gold=Path(args.gold) if args.gold else None,
+            corpus=Path(args.corpus) if args.corpus else None,
             config=Path(args.config) if args.config else None,
             k=args.k,
             fmt=args.from_format,

@@ -11,6 +11,7 @@ from typing import TypeVar
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.errors import InputError
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
+from ragtui.core.loading.corpus_documents import passage_documents
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
@@ -99,6 +100,7 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
             return None
 
     config = attempt(load_config, inputs.config)
+    documents = attempt(passage_documents, inputs.corpus) if inputs.corpus is not None else None
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     questions = gold.question_index() if gold is not None else None
     cache = RunCache.default() if inputs.cache else None
@@ -111,7 +113,7 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     k = resolve_k(inputs.k, config, run_a)
 
     def measure(run: Run) -> Evaluation:
-        return with_tool_scores(evaluate(run, gold, config, k), config)
+        return with_tool_scores(evaluate(run, gold, config, k, passage_documents=documents), config)
 
     if run_b is None:
         evaluations = [measure(run_a)]

@@ -50,6 +50,8 @@ class Inputs:
     others: tuple[Path, ...] = ()
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
+    # The corpus (--corpus): the document of each passage, which clusters the questions.
+    corpus: Path | None = None
 
     def local_files(self) -> tuple[Path, ...] | None:
         """Every file the comparison of A and B is read from, there or not: the runs, the gold
@@ -60,7 +62,10 @@ class Inputs:
             return None
         labels = (self.labels,) if self.labels is not None else tuple(default_labels_path(run) for run in runs)
         config = self.config if self.config is not None else default_config_path()
-        return (*runs, *((self.gold,) if self.gold is not None else ()), config, *labels)
+        corpus: tuple[Path, ...] = ()
+        if self.corpus is not None:  # a folder's state is that of each of its files
+            corpus = tuple(sorted(self.corpus.iterdir())) if self.corpus.is_dir() else (self.corpus,)
+        return (*runs, *((self.gold,) if self.gold is not None else ()), config, *labels, *corpus)
 
     @property
     def runs(self) -> tuple[Path, ...]:

@@ -57,7 +57,8 @@ RUN_SCHEMA: dict[str, pl.DataType] = {
     "extra": pl.String(),
 }
 
-GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS}
+# `document`: the document a question was written from (its cluster in the statistics).
+GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS, "document": pl.String()}
 
 # Field aliases accepted on read (the course's French keys), never written.
 RECORD_ALIASES = {"passages_verite": "gold_passages", "reponse_attendue": "expected_answer", "categorie": "category"}

@@ -19,6 +19,7 @@ from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
+from ragtui.core.measuring.clusters import with_clusters
 from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes, sorted_ids
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
@@ -46,6 +47,8 @@ class Evaluation:
     extra_ids: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
     utility_target: float = 4.0
+    # What named the questions' documents (measuring/clusters.py); empty: each question stands alone.
+    clustered_by: tuple[str, ...] = ()
 
     @functools.cached_property
     def judge_directed(self) -> RunFlags:
@@ -108,10 +111,17 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
     return joined, tuple(extra), warnings
 
 
-def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None) -> Evaluation:
-    """Measure `run` against `gold` (else the gold fields in the run) at cut-off k."""
+def evaluate(
+    run: Run, gold: GoldSet | None, config: Config, k: int | None = None, *, passage_documents: dict[str, str] | None = None
+) -> Evaluation:
+    """Measure `run` against `gold` (else the gold fields in the run) at cut-off k.
+
+    `passage_documents` (passage id → document, from `--corpus`) names the document of a
+    question the gold set does not place (measuring/clusters.py).
+    """
     k = k if k is not None else (config.k or DEFAULT_K)
     frame, extra, warnings = _join_gold(run, gold)
+    frame, clustered_by = with_clusters(frame, passage_documents, config.cluster_pattern)
     if gold is None and frame.get_column("gold_passages").null_count() == frame.height:
         warnings.append(f"{run.name}: no gold passages (give --gold): retrieval metrics are not available")
     phrases = run.meta.fallback_phrases or config.fallback_phrases
@@ -155,6 +165,7 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
         extra_ids=extra,
         warnings=tuple(warnings),
         utility_target=config.utility_target,
+        clustered_by=clustered_by,
     )
 
 
