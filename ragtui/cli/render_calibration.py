@@ -67,6 +67,9 @@ def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
             if c is None:
                 out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, 0)))
                 continue
+            if c.get("too_few_to_correct"):
+                out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, c["labels"], too_few=True)))
+                continue
             text = corrected_text(metric, raw, c["value"], c["ci"], c["labels"]) + f", λ {c['lambda']:.2f}"
             budget = budget_text(metric, c["label_budget"], c["label_budget_target"], c["best_half_width"])
             text += f"; {budget}" if budget else ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragtui.core.comparing.result import Comparison
-from ragtui.core.measuring.label_values import Corrected, CorrectedMetric, MeanWithInterval
+from ragtui.core.measuring.label_values import MIN_CORRECTED_ANSWERS, Corrected, CorrectedMetric, MeanWithInterval
 from ragtui.core.vocabulary import json_number as _num
 
 
@@ -41,7 +41,9 @@ def _corrected_run(metric: CorrectedMetric) -> dict[str, Any] | None:
     if c is None:
         return None
     return {
-        "value": _num(c.value), "ci": _pair(c.ci), "labels": c.labels, "lambda": _num(c.lam),
+        # Under the minimum of labelled answers no value is given: its interval would not hold.
+        "value": None if c.too_few else _num(c.value), "ci": None if c.too_few else _pair(c.ci),
+        "too_few_to_correct": c.too_few, "minimum_answers": MIN_CORRECTED_ANSWERS, "labels": c.labels, "lambda": _num(c.lam),
         "answers": c.groups, "raw": _num(metric.raw), "label_budget": metric.budget,
         "label_budget_target": _num(metric.target_half_width), "best_half_width": _num(metric.floor_half_width),
         "partly_labelled": metric.partly_labelled,

@@ -114,11 +114,17 @@ def correct(questions: pl.DataFrame, labels: RunLabels, *, confidence: float = 0
 
 
 def corrected_delta(a: Corrected | None, b: Corrected | None, confidence: float = 0.95) -> tuple[float | None, tuple[float, float] | None]:
-    """Δ = corrected B − corrected A, its interval from both runs' variances (independent samples)."""
-    if a is None or b is None:
+    """Δ = corrected B − corrected A, its interval from both runs' variances (independent samples).
+
+    Each run's variance enters with its own t quantile, √(t_A²·Var_A + t_B²·Var_B): the
+    interval of Δ is never narrower than either run's own.
+    """
+    if a is None or b is None or a.too_few or b.too_few:
         return None, None
     delta = b.value - a.value
     if a.variance is None or b.variance is None:
         return delta, None
-    half = z_value(confidence) * math.sqrt(a.variance + b.variance)
+    quantile_a = a.quantile if a.quantile is not None else z_value(confidence)
+    quantile_b = b.quantile if b.quantile is not None else z_value(confidence)
+    half = math.sqrt(quantile_a**2 * a.variance + quantile_b**2 * b.variance)
     return delta, (delta - half, delta + half)

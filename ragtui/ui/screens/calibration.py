@@ -72,8 +72,9 @@ def _confusion_lines(c: Calibration) -> list[Content]:
 
 def _corrected_lines(metric: str, result: CorrectedMetric, category_name) -> list[Content]:
     c = result.corrected
-    text = corrected_text(metric, result.raw, c.value if c else None, c.ci if c else None, c.labels if c else 0)
-    lines = [join(Content.styled(f"{metric} ", "bold"), text + (f" · λ {c.lam:.2f}" if c else ""))]
+    too_few = c is not None and c.too_few
+    text = corrected_text(metric, result.raw, c.value if c else None, c.ci if c else None, c.labels if c else 0, too_few=too_few)
+    lines = [join(Content.styled(f"{metric} ", "bold"), text + (f" · λ {c.lam:.2f}" if c and not too_few else ""))]
     budget = budget_text(metric, result.budget, result.target_half_width, result.floor_half_width)
     if budget:
         lines.append(Content.styled(f"  {budget}", "dim"))
@@ -82,7 +83,7 @@ def _corrected_lines(metric: str, result: CorrectedMetric, category_name) -> lis
     by_category = [
         f"{category_name(cat)} {cal_value(metric, value.value)}" for cat, value in result.by_category.items() if value is not None
     ]
-    if c is not None and by_category:
+    if c is not None and not too_few and by_category:
         lines.append(join("  by category ", safe(" · ".join(by_category), one_line=True)))
     return lines
 
