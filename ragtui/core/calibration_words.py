@@ -75,6 +75,23 @@ def budget_text(metric: str, budget: int | None, target: float, best: float | No
     return f"label ≈ {budget} more answers from the queue for {wanted}"
 
 
+def plan_text(metric: str, category: str | None, more: int, target: float, total: int | None) -> str:
+    """`label 12 more in Procedural to reach ±3.0 pts` (Neyman allocation over the categories)."""
+    wanted = half_width_text(metric, target)
+    if total is None:
+        return f"{wanted} is out of reach even with every answer labelled"
+    if category is None:
+        return f"the labels per category already reach {wanted}"
+    return f"label {more} more in {category} to reach {wanted}"
+
+
+def worth_text(effective: float, labelled: int, *, weak: bool) -> str:
+    """`the judge makes 12 labelled answers worth 19.4`, or the warning that it is too weak to help."""
+    if weak:
+        return f"the judge is too weak to help: {labelled} labelled answers are worth {effective:.1f} with it — label more"
+    return f"the judge makes {labelled} labelled answers worth {effective:.1f}"
+
+
 def bias_text(metric: str, value: float, ci, labels: int) -> str:
     """`faithfulness +4.2 pts (+1.0…+7.4) on 40`."""
     return f"{metric} {cal_signed(metric, value)}{cal_interval(metric, ci, signed=True)} on {labels}"

@@ -47,14 +47,31 @@ def _corrected_run(metric: CorrectedMetric) -> dict[str, Any] | None:
         "answers": c.groups, "raw": _num(metric.raw), "label_budget": metric.budget,
         "label_budget_target": _num(metric.target_half_width), "best_half_width": _num(metric.floor_half_width),
         "partly_labelled": metric.partly_labelled,
+        "stratified": metric.stratified,
+        "effective_labels": None if c.too_few else _num(metric.effective_labels),
+        "weak_judge": metric.weak_judge,
+    }
+
+
+def _plan(metric: CorrectedMetric) -> dict[str, Any] | None:
+    """The label plan (Neyman allocation over the categories) for `label_budget_target`."""
+    plan = metric.plan
+    if plan is None:
+        return None
+    return {
+        "target_half_width": _num(plan.target_half_width),
+        "total": plan.total,
+        "next": {"category": plan.next_category, "more": plan.next_more} if plan.next_category is not None else None,
+        "by_category": {k: {"have": p.have, "needed": p.needed, "more": p.more} for k, p in plan.by_category.items()},
     }
 
 
 def corrected_sections(comparison: Comparison) -> dict[str, dict[str, Any]]:
-    """metric name → the `corrected` object: {"A", "B", "delta", "delta_ci"} (None where no sampled labels)."""
+    """metric name → the `corrected` object: {"A", "B", "label_plan", "delta", "delta_ci"} (None where no sampled labels)."""
     out: dict[str, dict[str, Any]] = {}
     for name, corrected in comparison.corrected.items():
         entry: dict[str, Any] = {side: _corrected_run(metric) for side, metric in corrected.runs.items()}
+        entry["label_plan"] = {side: _plan(metric) for side, metric in corrected.runs.items()}
         if "B" in corrected.runs:
             entry["delta"], entry["delta_ci"] = _num(corrected.delta), _pair(corrected.delta_ci)
         out[name] = entry
