@@ -88,7 +88,7 @@ def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
                 text += "; " + worth_text(c["effective_labels"], c["answers"], weak=c["weak_judge"])
             out.append((f"  {metric} {side}: ", text))
         for side, plan in (entry.get("label_plan") or {}).items():
-            if plan is not None and entry.get(side) is not None:
+            if plan is not None and plan["total"] is not None and entry.get(side) is not None:
                 following = plan["next"] or {}
                 name = names(following["category"]) if following.get("category") else None
                 out.append((f"  {metric} {side} plan: ", plan_text(metric, name, following.get("more", 0), plan["target_half_width"], plan["total"])))

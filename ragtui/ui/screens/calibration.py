@@ -26,6 +26,8 @@ from ragtui.core.calibration_words import (
     cal_value,
     corrected_text,
     noise_text,
+    plan_text,
+    worth_text,
 )
 from ragtui.core.comparing.compare import Comparison, relabelled
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
@@ -78,6 +80,13 @@ def _corrected_lines(metric: str, result: CorrectedMetric, category_name) -> lis
     budget = budget_text(metric, result.budget, result.target_half_width, result.floor_half_width)
     if budget:
         lines.append(Content.styled(f"  {budget}", "dim"))
+    plan = result.plan
+    if plan is not None and c is not None and plan.total is not None:  # where to label next (Neyman allocation over the categories)
+        following = category_name(plan.next_category) if plan.next_category is not None else None
+        lines.append(join("  ", safe(plan_text(metric, following, plan.next_more, plan.target_half_width, plan.total), one_line=True)))
+    if result.effective_labels is not None and c is not None:
+        worth = worth_text(result.effective_labels, c.groups, weak=result.weak_judge)
+        lines.append(Content.styled(f"  {worth}", "$warning" if result.weak_judge else "dim"))
     if result.partly_labelled:
         lines.append(Content.styled(f"  answers partly labelled: {result.partly_labelled}, left out until complete", "dim"))
     by_category = [
