@@ -37,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     judge = parser.add_argument_group("judge model")
     judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
     judge.add_argument("--model", help="the judge model, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:14b")
+    judge.add_argument(
+        "--jury", metavar="M1,M2",
+        help="judge with each model in turn (same provider): OUT holds M1's verdicts and every juror's in `jury`, "
+        "and each further juror's run is written as OUT.jury-2.jsonl, … (compare them with `ragtui agreement`)",
+    )
     judge.add_argument("--base-url", metavar="URL", help="the server, e.g. http://localhost:8000/v1 for vLLM (default: the provider's official API)")
     judge.add_argument("--api-key-env", metavar="NAME", help="the environment variable holding the API key")
     judge.add_argument("--lang", choices=("fr", "en"), help="language of the judge prompts (default fr)")
@@ -63,7 +68,7 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
     meta_k = run_meta.get("k") if isinstance(run_meta.get("k"), int) else None
     overrides = {
         "provider": args.provider,
-        "model": args.model,
+        "model": args.model if args.model is not None or not args.jury else args.jury.split(",")[0].strip(),
         "base_url": args.base_url,
         "api_key_env": args.api_key_env,
         "lang": args.lang,
@@ -207,6 +212,8 @@ def run(args: argparse.Namespace) -> int:
         say(f"ragtui: warning: {warning}")
     if settings.provider == "lexical":
         say("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests")
+    if args.jury:
+        return _run_jury(args, raw, gold, settings, out)
     if args.batch:
         from ragtui.cli.judge_batch import run_batch
 
@@ -241,6 +248,70 @@ def run(args: argparse.Namespace) -> int:
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
     _print_summary(result, settings, out)
+    return 0
+
+
+def _jury_problem(args: argparse.Namespace, settings) -> str | None:
+    """Why --jury cannot run with these options, or None."""
+    from ragtui.cli.output import is_stdout
+
+    if args.model is not None:
+        return "--jury names the models: drop --model"
+    if args.batch or args.repeat > 1:
+        return "--jury judges through interactive calls, once per model: drop --batch and --repeat"
+    if settings.provider == "lexical":
+        return "the lexical judge is no model: a jury needs two models of a provider"
+    if is_stdout(args.output):
+        return "a jury writes a file per juror beside OUT: give -o OUT.jsonl, not -"
+    return None
+
+
+def _run_jury(args: argparse.Namespace, raw, gold: dict, settings, out: Path) -> int:
+    """`--jury M1,M2`: the run judged by each model in turn; OUT with every juror's verdicts."""
+    import asyncio
+
+    from ragtui.cli.output import output_stream
+    from ragtui.core.errors import InputError, problem
+    from ragtui.core.judge.client import CallError
+    from ragtui.core.judge.jury import juror_path, jury_models, with_jury
+    from ragtui.core.judge.runner import family_warning, judge_run
+    from ragtui.core.loading.records import write_run_lines
+
+    try:
+        models = jury_models(args.jury)
+    except ValueError as exc:
+        raise InputError(problem("command line", None, "--jury", str(exc))) from None
+    why = _jury_problem(args, settings)
+    if why is not None:
+        raise InputError(problem("command line", None, "--jury", why))
+    results = []
+    for model in models:
+        juror = settings.replace(model=model).validated()
+        warning = family_warning(raw.meta.get("generator_model"), juror)
+        if warning and model != models[0]:  # the first model's warning was said already
+            say(f"ragtui: warning: {warning}")
+        try:
+            with _judge_logging(args.verbose):
+                result = asyncio.run(judge_run(raw, juror, gold=gold, retry_errors=args.retry_errors))
+        except KeyboardInterrupt:
+            say(f"ragtui: interrupted (calls made so far are cached in {juror.cache_dir}); {out} not written — rerun the same command to resume")
+            return 130
+        except CallError as exc:
+            say(f"ragtui: judge {model} stopped: {exc}; {out} not written")
+            return 2
+        for message in result.warnings:
+            say(f"ragtui: warning: {message}")
+        results.append((juror, result))
+    first_settings, first = results[0]
+    for position, (juror, result) in enumerate(results[1:], start=2):
+        path = juror_path(out, position)
+        with output_stream(str(path)) as handle:
+            write_run_lines(handle, result.meta, result.records)
+        _print_summary(result, juror, path)
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, first.meta, with_jury(first.records, [result.records for _, result in results[1:]]))
+    _print_summary(first, first_settings, out)
+    say(f"ragtui: compare the jurors with: ragtui agreement {out} {juror_path(out, 2)}")
     return 0
 
 
