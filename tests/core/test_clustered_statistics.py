@@ -230,3 +230,32 @@ def test_the_design_effect_is_one_for_independent_questions_and_large_for_a_shar
     b2 = np.ones(80)
     b2[:10] = 0
     assert design_effect(np.ones(80), np.ones(80), b2, np.ones(80), Clusters(index, 8)) > 3
+
+
+def test_benjamini_hochberg_by_config_adjusts_the_sample_grid_as_statsmodels_does(tmp_path):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    from ragtui.cli.tui import sample_inputs
+
+    paths = sample_inputs()
+    if not paths["a"].is_file():
+        pytest.skip("the bundled sample (sample_data/) is not there")
+    config = tmp_path / "ragtui.yaml"
+    text = paths["config"].read_text(encoding="utf-8")
+    assert "  confidence: 0.95" in text
+    config.write_text(text.replace("  confidence: 0.95", "  confidence: 0.95\n  multiple_testing: bh"), encoding="utf-8")
+    comparison = load_comparison(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=config))
+    assert comparison.config.multiple_testing == "bh"
+    cells = [cell for data in comparison.categories.values() for cell in data.metrics.values() if cell.p_value is not None]
+    expected = multitest.multipletests([cell.p_value for cell in cells], method="fdr_bh")[1]
+    assert [cell.p_adjusted for cell in cells] == pytest.approx(list(expected))
+
+
+def test_a_bad_adjustment_or_a_pattern_without_a_group_is_named_in_the_config(tmp_path):
+    from ragtui.core.loading.config import config_problems_and_value
+
+    path = tmp_path / "ragtui.yaml"
+    path.write_text("regression:\n  multiple_testing: bonferroni\nclusters:\n  passage_pattern: \"^p_.+$\"\n", encoding="utf-8")
+    _, problems = config_problems_and_value(path)
+    messages = [str(p) for p in problems]
+    assert any("regression.multiple_testing: expected one of holm, bh, found 'bonferroni'" in m for m in messages)
+    assert any("clusters.passage_pattern: needs a group" in m for m in messages)
