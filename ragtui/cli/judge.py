@@ -176,13 +176,11 @@ def _print_error_origin(totals) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Judge RUN into OUT. Exit 0 (judge errors are recorded, not fatal), 2 on unusable input."""
-    import asyncio
-    import signal
 
     from ragtui.cli.judge_progress import Progress
     from ragtui.cli.output import check_output_path, is_stdout, output_stream
     from ragtui.core.errors import InputError, problem
-    from ragtui.core.judge.runner import family_warning, judge_run
+    from ragtui.core.judge.runner import family_warning
     from ragtui.core.loading.records import read_raw_run, write_run_lines
 
     if args.print_prompt is not None:
@@ -222,6 +220,23 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(problem("command line", None, "--repeat", "the lexical judge gives the same verdicts every time: repetitions would measure nothing"))
     progress = None if args.quiet else Progress(len(raw.records) * args.repeat, sys.stderr)
 
+    result = _judge_once(args, raw, gold, settings, out, progress=progress, repeat=args.repeat)
+    if isinstance(result, int):
+        return result
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, result.meta, result.records)
+    _print_summary(result, settings, out)
+    return 0
+
+
+def _judge_once(args: argparse.Namespace, raw, gold: dict, settings, out: Path, *, progress=None, repeat: int = 1):
+    """The run judged once through `settings`; an exit code instead when it was interrupted or stopped."""
+    import asyncio
+    import signal
+
+    from ragtui.core.judge.client import CallError
+    from ragtui.core.judge.runner import judge_run
+
     async def main():
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
@@ -229,9 +244,7 @@ def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         except (NotImplementedError, RuntimeError, ValueError):
             pass
-        return await judge_run(raw, settings, gold=gold, progress=progress, repeat=args.repeat, retry_errors=args.retry_errors)
-
-    from ragtui.core.judge.client import CallError
+        return await judge_run(raw, settings, gold=gold, progress=progress, repeat=repeat, retry_errors=args.retry_errors)
 
     try:
         with _judge_logging(args.verbose):
@@ -245,10 +258,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for message in result.warnings:
         say(f"ragtui: warning: {message}")
-    with output_stream(args.output) as handle:
-        write_run_lines(handle, result.meta, result.records)
-    _print_summary(result, settings, out)
-    return 0
+    return result
 
 
 def _jury_problem(args: argparse.Namespace, settings) -> str | None:
@@ -268,13 +278,11 @@ def _jury_problem(args: argparse.Namespace, settings) -> str | None:
 
 def _run_jury(args: argparse.Namespace, raw, gold: dict, settings, out: Path) -> int:
     """`--jury M1,M2`: the run judged by each model in turn; OUT with every juror's verdicts."""
-    import asyncio
 
     from ragtui.cli.output import output_stream
     from ragtui.core.errors import InputError, problem
-    from ragtui.core.judge.client import CallError
     from ragtui.core.judge.jury import juror_path, jury_models, with_jury
-    from ragtui.core.judge.runner import family_warning, judge_run
+    from ragtui.core.judge.runner import family_warning
     from ragtui.core.loading.records import write_run_lines
 
     try:
@@ -290,17 +298,9 @@ def _run_jury(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
         warning = family_warning(raw.meta.get("generator_model"), juror)
         if warning and model != models[0]:  # the first model's warning was said already
             say(f"ragtui: warning: {warning}")
-        try:
-            with _judge_logging(args.verbose):
-                result = asyncio.run(judge_run(raw, juror, gold=gold, retry_errors=args.retry_errors))
-        except KeyboardInterrupt:
-            say(f"ragtui: interrupted (calls made so far are cached in {juror.cache_dir}); {out} not written — rerun the same command to resume")
-            return 130
-        except CallError as exc:
-            say(f"ragtui: judge {model} stopped: {exc}; {out} not written")
-            return 2
-        for message in result.warnings:
-            say(f"ragtui: warning: {message}")
+        result = _judge_once(args, raw, gold, juror, out)
+        if isinstance(result, int):
+            return result
         results.append((juror, result))
     first_settings, first = results[0]
     for position, (juror, result) in enumerate(results[1:], start=2):

@@ -112,16 +112,6 @@ def test_the_sample_read_with_its_corpus_is_clustered_by_its_seven_documents():
     assert comparison.metrics["recall@5"].clusters == 7
 
 
-@pytest.fixture(scope="module")
-def sample_comparison():
-    from ragtui.cli.tui import sample_inputs
-
-    paths = sample_inputs()
-    if not paths["a"].is_file():
-        pytest.skip("the bundled sample (sample_data/) is not there")
-    return load_comparison(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
-
-
 def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_its_raw_ones(sample_comparison):
     multitest = pytest.importorskip("statsmodels.stats.multitest")
     cells = [cell for data in sample_comparison.categories.values() for cell in data.metrics.values() if cell.p_value is not None]
