@@ -249,3 +249,14 @@ def test_a_bad_adjustment_or_a_pattern_without_a_group_is_named_in_the_config(tm
     messages = [str(p) for p in problems]
     assert any("regression.multiple_testing: expected one of holm, bh, found 'bonferroni'" in m for m in messages)
     assert any("clusters.passage_pattern: needs a group" in m for m in messages)
+
+
+def test_the_grids_fast_multinomial_counts_have_the_multinomials_mean_and_covariance():
+    from ragtui.core.comparing.stats import multinomial_counts
+
+    shares = np.array([0.5, 0.3, 0.15, 0.05])
+    counts = multinomial_counts(np.random.default_rng(2), 40, shares, 200_000)
+    assert (counts.sum(axis=1) == 40).all() and (counts >= 0).all()
+    assert counts.mean(axis=0) == pytest.approx(40 * shares, rel=0.01)
+    expected = 40 * (np.diag(shares) - np.outer(shares, shares))
+    assert np.cov(counts.T) == pytest.approx(expected, abs=0.08)

@@ -46,10 +46,11 @@ def cluster_columns(clusters: Clusters, *columns: np.ndarray) -> list[np.ndarray
 
 def cluster_bootstrap_deltas(
     num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray, clusters: Clusters,
-    *, resamples: int = RESAMPLES, seed: int = SEED,
+    *, resamples: int = RESAMPLES, seed: int = SEED, fast_counts: bool = False,
 ) -> np.ndarray:
     """Δ over resamples of whole clusters (NaN-free)."""
-    return paired_bootstrap_deltas(*cluster_columns(clusters, num_a, den_a, num_b, den_b), resamples=resamples, seed=seed)
+    columns = cluster_columns(clusters, num_a, den_a, num_b, den_b)
+    return paired_bootstrap_deltas(*columns, resamples=resamples, seed=seed, fast_counts=fast_counts)
 
 
 def clustered_paired_p(worse_minus_better: np.ndarray, clusters: Clusters) -> float:
