@@ -160,7 +160,7 @@ def _true_delta(documents: int, questions: int) -> float:
     return float(np.mean([b.mean() - a.mean() for a, b, _ in (_clustered_binary(rng, documents, questions) for _ in range(3000))]))
 
 
-def test_the_cluster_bootstrap_covers_at_nominal_where_the_independent_interval_under_covers():
+def test_the_cluster_bootstrap_covers_at_least_92_percent_of_95_where_the_independent_interval_covers_under_85():
     documents, questions, runs = 15, 120, 200
     truth = _true_delta(documents, questions)
     rng = np.random.default_rng(20261201)
@@ -173,7 +173,8 @@ def test_the_cluster_bootstrap_covers_at_nominal_where_the_independent_interval_
         clustered += low <= truth <= high
         low, high = paired_bootstrap_ci(a, ones, b, ones, resamples=1000, seed=run)
         independent += low <= truth <= high
-    assert clustered / runs >= 0.92  # 200 runs: ±1.5 points of noise around 95 %
+    # bench/bench_clusters.py: 92–94 % at 8–30 documents with 1,000 runs; 200 here, ±1.5 points.
+    assert clustered / runs >= 0.92
     assert independent / runs <= 0.85
 
 
