@@ -261,3 +261,36 @@ def test_the_grids_fast_multinomial_counts_have_the_multinomials_mean_and_covari
     assert counts.mean(axis=0) == pytest.approx(40 * shares, rel=0.01)
     expected = 40 * (np.diag(shares) - np.outer(shares, shares))
     assert np.cov(counts.T) == pytest.approx(expected, abs=0.08)
+
+
+def test_the_grids_bootstrap_p_value_holds_its_level_on_a_category_of_sixty_questions():
+    from ragtui.core.comparing.stats import bootstrap_p, paired_bootstrap_deltas
+
+    rng = np.random.default_rng(21)
+    runs, rejected = 400, 0
+    for run in range(runs):
+        a = rng.integers(1, 6, size=60).astype(float)  # utility scores, no change on average
+        b = np.clip(a + rng.integers(-1, 2, size=60), 1, 5)
+        b = np.where(rng.random(60) < 0.5, b, a + (a - b))  # a symmetric change
+        ones = np.ones(60)
+        p = bootstrap_p(paired_bootstrap_deltas(a, ones, np.clip(b, 1, 5), ones, resamples=1000, seed=run, fast_counts=True))
+        rejected += p is not None and p < 0.05
+    assert rejected / runs <= 0.075
+
+
+def test_a_runs_clustered_ratio_interval_covers_a_pooled_faithfulness_at_nominal():
+    from ragtui.core.comparing.targets import run_interval
+    from ragtui.core.measuring.metric_specs import METRICS
+
+    spec = next(s for s in METRICS if s.key == "faithfulness")
+    rng = np.random.default_rng(5)
+    runs, covered = 300, 0
+    index = np.repeat(np.arange(15), 8)
+    for _ in range(runs):
+        level = rng.beta(6, 2, size=15)[index]  # documents differ in how faithful their answers are
+        sentences = rng.integers(1, 5, size=index.size).astype(float)
+        attested = rng.binomial(sentences.astype(int), level).astype(float)
+        truth = 6 / 8
+        low, high = run_interval(spec, attested, sentences, 0.95, Clusters(index, 15))
+        covered += low <= truth <= high
+    assert covered / runs >= 0.93
