@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
 from ragtui.cli.messages import say
 
 
@@ -23,7 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_cache_option(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
-    parser.add_argument("--notes", metavar="FILE", help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl)")
+    parser.add_argument(
+        "--notes", metavar="FILE",
+        help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl; the bundled sample's: in $XDG_DATA_HOME/ragtui/sample)",
+    )
     parser.add_argument("--question", metavar="ID", help="open the question view on this question")
 
 
@@ -52,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.remote import run_location
 
     candidates = getattr(args, "b", None) or []
+    if args.a is not None:
+        args.a, *candidates = runs_given([args.a, *candidates])
     others: tuple[Path, ...] = ()
     if isinstance(candidates, list):
         args.b = candidates[0] if candidates else None
@@ -80,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             k=args.k,
             fmt=args.from_format,
             variants=args.variant,
+            trec_denominator=args.trec_denominator,
             status_from=args.status_from,
             labels=labels,
             cache=args.cache,

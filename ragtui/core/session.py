@@ -113,7 +113,9 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     k = resolve_k(inputs.k, config, run_a)
 
     def measure(run: Run) -> Evaluation:
-        return with_tool_scores(evaluate(run, gold, config, k, passage_documents=documents), config)
+        return with_tool_scores(
+            evaluate(run, gold, config, k, trec_denominator=inputs.trec_denominator, passage_documents=documents), config
+        )
 
     if run_b is None:
         evaluations = [measure(run_a)]
@@ -126,7 +128,9 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
     labels = load_labels(sides, inputs.labels)
     comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from, intervals=intervals)
-    notes = tuple(cache.notes) if cache is not None else ()  # what the run cache did, said in every view
+    # Labels cut short, stale or for other runs, then what the run cache did: said in every view.
+    notes = tuple(dict.fromkeys(warning for side in labels.values() for warning in side.warnings()))
+    notes += tuple(cache.notes) if cache is not None else ()
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 

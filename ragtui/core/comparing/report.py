@@ -179,14 +179,3 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
-
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
-    """Why the gates asked for fail, one reason each (the several-runs report reads this).
-
-    The gates themselves live in `ragtui.core.comparing.gates`; a metric with a target that
-    is not available fails them here too.
-    """
-    from ragtui.core.comparing.gates import run_gates
-
-    results = run_gates(report, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
-    return [result.reason for result in results if not result.passed]

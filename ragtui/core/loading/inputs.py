@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ragtui.core.loading.own_files import LABELS_SUFFIX, sidecar_path
+
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.remote import RemoteLocation
 
 
 CONFIG_FILE_NAME = "ragtui.yaml"
-LABELS_SUFFIX = ".labels.jsonl"
 
 
 def default_config_path(search_dir: Path | None = None) -> Path:
@@ -21,11 +22,12 @@ def default_config_path(search_dir: Path | None = None) -> Path:
 
 
 def default_labels_path(run_path: Path | RemoteLocation) -> Path:
-    """`RUN.labels.jsonl` beside the run file; for a run at an address (nothing can be
-    written beside it), in the current folder."""
+    """`RUN.labels.jsonl` beside the run file (for the bundled sample, in the user's data
+    folder: `own_files.sidecar_path`); for a run at an address (nothing can be written
+    beside it), in the current folder."""
     if not isinstance(run_path, Path):
         return Path(run_path.stem + LABELS_SUFFIX)
-    return run_path.with_name(run_path.stem + LABELS_SUFFIX)
+    return sidecar_path(run_path, LABELS_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,13 @@ class Inputs:
     cache: bool = True
     # The corpus (--corpus): the document of each passage, which clusters the questions.
     corpus: Path | None = None
+    # With TREC qrels as the gold set: average retrieval over every judged topic, as trec_eval does.
+    trec_denominator: bool = False
+
+    def __post_init__(self) -> None:
+        # `--variant 1,2` with one file names two of its systems: B is the same file's other system.
+        if self.b is None and None not in self.variants and self.variants[0] != self.variants[1]:
+            object.__setattr__(self, "b", self.a)
 
     def local_files(self) -> tuple[Path, ...] | None:
         """Every file the comparison of A and B is read from, there or not: the runs, the gold

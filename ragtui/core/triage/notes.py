@@ -7,7 +7,8 @@ or a closed SSH session loses nothing; the last line about a question wins, and 
 with `"mark": null` removes its mark. The file is the history of the triage.
 
 The sidecar sits next to run B (`candidate.jsonl` → `candidate.notes.jsonl`), or next
-to A for a single run, unless `--notes FILE` names another.
+to A for a single run, unless `--notes FILE` names another; the bundled sample's is in
+`$XDG_DATA_HOME/ragtui/sample`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import Problem, problem
+from ragtui.core.loading.own_files import NOTES_SUFFIX, sidecar_path
 
 MARKS = ("ok", "bug", "gold_wrong", "flaky")
 MARK_LABELS = {"ok": "ok", "bug": "bug", "gold_wrong": "gold wrong", "flaky": "flaky"}
@@ -32,7 +34,6 @@ MARK_MEANINGS = {
 # The letter that picks a mark in the menu is the letter the failure list shows.
 MARK_LETTERS = {"ok": "o", "bug": "b", "gold_wrong": "g", "flaky": "f"}
 NOTE_LIMIT = 500  # a one-line note; a pasted page is cut, and says so
-SUFFIX = ".notes.jsonl"
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,9 @@ class Mark:
 
 
 def default_notes_path(run_path: Path) -> Path:
-    """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about)."""
-    return run_path.with_name(run_path.stem + SUFFIX) if run_path.suffix else run_path.with_name(run_path.name + SUFFIX)
+    """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about; for
+    the bundled sample, in the user's data folder: `own_files.sidecar_path`)."""
+    return sidecar_path(run_path, NOTES_SUFFIX)
 
 
 def _parse(path: Path, line_no: int, line: str, problems: list[Problem]) -> Mark | None:
