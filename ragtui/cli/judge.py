@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ragtui.cli.common import positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
-from ragtui.cli.judge_progress import verdicts_cost
+from ragtui.cli.judge_summary import print_summary
 from ragtui.cli.messages import InertFormatter, say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
@@ -131,49 +131,6 @@ def _judge_logging(verbose: bool):
         logger.setLevel(old_level)
 
 
-def _print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
-    from ragtui.core.sanitize import neutralize
-
-    totals = result.totals
-    paid = totals.calls - totals.cached_calls
-    say(
-        f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
-        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
-    if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
-        say(calls_line)
-    elif settings.provider != "lexical":
-        say(
-            f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
-            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, {verdicts_cost(totals.cost_usd)}")
-    flagged = (
-        ("the judge reported an injection attempt in {n} answer(s)", "verdicts kept, marked injection: true", totals.injection_ids),
-        ("{n} question(s) address the judge (detector)", "read them before trusting a score", totals.directed_ids),
-    )
-    for what, advice, ids in flagged:
-        if ids:
-            shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            say(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}")
-    _print_error_origin(totals)
-    for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
-        say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
-    if totals.errors > 5:
-        say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
-    noise = _noise_line(result.records)
-    if noise:
-        say(noise)
-    say(f"ragtui: wrote {out}")
-
-
-def _print_error_origin(totals) -> None:
-    """What --retry-errors did, or that it would help: errors replayed by the cache stay otherwise."""
-    if totals.retried_ids:
-        still = len(set(totals.retried_ids) & set(totals.error_ids))
-        say(f"ragtui: asked again {len(totals.retried_ids)} question(s) whose judge error came from the cache (--retry-errors): {len(totals.retried_ids) - still} now with verdicts")
-    if totals.replayed_error_ids:
-        n = len(totals.replayed_error_ids)
-        say(f"ragtui: {n} judge error(s) come from replies kept in the cache, not asked again: rerun with --retry-errors to ask those questions again")
-
-
 def run(args: argparse.Namespace) -> int:
     """Judge RUN into OUT. Exit 0 (judge errors are recorded, not fatal), 2 on unusable input."""
 
@@ -225,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         return result
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
-    _print_summary(result, settings, out)
+    print_summary(result, settings, out)
     return 0
 
 
@@ -307,10 +264,10 @@ def _run_jury(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
         path = juror_path(out, position)
         with output_stream(str(path)) as handle:
             write_run_lines(handle, result.meta, result.records)
-        _print_summary(result, juror, path)
+        print_summary(result, juror, path)
     with output_stream(args.output) as handle:
         write_run_lines(handle, first.meta, with_jury(first.records, [result.records for _, result in results[1:]]))
-    _print_summary(first, first_settings, out)
+    print_summary(first, first_settings, out)
     say(f"ragtui: compare the jurors with: ragtui agreement {out} {juror_path(out, 2)}")
     return 0
 
@@ -321,20 +278,3 @@ def _check_repeat(args: argparse.Namespace) -> None:
 
     if args.repeat > 1 and args.batch:
         raise InputError(problem("command line", None, "--repeat", "--repeat judges through interactive calls: drop --batch (or judge once with --batch, then repeat without it)"))
-
-
-def _noise_line(records: list[dict]) -> str | None:
-    """`ragtui: 3 repetitions of 40 answers: faithfulness 4.0 % flip (…)` from the judged records."""
-    from ragtui.core.calibration_words import noise_text
-    from ragtui.core.measuring.judge_noise import noise_of_judge, summarize
-
-    found = {}
-    for record in records:
-        noise = noise_of_judge(record.get("judge") or {})
-        if noise is not None:
-            found[str(record.get("id"))] = noise
-    run = summarize(found)
-    if run is None:
-        return None
-    rates = [(metric, rate.flipped, rate.units) for metric, rate in (("faithfulness", run.faithfulness), ("utility", run.utility))]
-    return "ragtui: " + noise_text(run.repeats, run.answers, rates, len(run.unstable_ids), run.left_out)

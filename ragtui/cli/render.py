@@ -10,8 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ragtui.cli.render_certainty import power_table, target_table
-from ragtui.cli.render_statistics import clustering_line, grid_lines
+from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.measuring.metric_specs import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
@@ -156,9 +155,7 @@ def render_text(report: dict[str, Any]) -> str:
     """The report as aligned plain text."""
     two = "B" in report["runs"]
     status_line = status_from_line(report)
-    clustering = clustering_line(report)
-    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else [])]
-    lines += [*(_wrapped("", clustering) if clustering else []), ""]
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), *[line for text in filter(None, [clustering_line(report)]) for line in _wrapped("", text)], ""]
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
@@ -172,9 +169,7 @@ def render_text(report: dict[str, Any]) -> str:
             lines += ["", *_wrapped("", title), *_table(rows, header, gap=" ")]
     lines += tool_text_lines(report, _table)
     lines += ["", f"By category (A → B; B vs target: {TARGET_LEGEND}):" if two else f"By category (vs target: {TARGET_LEGEND}):"]
-    lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ")
-    grid = grid_lines(report)
-    lines += ["", *[line for text in grid for line in _wrapped("", text)]] if grid else []
+    lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ") + [line for text in grid_lines(report) for line in _wrapped("", text)]
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
     lines += _noise_lines(report)

@@ -24,8 +24,7 @@ from ragtui.cli.render import (
     target_text,
     value_text,
 )
-from ragtui.cli.render_certainty import power_table, target_table
-from ragtui.cli.render_statistics import clustering_line, grid_lines
+from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,
@@ -185,7 +184,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     clustering = clustering_line(report)
     out += ["", md_code(clustering)] if clustering else []
     out += ["", *_categories(report, two)]
-    grid = grid_lines(report)
+    grid = grid_lines(report)[1:]
     out += ["", f"- {md_code(grid[0])}", *[f"  - {md_code(line.strip())}" for line in grid[1:]]] if grid else []
     out += _certainty(report)
     out += ["", *_failure_kinds(report)]
