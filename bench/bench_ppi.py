@@ -5,16 +5,17 @@ misses 5 % of supported ones), answers of 1–6 sentences whose sentences share 
 a gold set of 120 answers of which 5, 10, 20 or 40 are labelled. For each size, the share
 of simulations whose 95 % interval holds the truth, side by side:
 
-- t_{G−1}: θ̂ ± t_{G−1}·√Var, the answer-clustered variance, G labelled answers (ragtui's);
+- t: θ̂ ± t·√Var, the answer-clustered variance, t on the G labelled answers' degrees of
+  freedom (G − 1, G − 2 with λ fitted) — ragtui's;
 - bootstrap: the percentile interval of θ̂ over resamples of labelled and unlabelled
-  answers (λ re-tuned in each), the other candidate;
-- normal: θ̂ ± 1.96·√Var, the interval ragtui gave before.
+  answers (λ re-tuned in each), the other candidate (on at most 300 gold sets: it is slow);
+- normal: θ̂ ± 1.96·√Var, the same estimate with the normal quantile ragtui used before.
 
 ragtui uses the t interval and gives no corrected value under `MIN_CORRECTED_ANSWERS` (10)
 labelled answers. The last line is the interval beside the naive one that takes sentences as
 independent, on the 400-answer, 40-label run this bench measured first.
-Run: `.venv/bin/python bench/bench_ppi.py [SIMULATIONS]` (default 1000; about a minute per
-1000 on a 2-core machine, most of it in the bootstrap).
+Run: `.venv/bin/python bench/bench_ppi.py [SIMULATIONS]` (default 2000; the bootstrap column
+takes most of the time, about 20 minutes on the shared 2-core machine).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ragtui.core.measuring.ppi import ppi_mean, z_value
 
 SIZES = (5, 10, 20, 40)
 BOOTSTRAP = 200
+BOOTSTRAPPED = 300  # gold sets the bootstrap column is measured on
 
 
 def simulate(rng: np.random.Generator, answers: int = 120, labelled: int = 10):
@@ -80,7 +82,8 @@ def coverage_by_size(simulations: int, seed: int = 33) -> dict[int, dict[str, fl
         rng = np.random.default_rng(seed + labelled)
         covered = {"t": 0, "bootstrap": 0, "normal": 0}
         widths = {"t": 0.0, "bootstrap": 0.0}
-        for _ in range(simulations):
+        bootstrapped = min(simulations, BOOTSTRAPPED)
+        for run in range(simulations):
             truth, (y, f, g), (ft, gt), _ = simulate(rng, labelled=labelled)
             y, f, ft = y.astype(float), f.astype(float), ft.astype(float)
             result = ppi_mean(y, f, g, ft, gt, bounds=(0.0, 1.0))
@@ -89,12 +92,15 @@ def coverage_by_size(simulations: int, seed: int = 33) -> dict[int, dict[str, fl
             widths["t"] += high - low
             half = z_value(0.95) * math.sqrt(result.variance)
             covered["normal"] += result.value - half <= truth <= result.value + half
-            low, high = bootstrap_interval(rng, y, f, g, ft, gt)
-            covered["bootstrap"] += low <= truth <= high
-            widths["bootstrap"] += high - low
+            if run < bootstrapped:
+                low, high = bootstrap_interval(rng, y, f, g, ft, gt)
+                covered["bootstrap"] += low <= truth <= high
+                widths["bootstrap"] += high - low
+        shares = {"t": simulations, "normal": simulations, "bootstrap": bootstrapped}
         out[labelled] = {
-            **{name: count / simulations for name, count in covered.items()},
-            **{f"half_{name}": width / simulations / 2 for name, width in widths.items()},
+            **{name: count / shares[name] for name, count in covered.items()},
+            "half_t": widths["t"] / simulations / 2,
+            "half_bootstrap": widths["bootstrap"] / bootstrapped / 2,
         }
     return out
 
@@ -118,12 +124,12 @@ def large_run(simulations: int, seed: int = 7) -> dict[str, float]:
 
 
 def main() -> None:
-    simulations = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    simulations = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     start = time.perf_counter()
     figures = coverage_by_size(simulations)
-    print(f"{simulations} simulated gold sets of 120 answers, the judge overrating unsupported sentences;")
+    print(f"{simulations} simulated gold sets of 120 answers ({min(simulations, BOOTSTRAPPED)} for the bootstrap), the judge overrating unsupported sentences;")
     print(f"coverage of the nominal 95 % corrected interval (floor 93 %) — {platform.machine()}, {platform.python_version()}")
-    print(f"{'labelled answers':>17} | {'t_(G-1), ragtui':>16} | {'answer bootstrap':>16} | {'normal (before)':>15} | half-width t / bootstrap")
+    print(f"{'labelled answers':>17} | {'t, ragtui':>16} | {'answer bootstrap':>16} | {'normal quantile':>15} | half-width t / bootstrap")
     for labelled, row in figures.items():
         shown = "" if labelled >= MIN_CORRECTED_ANSWERS else "  (not shown: under the minimum)"
         print(

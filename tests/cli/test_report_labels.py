@@ -104,3 +104,18 @@ def test_corrected_delta_uses_both_runs_and_both_uncertainties(labelled, capsys)
     low, high = corrected["delta_ci"]
     b_low, b_high = corrected["B"]["ci"]
     assert low < -3 / 8 < high and high - low >= b_high - b_low - 1e-9
+
+
+def test_a_judge_that_attests_everything_is_reported_too_weak_to_help_with_a_label_plan(labelled, capsys):
+    a, b, labels = labelled
+    assert main(["report", str(a), str(b), "--labels", str(labels), "--format", "json"]) == 0
+    corrected = json.loads(capsys.readouterr().out)["metrics"]["faithfulness"]["corrected"]
+    run = corrected["B"]
+    # The judge's values never vary: λ = 0, and its 12 labelled answers are worth 12, no more.
+    assert run["lambda"] == 0.0 and run["effective_labels"] == pytest.approx(12.0)
+    assert run["weak_judge"] is True and run["stratified"] is False
+    plan = corrected["label_plan"]["B"]
+    assert plan["target_half_width"] == pytest.approx(0.03)
+    assert plan["by_category"]["procedurale"]["have"] == 12
+    assert main(["report", str(a), str(b), "--labels", str(labels)]) == 0
+    assert "the judge is too weak to help: 12 labelled answers are worth 12.0" in " ".join(capsys.readouterr().out.split())
