@@ -1,4 +1,4 @@
-"""Options shared by the commands that read runs (docs/cli.md): --gold, --corpus, --config, -k, --from,
+"""Options shared by the commands that read runs (docs/cli.md): --gold, --config, -k, --from,
 --variant, --status-from."""
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Add --gold, --config, -k and --from to a command that reads runs."""
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set (else the gold fields in the runs)")
     parser.add_argument(
-        "--corpus",
-        metavar="FOLDER",
-        help="the corpus (a folder of YAML documents): a question's document is its first gold passage's, "
-        "and the statistics treat the questions of one document as one cluster",
+        "--gold-edits", metavar="FILE",
+        help="gold edits made in triage, replayed over the gold set (default: GOLD.edits.jsonl beside it, when there)",
     )
     parser.add_argument(
         "--config", metavar="ragtui.yaml", help="targets and settings (else ./ragtui.yaml if present, else the shipped defaults)"

@@ -28,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl; the bundled sample's: in $XDG_DATA_HOME/ragtui/sample)",
     )
     parser.add_argument("--question", metavar="ID", help="open the question view on this question")
+    parser.add_argument(
+        "--corpus", metavar="DIR|FILE",
+        help="the corpus (YAML documents, JSONL or Parquet passages): a gold passage not retrieved is shown with its text, "
+        "and the statistics treat the questions of one document as one cluster",
+    )
 
 
 def sample_inputs() -> dict[str, Path]:
@@ -40,6 +45,7 @@ def sample_inputs() -> dict[str, Path]:
         "b": root / "candidate.jsonl",
         "gold": root / "gold.yaml",
         "config": root / "ragtui.yaml",
+        "corpus": root / "corpus",
     }
 
 
@@ -73,14 +79,14 @@ def run(args: argparse.Namespace) -> int:
         sample = sample_inputs()
         inputs = Inputs(
             a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
-            others=sample_sweep(), corpus=Path(args.corpus) if args.corpus else None,
+            others=sample_sweep(), corpus=sample["corpus"],
         )
     else:
         inputs = Inputs(
             a=run_location(args.a),
             b=run_location(args.b) if getattr(args, "b", None) else None,
             gold=Path(args.gold) if args.gold else None,
-            corpus=Path(args.corpus) if args.corpus else None,
+            gold_edits=Path(args.gold_edits) if args.gold_edits else None,
             config=Path(args.config) if args.config else None,
             k=args.k,
             fmt=args.from_format,
@@ -90,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
             labels=labels,
             cache=args.cache,
             others=others,
+            corpus=Path(args.corpus) if args.corpus else None,
         )
     from ragtui.ui.launch import launch
 

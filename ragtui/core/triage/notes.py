@@ -20,8 +20,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ragtui.core.atomic import append_synced_line
 from ragtui.core.errors import Problem, problem
 from ragtui.core.loading.own_files import NOTES_SUFFIX, sidecar_path
+from ragtui.core.loading.records import json_object_line
 
 MARKS = ("ok", "bug", "gold_wrong", "flaky")
 MARK_LABELS = {"ok": "ok", "bug": "bug", "gold_wrong": "gold wrong", "flaky": "flaky"}
@@ -56,13 +58,8 @@ def default_notes_path(run_path: Path) -> Path:
 
 
 def _parse(path: Path, line_no: int, line: str, problems: list[Problem]) -> Mark | None:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
-        return None
-    if not isinstance(data, dict):
-        problems.append(problem(path, line_no, None, "expected a JSON object"))
+    data = json_object_line(path, line_no, line, problems)
+    if data is None:
         return None
     qid, mark, note = data.get("id"), data.get("mark"), data.get("note") or ""
     if not isinstance(qid, str) or not qid:
@@ -119,12 +116,7 @@ class Notes:
             note = note[: NOTE_LIMIT - 1] + "…"
         entry = Mark(question_id, mark, note, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(entry.to_json(), ensure_ascii=False) + "\n"
-        # Append mode keeps the user's umask; one write per line, flushed and synced.
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_synced_line(self.path, json.dumps(entry.to_json(), ensure_ascii=False))
         if mark is None:
             self.marks.pop(question_id, None)
         else:
