@@ -1,5 +1,6 @@
-"""What `ragtui judge` says on stderr: its log lines while it runs, its summary when it ends
-(interactive and batch runs alike)."""
+"""What `ragtui judge` says on stderr: its log lines while it runs (`judge_logging`), and
+when it is done its verdicts, calls and cost, flagged questions, judge errors, the
+judge's noise, and where the judged run was written."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from pathlib import Path
 
 from ragtui.cli.judge_progress import verdicts_cost
 from ragtui.cli.messages import InertFormatter, say
-from ragtui.core.sanitize import neutralize
 
 
 @contextlib.contextmanager
@@ -30,7 +30,8 @@ def judge_logging(verbose: bool):
 
 
 def print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
-    """What a judge run did: answers judged, calls and cost, flagged answers, errors, noise."""
+    from ragtui.core.sanitize import neutralize
+
     totals = result.totals
     paid = totals.calls - totals.cached_calls
     say(
@@ -50,18 +51,18 @@ def print_summary(result, settings, out: Path, calls_line: str | None = None) ->
         if ids:
             shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
             say(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}")
-    _print_error_origin(totals)
+    print_error_origin(totals)
     for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
         say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
     if totals.errors > 5:
         say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
-    noise = _noise_line(result.records)
+    noise = noise_line(result.records)
     if noise:
         say(noise)
     say(f"ragtui: wrote {out}")
 
 
-def _print_error_origin(totals) -> None:
+def print_error_origin(totals) -> None:
     """What --retry-errors did, or that it would help: errors replayed by the cache stay otherwise."""
     if totals.retried_ids:
         still = len(set(totals.retried_ids) & set(totals.error_ids))
@@ -71,7 +72,7 @@ def _print_error_origin(totals) -> None:
         say(f"ragtui: {n} judge error(s) come from replies kept in the cache, not asked again: rerun with --retry-errors to ask those questions again")
 
 
-def _noise_line(records: list[dict]) -> str | None:
+def noise_line(records: list[dict]) -> str | None:
     """`ragtui: 3 repetitions of 40 answers: faithfulness 4.0 % flip (…)` from the judged records."""
     from ragtui.core.calibration_words import noise_text
     from ragtui.core.measuring.judge_noise import noise_of_judge, summarize

@@ -19,6 +19,8 @@ from ragtui.core.calibration_words import (
     cal_signed,
     corrected_text,
     noise_text,
+    plan_text,
+    worth_text,
 )
 from ragtui.core.comparing.report_model import Report
 from ragtui.core.sanitize import neutralize
@@ -56,13 +58,19 @@ def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] |
     return lines
 
 
-def _side_value(metric: Mapping[str, Any], side: str) -> float | None:
+def side_value(metric: Mapping[str, Any], side: str) -> float | None:
     """A run's value of a metric ("A" or "B")."""
     return metric.get(side)
 
 
 def corrected_lines(report: Report) -> list[tuple[str, str]]:
-    """(prefix, text) pairs: one per metric and run, then the corrected Δ."""
+    """(prefix, text) pairs: one per metric and run, its label plan, then the corrected Δ."""
+    categories = report["categories"]
+
+    def names(category: str) -> str:
+        found = categories.get(category)
+        return neutralize(str(found["name"] if found else category), keep_newlines=False)
+
     out: list[tuple[str, str]] = []
     for metric in ("faithfulness", "utility"):
         entry = report["metrics"][metric].get("corrected") if metric in report["metrics"] else None
@@ -70,16 +78,28 @@ def corrected_lines(report: Report) -> list[tuple[str, str]]:
             continue
         for side in report["runs"]:
             c = entry.get(side)
-            raw = _side_value(report["metrics"][metric], side)
+            raw = side_value(report["metrics"][metric], side)
             if c is None:
                 out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, 0)))
+                continue
+            if c.get("too_few_to_correct"):
+                out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, c["labels"], too_few=True)))
                 continue
             text = corrected_text(metric, raw, c["value"], c["ci"], c["labels"]) + f", λ {c['lambda']:.2f}"
             budget = budget_text(metric, c["label_budget"], c["label_budget_target"], c["best_half_width"])
             text += f"; {budget}" if budget else ""
             if c.get("partly_labelled"):
                 text += f"; {c['partly_labelled']} answers partly labelled, left out until complete"
+            if c.get("stratified"):
+                text += "; stratified by category (λ per category)"
+            if c.get("effective_labels") is not None:
+                text += "; " + worth_text(c["effective_labels"], c["answers"], weak=c["weak_judge"])
             out.append((f"  {metric} {side}: ", text))
+        for side, plan in (entry.get("label_plan") or {}).items():
+            if plan is not None and plan["total"] is not None and entry.get(side) is not None:
+                following = plan["next"] or {}
+                name = names(following["category"]) if following.get("category") else None
+                out.append((f"  {metric} {side} plan: ", plan_text(metric, name, following.get("more", 0), plan["target_half_width"], plan["total"])))
         if entry.get("delta") is not None:
             out.append((f"  {metric} Δ: ", f"{cal_signed(metric, entry['delta'])}{cal_interval(metric, entry['delta_ci'], signed=True)} (corrected B − corrected A)"))
     return out

@@ -11,7 +11,7 @@ from typing import Any, cast
 from ragtui.core.comparing.gold_suspects import likely_gold_problems
 from ragtui.core.comparing.power import POWER
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
-from ragtui.core.comparing.report_fields import metric_fields, target_fields
+from ragtui.core.comparing.report_fields import metric_fields, p_value, target_fields
 from ragtui.core.comparing.report_model import Report
 from ragtui.core.comparing.report_noise import add_noise_fields
 from ragtui.core.comparing.result import Comparison
@@ -44,6 +44,33 @@ def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
     }
 
 
+def grid_section(comparison: Comparison) -> dict[str, Any]:
+    """`multiple_testing`: how the grid's p-values were adjusted, over how many cells, and which survive."""
+    config = comparison.config
+    cells = [
+        (category, name, cell) for category, data in comparison.categories.items()
+        for name, cell in data.metrics.items() if cell.p_adjusted is not None
+    ]
+    return {
+        "method": config.multiple_testing,
+        "family": "metrics × categories (the headline metrics are a family of their own)",
+        "cells": len(cells),
+        "level": _num(1 - config.confidence),
+        "surviving": [
+            {"category": category, "metric": name, "verdict": cell.verdict, "p_value": p_value(cell.p_value), "p_adjusted": p_value(cell.p_adjusted)}
+            for category, name, cell in cells if cell.verdict in ("regressed", "improved")
+        ],
+    }
+
+
+def clustering_section(comparison: Comparison) -> dict[str, Any] | None:
+    """`clustering`: what named the questions' documents, and how many there are; None: independent."""
+    by = comparison.a.clustered_by
+    if not by:
+        return None
+    return {"by": list(by), "clusters": int(comparison.a.questions.get_column("cluster").drop_nulls().n_unique())}
+
+
 def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) -> dict[str, Any]:
     """`categories` (or, `by_tag`, `tags`: the same shape per tag of the gold set)."""
     out = {}
@@ -56,6 +83,12 @@ def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) ->
                 entry["B"] = _num(cell.b.value) if cell.b else None
                 entry["delta"] = _num(cell.delta)
                 entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
+                if not by_tag:  # the grid's tests are over the categories
+                    entry["ci"] = [_num(cell.ci[0]), _num(cell.ci[1])] if cell.ci else None
+                    entry["p_value"] = p_value(cell.p_value)
+                    entry["p_adjusted"] = p_value(cell.p_adjusted)
+                    entry["verdict"] = cell.verdict
+                    entry["clusters"], entry["design_effect"] = cell.clusters, _num(cell.design_effect)
             if comparison.metrics[name].target is not None and not by_tag:  # targets are read per category only
                 entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",)))
             metrics[name] = entry
@@ -101,7 +134,9 @@ def build_report(comparison: Comparison) -> Report:
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     add_noise_fields(report, comparison)
+    report["clustering"] = clustering_section(comparison)
     if two_runs:
+        report["multiple_testing"] = grid_section(comparison)
         config = comparison.config
         report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))

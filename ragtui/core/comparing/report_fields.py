@@ -16,8 +16,7 @@ def metric_fields(m: MetricComparison, two_runs: bool, unavailable: dict[str, fr
         out["B"] = _num(m.b.value)
         out["delta"] = _num(m.delta)
         out["ci"] = [_num(m.ci[0]), _num(m.ci[1])] if m.ci else None
-        # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
-        out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
+        out["p_value"] = p_value(m.p_value)
     out["target"] = m.target
     out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
     if two_runs:
@@ -25,6 +24,7 @@ def metric_fields(m: MetricComparison, two_runs: bool, unavailable: dict[str, fr
         out["drop_flagged"] = m.drop_flagged
         out["judge_changed"] = m.judge_changed
         out.update(power_fields(m.power))
+        out["clusters"], out["design_effect"] = m.clusters, _num(m.design_effect)
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
@@ -47,3 +47,8 @@ def power_fields(power: Power | None) -> dict[str, Any]:
     if power is None:
         return {"mde": None, "n_needed": None}
     return {"mde": _num(power.mde), "n_needed": power.n_needed}
+
+
+def p_value(value: float | None) -> float | None:
+    """A p-value for the document: they can be tiny, so 4 significant digits rather than 4 decimals."""
+    return None if value is None else float(f"{value:.4g}")

@@ -62,6 +62,8 @@ class MetricFields(TypedDict):
     higher_is_better: bool
     not_available: list[str]
     corrected: NotRequired[dict[str, Any]]
+    clusters: NotRequired[int | None]
+    design_effect: NotRequired[Number]
     flip_rate: NotRequired[dict[str, Any]]
     # A peer tool's metric (`tool_metrics`) has these besides.
     tool: NotRequired[str]
@@ -83,6 +85,12 @@ class CellFields(TypedDict):
     n_by_run: NotRequired[dict[str, int]]
     meets_target: NotRequired[dict[str, str | None]]
     ci_by_run: NotRequired[dict[str, Interval]]
+    ci: NotRequired[Interval]  # Δ's interval in this category, its p-value adjusted over the grid
+    p_value: NotRequired[float | None]
+    p_adjusted: NotRequired[float | None]
+    verdict: NotRequired[str | None]
+    clusters: NotRequired[int | None]
+    design_effect: NotRequired[Number]
 
 
 class CategoryFields(TypedDict):
@@ -111,6 +119,8 @@ class Report(TypedDict):
     recall_curve: dict[str, list[Any]]
     calibration: dict[str, Any]
     judge_noise: NotRequired[dict[str, Any]]
+    clustering: NotRequired[dict[str, Any] | None]  # questions resampled by document, when documents are known
+    multiple_testing: NotRequired[dict[str, Any]]  # how the category grid's p-values were adjusted
     power: NotRequired[dict[str, float]]
     warnings: list[str]
     marks: NotRequired[list[dict[str, Any]]]  # `report --notes FILE`: the triage marks

@@ -60,7 +60,8 @@ class Inputs:
     cache: bool = True
     # The gold edits made in triage (--gold-edits); None: `GOLD.edits.jsonl` beside the gold set, when there.
     gold_edits: Path | None = None
-    # The corpus (--corpus): the question view shows the text of a gold passage not retrieved.
+    # The corpus (--corpus): the question view shows the text of a gold passage not retrieved,
+    # and the statistics cluster the questions by their first gold passage's document.
     corpus: Path | None = None
     # With TREC qrels as the gold set: average retrieval over every judged topic, as trec_eval does.
     trec_denominator: bool = False
