@@ -396,7 +396,7 @@ async def test_with_its_corpus_the_samples_panels_say_clustered_by_document_and_
     if not corpus.is_dir():
         pytest.skip("the bundled sample (sample_data/) is not there")
     inputs = replace(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"], cache=False), corpus=corpus)
-    app = RagtuiApp(inputs)
+    app = RagtuiApp(Session(inputs))
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until_loaded(pilot)
         await pilot.pause()
