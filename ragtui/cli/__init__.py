@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "open": ("ragtui.cli.tui", "open the TUI on a single run"),
     "report": ("ragtui.cli.report", "the same numbers without a screen: text, markdown or json"),
     "validate": ("ragtui.cli.validate", "check gold sets, run files and configs; list every problem"),
+    "run": ("ragtui.cli.run", "ask your RAG system every gold question and write the run (resumable)"),
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
     "convert": ("ragtui.cli.convert", "write a peer tool's file (RAGAS, promptfoo, …) as a ragtui run"),
     "cache": ("ragtui.cli.cache", "where the cache of parsed runs lives and what it holds; `ragtui cache clear` empties it"),

@@ -32,7 +32,7 @@ LEGEND_TEXT = (
     "models or prompts; n/a: not measured)"
 )
 # Regressions that are not the system getting worse, counted apart in the summary.
-REGRESSED_APART = {"missing": "missing from B", "judge_error": "judge errors"}
+REGRESSED_APART = {"missing": "missing from B", "system_error": "system errors", "judge_error": "judge errors"}
 
 
 def _safe(text: Any) -> str:
@@ -104,13 +104,19 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
         lines += _wrapped(
             "   ",
             f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
-            f"{run['judge_errors']} judge errors",
+            f"{run['judge_errors']} judge errors" + system_errors_text(run),
         )
         lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
         if run.get("tool"):
             lines += _wrapped("   ", tool_counts_text(run))
     return lines
+
+
+def system_errors_text(run: dict[str, Any]) -> str:
+    """` · 3 system errors` when the system under test failed on some questions, else nothing."""
+    count = run.get("system_errors") or 0
+    return f" · {count} system error{'' if count == 1 else 's'}" if count else ""
 
 
 def directed_text(run: dict[str, Any]) -> str:

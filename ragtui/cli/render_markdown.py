@@ -21,6 +21,7 @@ from ragtui.cli.render import (
     headline_names,
     mark,
     status_summary,
+    system_errors_text,
     target_text,
     value_text,
 )
@@ -51,7 +52,7 @@ def _runs(report: dict[str, Any]) -> list[str]:
     for label, run in report["runs"].items():
         lines.append(
             f"- **{label}** {md_code(run['name'])}: {run['questions']} questions · {run['missing']} missing · "
-            f"{run['extra_questions']} not in gold · {run['judge_errors']} judge errors · judge {md_code(run['judge_model'] or 'n/a')}"
+            f"{run['extra_questions']} not in gold · {run['judge_errors']} judge errors{system_errors_text(run)} · judge {md_code(run['judge_model'] or 'n/a')}"
         )
     return lines
 

@@ -90,6 +90,7 @@ KIND_CODES = {
     "answered_unanswerable": "H",
     "false_abstention": "A",
     "low_utility": "U",
+    "system_error": "S",
     "judge_error": "J",
     "missing": "M",
 }
@@ -99,6 +100,7 @@ KIND_LABELS = {
     "answered_unanswerable": "answered the unanswerable",
     "false_abstention": "false abstention",
     "low_utility": "low utility",
+    "system_error": "system error",
     "judge_error": "judge error",
     "missing": "missing",
     "tool_fail": "failed by the tool",
@@ -112,6 +114,7 @@ CAUSE_LABELS = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation",
     "missing": "missing from B",
+    "system_error": "system error in B",
     "judge_error": "judge error in B",
 }
 # The cause spelled out, for the reports' regressed list.
@@ -120,10 +123,11 @@ CAUSE_EXPLAINED = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation (retrieval not worse)",
     "missing": "missing from B",
+    "system_error": "system error in B (the call failed)",
     "judge_error": "judge error in B (not the system)",
 }
 CAUSE_SHORT = {
-    "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "judge_error": "judge err",
+    "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "system_error": "system err", "judge_error": "judge err",
 }
 JUDGE_CHANGED_NOTE = "⚠ judge changed: Δ mixes judges"
 

@@ -125,6 +125,7 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
     only_judge_error = (kinds_added.list.len() == 1) & kinds_added.list.contains("judge_error")
     cause = (
         pl.when(~pl.col("present_b")).then(pl.lit("missing"))
+        .when(kinds_added.list.contains("system_error").fill_null(False)).then(pl.lit("system_error"))
         .when(only_judge_error.fill_null(False)).then(pl.lit("judge_error"))
         .when(gold_fell_out.fill_null(False)).then(pl.lit("retrieval"))
         .when(same_passages.fill_null(False)).then(pl.lit("generation_same_passages"))

@@ -32,6 +32,7 @@ def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
         "missing": c.missing,
         "extra_questions": c.extra,
         "judge_errors": c.judge_errors,
+        "system_errors": c.system_errors,
         "judge_directed": evaluation.judge_directed,
         "abstained_excluded_from_faithfulness": c.abstained_excluded,
         "failing": c.failing,

@@ -20,28 +20,19 @@ CallError with a reason fit to be stored in `judge.error`. It never returns a gu
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from ragtui.core import http_setup  # noqa: F401  (httpcore without its slow sniffio probe)
 from ragtui.core.judge.cache import CallCache, call_key
 from ragtui.core.judge.providers import Completion, Provider, ResponseShapeError, error_message, make_provider
 from ragtui.core.judge.redaction import redact, redact_headers
 from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
 from ragtui.core.judge.settings import JudgeSettings
-
-# httpcore 1.0 tries `import sniffio` several times per request to tell trio from
-# asyncio. Recent anyio no longer installs sniffio, and a failed import rescans sys.path
-# every time: about 1 ms of CPU per request, a tenth of the judge's throughput at
-# concurrency 16. A None entry makes the import fail at once; httpcore then assumes
-# asyncio, exactly as it does on the slow path.
-if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
-    sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 log = logging.getLogger("ragtui.judge")
 POOL_SIZE = 4  # connections per httpx pool (see JudgeClient.__aenter__)

@@ -237,6 +237,13 @@ def gold_fields(check: _Checker, record: dict[str, Any], *, required: bool, requ
     }
 
 
+def _system_error(value: Any) -> str | None:
+    """A record's `error` as text: a system's own error object is kept as its JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def normalize_run_record(path: Path, line: int, record: dict[str, Any], problems: list[Problem]) -> dict[str, Any] | None:
     """One run record as a canonical row, or None when its id is unusable."""
     check = _Checker(path, line, problems)
@@ -261,6 +268,7 @@ def normalize_run_record(path: Path, line: int, record: dict[str, Any], problems
         "cost_usd": check.number(record.get("cost_usd"), "cost_usd", low=0),
         "tokens_in": check.number(record.get("tokens_in"), "tokens_in", low=0),
         "tokens_out": check.number(record.get("tokens_out"), "tokens_out", low=0),
+        "system_error": _system_error(record.get("error")),
         "extra": json.dumps(extra, ensure_ascii=False, default=str) if extra else None,
     }
     return row if record_id is not None else None

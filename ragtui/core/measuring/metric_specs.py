@@ -76,3 +76,4 @@ class Counts:
     judged: int
     failing: int
     failure_kinds: dict[str, int]
+    system_errors: int = 0  # questions the system under test failed on (the record's `error`)

@@ -115,6 +115,7 @@ def counts(evaluation: Evaluation) -> Counts:
         pl.col("present").sum().alias("present"),
         (~pl.col("present")).sum().alias("missing"),
         pl.col("judge_failed").sum().alias("judge_errors"),
+        pl.col("system_failed").sum().alias("system_errors"),
         pl.col("abstained_excluded").sum().alias("abstained_excluded"),
         pl.col("judged").sum().alias("judged"),
         pl.col("failed").sum().alias("failing"),
@@ -130,6 +131,7 @@ def counts(evaluation: Evaluation) -> Counts:
         judged=row["judged"],
         failing=row["failing"],
         failure_kinds={kind: row[f"kind:{kind}"] for kind in FAILURE_KINDS},
+        system_errors=row["system_errors"],
     )
 
 

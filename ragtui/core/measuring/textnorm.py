@@ -51,6 +51,12 @@ def normalized_expr(column: pl.Expr) -> pl.Expr:
     )
 
 
+def has_any_phrase(text: str, phrases: tuple[str, ...] | list[str]) -> bool:
+    """`contains_any_phrase` for one text: whether it holds any phrase (an abstention)."""
+    padded = f" {normalize_for_match(text)} "
+    return any(f" {key} " in padded for p in phrases if (key := normalize_for_match(p)))
+
+
 def contains_any_phrase(column: pl.Expr, phrases: tuple[str, ...] | list[str]) -> pl.Expr:
     """True where the normalised text contains any of the normalised phrases (padded by spaces)."""
     padded = pl.lit(" ") + normalized_expr(column) + pl.lit(" ")

@@ -26,6 +26,8 @@ def _counts_line(header: RunHeader) -> Content:
     """`k=5 · 0 missing · ⚠ 2 judge errors`: what changes how to read the numbers."""
     counts = header.counts
     items = [(counts.missing, f"{count_text(counts.missing)} missing"), (counts.judge_errors, _plural(counts.judge_errors, "judge error"))]
+    if counts.system_errors:  # a run ragtui made itself (`ragtui run`) may hold some
+        items.append((counts.system_errors, _plural(counts.system_errors, "system error")))
     if counts.extra:
         items.append((counts.extra, f"{count_text(counts.extra)} not in gold"))
     parts: list[Content | str] = [f"k={header.k}"]
