@@ -30,6 +30,11 @@ def answer_of(question_id: str, question: str, k: int) -> dict[str, Any]:
     return {"passages": passages, "answer": f"answer to {question}", "tokens_in": 100 * k, "tokens_out": 20, "cost_usd": 0.001}
 
 
+class _Server(ThreadingHTTPServer):
+    # The default listen backlog (5) drops connections when 16 workers connect at once.
+    request_queue_size = 256
+
+
 class FakeRag:
     def __init__(self, *, script: dict[str, list[str]] | None = None, latency: float = 0.0, hang_seconds: float = 5.0, port: int = 0):
         self.script = script or {}
@@ -39,7 +44,7 @@ class FakeRag:
         self.answered: collections.Counter[str] = collections.Counter()
         self.headers: dict[str, str] = {}
         self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
+        self.server = _Server(("127.0.0.1", port), self._handler())
         self.server.daemon_threads = True
         self.thread: threading.Thread | None = None
 
@@ -59,6 +64,9 @@ class FakeRag:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: without TCP_NODELAY, Nagle's algorithm
+            # and the client's delayed ACK add ~40 ms to every reply.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:
                 pass

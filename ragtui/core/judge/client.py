@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from ragtui.core import http_setup  # noqa: F401  (httpcore without its slow sniffio probe)
+from ragtui.core.http_clients import RequestSlots
 from ragtui.core.judge.cache import CallCache, call_key
 from ragtui.core.judge.providers import Completion, Provider, ResponseShapeError, error_message, make_provider
 from ragtui.core.judge.redaction import redact, redact_headers
@@ -35,7 +35,6 @@ from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
 from ragtui.core.judge.settings import JudgeSettings
 
 log = logging.getLogger("ragtui.judge")
-POOL_SIZE = 4  # connections per httpx pool (see JudgeClient.__aenter__)
 FATAL_STATUS = {401: "authentication failed", 403: "access denied", 404: "not found (check --base-url and --model)"}
 
 
@@ -77,31 +76,16 @@ class JudgeClient:
         self.provider: Provider = make_provider(settings)
         self.policy = RetryPolicy(settings.max_retries, settings.backoff_base, settings.backoff_max, settings.retry_after_max)
         self.stats = ClientStats()
-        # One slot per request allowed in flight, each bound to one of a few small
-        # connection pools (see __aenter__): taking a slot is the concurrency bound.
-        self._slots: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
-        self._pools: list[httpx.AsyncClient] = []
+        self._slots = RequestSlots(settings.concurrency, settings.timeout)
         self._pause_until = 0.0
         self._inflight: dict[str, asyncio.Future[Completion]] = {}
 
     async def __aenter__(self) -> JudgeClient:
-        if not self._pools:
-            # httpcore rescans its whole pool for every request it places (O(connections)
-            # per step, with a getpeername() per idle connection): pools of at most
-            # POOL_SIZE connections halve the client's CPU per request at concurrency 16.
-            concurrency = self.settings.concurrency
-            count = -(-concurrency // POOL_SIZE)
-            size = -(-concurrency // count)
-            limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-            self._pools = [httpx.AsyncClient(timeout=httpx.Timeout(self.settings.timeout), limits=limits) for _ in range(count)]
-            for slot in range(concurrency):
-                self._slots.put_nowait(self._pools[slot % count])
+        self._slots.open()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        pools, self._pools = self._pools, []
-        for pool in pools:
-            await pool.aclose()
+        await self._slots.aclose()
 
     def _redact(self, text: str) -> str:
         return redact(text, [self.settings.api_key])
@@ -148,7 +132,7 @@ class JudgeClient:
             await asyncio.sleep(delay)
 
     async def _request(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> Completion:
-        assert self._pools, "use `async with JudgeClient(...)`"
+        assert self._slots.pools, "use `async with JudgeClient(...)`"
         attempt = 0
         adaptations = 0
         slept_until = 0.0
@@ -157,7 +141,7 @@ class JudgeClient:
             headers: httpx.Headers | None = None
             status: int | None = None
             unreachable = False
-            http = await self._slots.get()
+            http = await self._slots.take()
             try:
                 body = self.provider.body(messages, max_tokens, schema)
                 request_headers = self.provider.headers()
@@ -192,7 +176,7 @@ class JudgeClient:
                             raise CallError(f"HTTP {status}: {detail}")
                         failure = f"HTTP {status}: {detail}"
             finally:
-                self._slots.put_nowait(http)
+                self._slots.give_back(http)
             if attempt >= self.policy.max_retries:
                 # A server that cannot be reached at all fails every question the same way.
                 where = f" to {self.provider.url}" if unreachable else ""

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ragtui.core import http_setup  # noqa: F401  (httpcore without its slow sniffio probe)
+from ragtui.core.http_clients import RequestSlots
 from ragtui.core.judge.providers import error_message
 from ragtui.core.judge.redaction import redact
 from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
@@ -65,7 +65,7 @@ class EndpointSystem:
         self.policy = policy or RetryPolicy()
         self.concurrency = concurrency
         self.retries = 0
-        self._client: httpx.AsyncClient | None = None
+        self._slots = RequestSlots(concurrency, timeout, self.headers)
 
     @property
     def description(self) -> str:
@@ -76,14 +76,11 @@ class EndpointSystem:
         return []
 
     async def __aenter__(self) -> EndpointSystem:
-        limits = httpx.Limits(max_connections=self.concurrency, max_keepalive_connections=self.concurrency)
-        self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), limits=limits, headers=self.headers)
+        self._slots.open()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            await client.aclose()
+        await self._slots.aclose()
 
     def _redact(self, text: str) -> str:
         return redact(text, self.headers.values())
@@ -94,14 +91,15 @@ class EndpointSystem:
 
     async def ask(self, question_id: str, question: str, k: int) -> SystemAnswer:
         """One question. Raises SystemFailure, or SystemStopped when the server cannot be reached."""
-        assert self._client is not None, "use `async with EndpointSystem(...)`"
+        assert self._slots.pools, "use `async with EndpointSystem(...)`"
         body = self._body(question_id, question, k)
         attempt = 0
         while True:
             headers: httpx.Headers | None = None
             unreachable = False
+            client = await self._slots.take()
             try:
-                response = await self._client.post(self.url, json=body)
+                response = await client.post(self.url, json=body)
             except httpx.TimeoutException:
                 failure = f"timed out after {self.timeout:g} s"
             except httpx.TransportError as exc:
@@ -115,6 +113,8 @@ class EndpointSystem:
                 failure = f"HTTP {status}: {detail}" if detail else f"HTTP {status}"
                 if not is_retryable_status(status):
                     raise SystemFailure(failure)
+            finally:
+                self._slots.give_back(client)
             if attempt >= self.policy.max_retries:
                 tries = f"gave up after {attempt + 1} attempts"
                 if unreachable:
