@@ -23,6 +23,7 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
+    quantity_text,
     target_symbol,
 )
 
@@ -31,6 +32,7 @@ LEGEND_TEXT = (
     f"(utility's Δ is in score units; ! a drop larger than max_drop; {DISAGREE_MARK} A and B judged by different "
     "models or prompts; n/a: not measured)"
 )
+QUANTITY_LEGEND = "(lower is better; " + ", ".join(f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in VERDICT_SYMBOL) + ")"
 # Regressions that are not the system getting worse, counted apart in the summary.
 REGRESSED_APART = {"missing": "missing from B", "system_error": "system errors", "judge_error": "judge errors"}
 
@@ -47,9 +49,25 @@ def _is_score(name: str) -> bool:
         return False
 
 
+def _quantity_scale(name: str) -> str | None:
+    """`ms`, `usd` or `tokens` for a latency, cost or token metric; None for a rate or a score."""
+    try:
+        spec = metric_by_name(name)
+    except KeyError:
+        return None
+    return spec.scale if spec.quantity else None
+
+
+def _bare(text: str) -> str:
+    """Quantities without their units (the metric's name says it: `latency_p50_ms`): `+122`, `−0.000005`."""
+    return text.replace(" ms", "").replace(" tokens", "").replace("$", "")
+
+
 def value_text(name: str, value: float | None) -> str:
     if value is None:
         return "n/a"
+    if (scale := _quantity_scale(name)) is not None:
+        return quantity_text(value, scale)
     return f"{value:.2f}" if _is_score(name) else f"{value:.3f}"
 
 
@@ -60,6 +78,9 @@ def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = 
     """
     if delta is None:
         return "n/a"
+    if (scale := _quantity_scale(name)) is not None:  # `+250 ms (+122…+405)`: the unit once
+        interval = f" ({_bare(quantity_text(ci[0], scale, signed=True))}…{_bare(quantity_text(ci[1], scale, signed=True))})" if ci and ci[0] is not None else ""
+        return quantity_text(delta, scale, signed=True) + interval
     if _is_score(name):
         body = f"{delta:+.2f}"
         interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
@@ -74,6 +95,8 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     if target is None:
         return ""
     op = "≥" if metric.get("higher_is_better", True) else "≤"
+    if (scale := _quantity_scale(name)) is not None:
+        return op + quantity_text(target, scale)
     return f"{op}{target:.2f}"
 
 
@@ -137,19 +160,24 @@ def drop_note(name: str, metric: dict[str, Any]) -> str | None:
     return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
 
 
-def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
+def _main_rows(report: dict[str, Any], two: bool, *, quantities: bool = False) -> list[list[str]]:
+    """The rows of the metric table: rates and scores, or (`quantities`) latency, cost and tokens."""
     rows = []
     for name, m in report["metrics"].items():
+        if (_quantity_scale(name) is not None) != quantities:
+            continue
+        verdict = m.get("verdict")
+        # Quantities in ms or $ are wide: their verdict is its symbol alone, explained under the table.
+        shown_verdict = VERDICT_SYMBOL.get(verdict, " ") if quantities else f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}"
         row = [name, target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}"]
         if two:
-            verdict = m.get("verdict")
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
                 f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}",
                 delta_text(name, m["delta"], m["ci"], unit=False) + flag,
-                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
+                shown_verdict,
             ]
         else:
             row.append(str(m["n"]))
@@ -167,6 +195,17 @@ def render_text(report: dict[str, Any]) -> str:
     lines += _table(_main_rows(report, two), header, gap=" ")
     if two:
         lines += _wrapped("", LEGEND_TEXT)
+    # Latency, cost and tokens in a table of their own: their units would push the main one past 80 columns.
+    quantity_rows = _main_rows(report, two, quantities=True)
+    if any(cell.split(" ")[0] != "n/a" for row in quantity_rows for cell in row[2:4]):
+        header = ["per question", "target", "A"] + (["B", "Δ (95 % CI)", ""] if two else ["n"])
+        if not any(row[1] for row in quantity_rows):  # no target: the column would stay empty
+            header, quantity_rows = header[:1] + header[2:], [row[:1] + row[2:] for row in quantity_rows]
+        lines += ["", *_table([[_bare(cell).rstrip() for cell in row] for row in quantity_rows], header, gap=" ")]
+        if two:
+            lines += [QUANTITY_LEGEND]
+    elif quantity_rows:
+        lines += ["", "latency, cost, tokens: n/a (not recorded in these runs)"]
     notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
     for certainty in (target_table(report), power_table(report)):

@@ -159,19 +159,33 @@ def short_label(spec: MetricSpec, k: int) -> str:
     return SHORT_LABELS.get(spec.key, spec.label).format(k=k)
 
 
+def quantity_text(value: float, scale: str, *, signed: bool = False, unit: bool = True) -> str:
+    """A latency, a cost or a token count in its unit: `1563 ms`, `$0.000824`, `937 tokens`;
+    signed for a Δ (`+251 ms`, `+$0.000002`); `unit=False` where a heading names it (`1563`)."""
+    sign = ("+" if value >= 0 else MINUS) if signed else ("" if value >= 0 else MINUS)
+    size = abs(value)
+    if scale == "usd":
+        return f"{sign}{'$' if unit else ''}{size:.6f}"
+    return f"{sign}{size:.0f}" + (f" {'ms' if scale == 'ms' else 'tokens'}" if unit else "")
+
+
 def value_text(value: float | None, spec: MetricSpec, *, digits: int = 1) -> str:
-    """`91.7%` for a rate, `4.12` for a score, `n/a` when there is nothing to measure."""
+    """`91.7%` for a rate, `4.12` for a score, `1563 ms` for a quantity, `n/a` when there is nothing to measure."""
     if value is None:
         return "n/a"
+    if spec.quantity:
+        return quantity_text(value, spec.scale)
     if spec.scale == "score":
         return f"{value:.{digits + 1}f}"
     return f"{value * 100:.{digits}f}%"
 
 
 def delta_text(delta: float | None, spec: MetricSpec, *, digits: int = 1, unit: bool = True) -> str:
-    """`−6.0 pts` for a rate, `−0.21` for a score."""
+    """`−6.0 pts` for a rate, `−0.21` for a score, `+251 ms` for a quantity."""
     if delta is None:
         return "n/a"
+    if spec.quantity:
+        return quantity_text(delta, spec.scale, signed=True)
     if spec.scale == "score":
         return _signed(delta, digits + 1)
     return _signed(delta * 100, digits) + (" pts" if unit else "")
@@ -203,6 +217,8 @@ def interval_text(ci: tuple[float, float] | None, spec: MetricSpec) -> str:
     if ci is None:
         return "n/a"
     low, high = ci
+    if spec.quantity:
+        return f"{quantity_text(low, spec.scale)}…{quantity_text(high, spec.scale)}"
     if spec.scale == "score":
         return f"{low:.2f}…{high:.2f}"
     return f"{low * 100:.1f}…{high * 100:.1f}%"
@@ -212,6 +228,8 @@ def drop_text(drop: float | None, spec: MetricSpec) -> str:
     """The size of a drop, unsigned: `3 pts`, `9.1 pts`, `0.12` (utility's score units)."""
     if drop is None:
         return "n/a"
+    if spec.quantity:
+        return quantity_text(drop, spec.scale)
     if spec.scale == "score":
         return f"{drop:.2f}"
     return f"{drop * 100:.1f}".removesuffix(".0") + " pts"

@@ -49,3 +49,23 @@ async def test_the_app_opens_the_baseline_beside_the_example_run(tmp_path):
         assert isinstance(app.screen, DashboardScreen)
         shown = " ".join(text_of(box) for box in app.screen.query(RunHeaderBox))
         assert "my" in shown and "baseline" in shown
+
+
+def test_the_python_api_runs_two_ks_and_the_tradeoff_shows_what_k_20_costs_in_tokens(tmp_path):
+    import ragtui
+    from ragtui.core.comparing.tradeoff import build_tradeoff
+    from ragtui.sample_data import example_system
+
+    gold = REPO / "sample_data" / "gold.yaml"
+    k5 = ragtui.evaluate(gold, retriever=example_system.chercher, generator=example_system.repondre, k=5, output=tmp_path / "k5.jsonl")
+    k20 = ragtui.evaluate(gold, retriever=example_system.chercher, generator=example_system.repondre, k=20, output=tmp_path / "k20.jsonl")
+    assert (k5.meta.k, k20.meta.k) == (5, 20)
+    result = ragtui.compare(k5, k20, gold=gold)
+    # The first 5 of 20 passages are the 5 of k = 5: recall@5 cannot differ; the generator reads 4× the text.
+    assert result.metrics["recall@5"].delta == 0.0
+    tokens = result.metrics["tokens"]
+    assert tokens.b.value > 3 * tokens.a.value and tokens.verdict == "regressed"
+    points = {point.label: point for point in build_tradeoff([result]).points}
+    assert points["B1"].k == 20 and points["B1"].values["recall"].value > points["A"].values["recall"].value
+    assert points["B1"].values["tokens"].value == tokens.b.value
+    assert points["A"].values["cost_usd"].value == 0.0, "the offline example pays nothing, and says so"

@@ -29,7 +29,7 @@ from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metric_specs import METRICS, UTILITY_RANGE, MetricValue
-from ragtui.core.measuring.metrics import num_den, summarize, summarize_by_category
+from ragtui.core.measuring.metrics import metric_value, num_den, quantile_of, summarize, summarize_by_category
 from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
@@ -44,7 +44,8 @@ def _measure_columns(evaluation: Evaluation) -> pl.DataFrame:
         num, den = num_den(spec)
         specs += [num.alias(f"{spec.key}:num"), den.alias(f"{spec.key}:den")]
     frame = evaluation.questions.with_columns(specs)
-    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS]
+    # Passing is a claim about the answer: a latency or a cost alone measures nothing of it.
+    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS if not spec.quantity]
     if "tool_pass" in frame.columns:  # a peer tool's own pass/fail verdict measures the question too
         measures.append(pl.col("tool_pass").is_not_null())
     measured = pl.any_horizontal(measures)
@@ -63,8 +64,12 @@ def paired_frame(a: Evaluation, b: Evaluation) -> pl.DataFrame:
 
 def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue], dict[str, MetricValue]]:
     """Each metric of A and of B over the same (paired) questions, with each run's n."""
+    quantiles = [
+        quantile_of(spec, pl.col(f"{spec.key}:num{side}"), pl.col(f"{spec.key}:den{side}")).alias(f"{spec.key}:q{side}")
+        for spec in METRICS if spec.quantile is not None for side in ("", "_b")
+    ]
     sums = frame.select(
-        pl.col(f"^{spec.key}:(num|den)(_b)?$").sum() for spec in METRICS
+        *[pl.col(f"^{spec.key}:(num|den)(_b)?$").sum() for spec in METRICS], *quantiles
     ).row(0, named=True) if frame.height else {}
     counts = frame.select(
         [(pl.col(f"{spec.key}:den{side}") > 0).sum().alias(f"{spec.key}:n{side}") for spec in METRICS for side in ("", "_b")]
@@ -73,9 +78,7 @@ def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue],
     out_b: dict[str, MetricValue] = {}
     for spec in METRICS:
         for side, out in (("", out_a), ("_b", out_b)):
-            den = sums.get(f"{spec.key}:den{side}", 0.0)
-            value = sums[f"{spec.key}:num{side}"] / den if den else None
-            out[spec.name(k)] = MetricValue(value, int(counts.get(f"{spec.key}:n{side}", 0)))
+            out[spec.name(k)] = MetricValue(metric_value(spec, sums, side), int(counts.get(f"{spec.key}:n{side}", 0)))
     return out_a, out_b
 
 
@@ -91,6 +94,8 @@ def _metric_values(paired: pl.DataFrame, a: Evaluation, config: Config, judge_ch
         point_a, point_b = values_a[name].value, values_b[name].value
         delta = point_b - point_a if point_a is not None and point_b is not None else None
         scale = UTILITY_RANGE if spec.scale == "score" else 1.0
+        if spec.quantity and point_a is not None:  # ms, $ or tokens: max_drop is a share of A's value
+            scale = abs(point_a)
         bad_move = None if delta is None else (-delta if spec.higher_is_better else delta)
         out[name] = MetricComparison(
             name=name,

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ragtui.core.comparing.power import metric_power
+from ragtui.core.comparing.quantiles import paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
 from ragtui.core.comparing.targets import read_targets
@@ -53,7 +54,12 @@ def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, config: Con
     num_a, den_a, num_b, den_b = paired.select(
         f"{spec.key}:num", f"{spec.key}:den", f"{spec.key}:num_b", f"{spec.key}:den_b"
     ).to_numpy().T
-    ci = paired_bootstrap_ci(num_a, den_a, num_b, den_b, confidence=config.confidence)
+    if spec.quantile is not None:
+        ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence)
+    else:
+        ci = paired_bootstrap_ci(num_a, den_a, num_b, den_b, confidence=config.confidence)
+    if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
+        return replace(metric, ci=ci, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
     p_value = None
     if spec.binary:
         both = (den_a > 0) & (den_b > 0)

@@ -41,15 +41,16 @@ def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
 
 
 def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"A": _num(m.a.value)}
+    digits = m.spec.json_digits
+    out: dict[str, Any] = {"A": _num(m.a.value, digits)}
     if two_runs and m.b is not None:
-        out["B"] = _num(m.b.value)
-        out["delta"] = _num(m.delta)
-        out["ci"] = [_num(m.ci[0]), _num(m.ci[1])] if m.ci else None
+        out["B"] = _num(m.b.value, digits)
+        out["delta"] = _num(m.delta, digits)
+        out["ci"] = [_num(m.ci[0], digits), _num(m.ci[1], digits)] if m.ci else None
         # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
         out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
     out["target"] = m.target
-    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
+    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",), digits))
     if two_runs:
         out["verdict"] = m.verdict
         out["drop_flagged"] = m.drop_flagged
@@ -63,12 +64,12 @@ def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozense
     return out
 
 
-def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...]) -> dict[str, Any]:
+def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...], digits: int = 4) -> dict[str, Any]:
     """`meets_target` (meets / misses / inconclusive, or null) and `ci_by_run`, each run's own interval."""
     chosen = {run: readings.get(run, NO_READING) for run in runs}
     return {
         "meets_target": {run: r.verdict for run, r in chosen.items()},
-        "ci_by_run": {run: [_num(r.ci[0]), _num(r.ci[1])] if r.ci else None for run, r in chosen.items()},
+        "ci_by_run": {run: [_num(r.ci[0], digits), _num(r.ci[1], digits)] if r.ci else None for run, r in chosen.items()},
     }
 
 
@@ -84,13 +85,14 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
     for category, data in comparison.categories.items():
         metrics = {}
         for name, cell in data.metrics.items():
-            entry: dict[str, Any] = {"A": _num(cell.a.value), "n": cell.a.n}
+            digits = comparison.metrics[name].spec.json_digits
+            entry: dict[str, Any] = {"A": _num(cell.a.value, digits), "n": cell.a.n}
             if two_runs:
-                entry["B"] = _num(cell.b.value) if cell.b else None
-                entry["delta"] = _num(cell.delta)
+                entry["B"] = _num(cell.b.value, digits) if cell.b else None
+                entry["delta"] = _num(cell.delta, digits)
                 entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
             if comparison.metrics[name].target is not None:
-                entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",)))
+                entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",), digits))
             metrics[name] = entry
         out[category] = {"name": comparison.config.category_name(category), "n": data.n, "metrics": metrics}
     return out

@@ -8,7 +8,7 @@ one of three verdicts: `meets` when the whole interval lies on the good side of 
 Intervals: Wilson for a proportion of questions (recall, abstention, false abstention: a
 0/1 outcome per question), the bootstrap over questions for everything else (pooled ratios
 such as faithfulness, where a question weighs by its sentence count, and means such as
-utility). Per category too: a category of 14 questions is `inconclusive` against almost
+utility or cost), the bootstrap of the quantile for latency p50/p95 (`quantiles.py`). Per category too: a category of 14 questions is `inconclusive` against almost
 any target, and the grid says so instead of showing a bare percentage.
 """
 
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from ragtui.core.comparing.quantiles import quantile_interval
 from ragtui.core.comparing.result import NO_READING, TargetReading
 from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
 from ragtui.core.measuring.metric_specs import METRICS, MetricSpec
@@ -69,6 +70,8 @@ def run_interval(spec: MetricSpec, num: np.ndarray, den: np.ndarray, confidence:
     """The run's interval for one metric: Wilson for a 0/1 outcome per question, else the bootstrap."""
     if spec.binary:
         return wilson_interval(float(num[den > 0].sum()), float((den > 0).sum()), confidence)
+    if spec.quantile is not None:
+        return quantile_interval(num, den > 0, spec.quantile, confidence=confidence)
     return bootstrap_ratio_interval(num, den, confidence)
 
 
