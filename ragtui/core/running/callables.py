@@ -133,6 +133,7 @@ class CallableSystem:
         self.system = system
         self.retriever = retriever
         self.generator = generator
+        self.retries = 0  # a function is called once a question: nothing is retried
 
     @property
     def description(self) -> str:

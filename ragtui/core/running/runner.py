@@ -31,6 +31,7 @@ from ragtui.core.errors import InputError, problem
 from ragtui.core.measuring.textnorm import has_any_phrase
 from ragtui.core.running.answers import SystemAnswer, SystemFailure, SystemStopped
 from ragtui.core.running.run_file import PreviousRun, RunWriter, read_previous
+from ragtui.core.workers import run_workers
 
 
 class System(Protocol):
@@ -45,6 +46,11 @@ class System(Protocol):
     async def __aenter__(self) -> Any: ...
 
     async def __aexit__(self, *exc: object) -> None: ...
+
+    @property
+    def retries(self) -> int:
+        """Requests sent again so far (HTTP retries; 0 where nothing is retried)."""
+        ...
 
     async def ask(self, question_id: str, question: str, k: int) -> SystemAnswer: ...
 
@@ -166,15 +172,19 @@ async def run_system(
     for question in todo:
         queue.put_nowait(question)
 
-    async def ask(question: GoldQuestion, writer: RunWriter) -> None:
+    async def ask(question: GoldQuestion, writer: RunWriter, *, checked: bool = False) -> None:
+        """One question asked and recorded; `checked`: its failure stops the run (InputError)."""
         started = time.perf_counter()
-        totals.asked += 1
+        answer: SystemAnswer | None = None
+        error = None
         try:
-            answer: SystemAnswer | None = await system.ask(question.id, question.question, settings.k)
-            error = None
+            answer = await system.ask(question.id, question.question, settings.k)
         except SystemFailure as exc:
-            answer, error = None, str(exc)
+            if checked:
+                raise InputError(problem(system.description, None, None, f"the first call (question {question.id}) failed, nothing was recorded: {exc}")) from None
+            error = str(exc)
         latency = (time.perf_counter() - started) * 1000.0
+        totals.asked += 1
         writer.append(build_record(question, answer, error, latency, settings.fallback_phrases))
         if error is None:
             totals.answered += 1
@@ -183,9 +193,8 @@ async def run_system(
             totals.errors += 1
             totals.error_ids.append(question.id)
         if progress is not None:
-            cost = answer.usage.cost_usd if answer is not None else None
-            retries = getattr(system, "retries", None)
-            progress.update(error=error is not None, cost=cost or 0.0, cached=False, retries=retries, latency_ms=latency)
+            cost = None if answer is None else answer.usage.cost_usd
+            progress.update(error=error is not None, cost=0.0 if cost is None else cost, cached=False, retries=system.retries, latency_ms=latency)
 
     async def worker(writer: RunWriter) -> None:
         while True:
@@ -198,40 +207,13 @@ async def run_system(
     async with system:
         with RunWriter(out, kept_meta, previous) as writer:
             try:
-                if settings.check_first_call:
-                    await _checked_first(system, queue.get_nowait(), settings, writer, totals, progress)
-                workers = [asyncio.create_task(worker(writer)) for _ in range(min(settings.concurrency, max(1, queue.qsize())))]
-                try:
-                    done, _ = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
-                finally:
-                    for task in workers:
-                        task.cancel()
-                    await asyncio.gather(*workers, return_exceptions=True)
-                for task in done:
-                    error = None if task.cancelled() else task.exception()
-                    if isinstance(error, SystemStopped):
-                        totals.stopped = str(error)
-                    elif error is not None:
-                        raise error
+                if settings.check_first_call:  # the first question alone: a broken system stops here
+                    await ask(queue.get_nowait(), writer, checked=True)
+                await run_workers(lambda: worker(writer), min(settings.concurrency, max(1, queue.qsize())))
+            except SystemStopped as stopped:
+                totals.stopped = str(stopped)
             finally:
                 if progress is not None:
                     progress.close()
     return RunResult(out, kept_meta, totals, warnings)
 
-
-async def _checked_first(
-    system: System, question: GoldQuestion, settings: RunSettings, writer: RunWriter, totals: RunTotals, progress: ProgressSink | None
-) -> None:
-    """The first question, asked alone: a broken system stops here with one message."""
-    started = time.perf_counter()
-    try:
-        answer = await system.ask(question.id, question.question, settings.k)
-    except SystemFailure as exc:
-        raise InputError(problem(system.description, None, None, f"the first call (question {question.id}) failed, nothing was recorded: {exc}")) from None
-    latency = (time.perf_counter() - started) * 1000.0
-    totals.asked += 1
-    totals.answered += 1
-    totals.latencies_ms.append(latency)
-    writer.append(build_record(question, answer, None, latency, settings.fallback_phrases))
-    if progress is not None:
-        progress.update(error=False, cost=answer.usage.cost_usd or 0.0, cached=False, retries=None, latency_ms=latency)
