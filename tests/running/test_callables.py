@@ -143,3 +143,16 @@ def test_the_system_is_named_one_way(tmp_path, systems, capsys):
     assert "--generator is needed too (or one --system)" in capsys.readouterr().err
     assert main(["run", str(gold), "--system", f"{systems}:answer", "--endpoint", "http://127.0.0.1:9/", "-o", str(out)]) == 2
     assert "name the system one way" in capsys.readouterr().err
+
+
+def test_judge_after_the_run_gives_one_judged_file_with_the_configs_judge(tmp_path, capsys):
+    gold = write_gold(tmp_path / "gold.yaml", ["a", "b"])
+    config = tmp_path / "ragtui.yaml"
+    config.write_text("judge:\n  provider: lexical\n", encoding="utf-8")
+    out = tmp_path / "run.jsonl"
+    code = main(["run", str(gold), "--system", "ragtui.sample_data.example_system:answer", "-o", str(out), "--config", str(config), "--judge", "-q"])
+    assert code == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["run"]["judge_provider"] == "lexical" and lines[0]["run"]["k"] == 5
+    assert all(record["judge"]["model"] for record in lines[1:]) and {r["id"] for r in lines[1:]} == {"a", "b"}
+    assert "judged 2 answers" in capsys.readouterr().err
