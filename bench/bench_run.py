@@ -58,6 +58,9 @@ class FirstAsked:
         self.first: float | None = None
         self.last = 0.0
 
+    def begin(self, total: int) -> None:
+        pass
+
     def update(self, **_: object) -> None:
         now = time.perf_counter()
         self.first = now if self.first is None else self.first

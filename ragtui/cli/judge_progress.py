@@ -66,6 +66,12 @@ class Progress:
         self._window: collections.deque[tuple[float, int]] = collections.deque([(self.started, 0)])
         self._closed = False
 
+    def begin(self, total: int) -> None:
+        """Start counting `total` questions now (a run knows them once it has read what is recorded)."""
+        self.total = total
+        self.started = self.clock()
+        self._window = collections.deque([(self.started, 0)])
+
     def update(
         self, *, error: bool = False, cost: float | None = 0.0, cached: bool = False, retries: int | None = None, latency_ms: float | None = None
     ) -> None:

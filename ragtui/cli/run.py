@@ -18,7 +18,6 @@ from ragtui.cli.common import positive_k
 from ragtui.cli.messages import say
 
 if TYPE_CHECKING:
-    from ragtui.cli.judge_progress import Progress
     from ragtui.core.running.runner import RunResult, System
 
 
@@ -118,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = run_gold_set(
             gold_path, system, out, config, k=k, name=args.name, concurrency=args.jobs, rerun_errors=args.rerun_errors,
-            check_first_call=checked, progress=_sized(progress, gold_path, out),
+            check_first_call=checked, progress=progress,
         )
     except KeyboardInterrupt:
         say(f"ragtui: interrupted; the answers so far are in {out} — rerun the same command to resume")
@@ -137,19 +136,6 @@ def run(args: argparse.Namespace) -> int:
     if args.judge:
         return _judge(args, out)
     return 0
-
-
-def _sized(progress: Progress | None, gold_path: Path, out: Path) -> Progress | None:
-    """The progress line, sized to the questions left (known once the file is read: set lazily)."""
-    if progress is None:
-        return None
-    from ragtui.core.running.run_file import read_previous
-    from ragtui.core.running.start import gold_questions
-
-    questions = gold_questions(gold_path)
-    done = read_previous(out, rerun_errors=False).records if out.exists() else {}
-    progress.total = sum(1 for q in questions if q.id not in done)
-    return progress
 
 
 def _print_summary(result: RunResult) -> None:

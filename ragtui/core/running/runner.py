@@ -58,6 +58,8 @@ class System(Protocol):
 class ProgressSink(Protocol):
     """What the runner reports to as questions finish (the CLI draws it on stderr)."""
 
+    def begin(self, total: int) -> None: ...
+
     def update(self, *, error: bool, cost: float | None, cached: bool, retries: int | None, latency_ms: float | None = None) -> None: ...
 
     def close(self) -> None: ...
@@ -171,6 +173,8 @@ async def run_system(
     queue: asyncio.Queue[GoldQuestion] = asyncio.Queue()
     for question in todo:
         queue.put_nowait(question)
+    if progress is not None:
+        progress.begin(len(todo))
 
     async def ask(question: GoldQuestion, writer: RunWriter, *, checked: bool = False) -> None:
         """One question asked and recorded; `checked`: its failure stops the run (InputError)."""
