@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.wheel import build_wheel
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,14 +29,7 @@ def test_every_python_package_in_the_tree_is_declared_in_pyproject():
 
 @pytest.mark.slow
 def test_the_wheel_ships_themes_sample_data_and_prompts(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(REPO)],
-        capture_output=True, text=True,
-    )
-    if result.returncode != 0 and "No module named" in result.stderr:
-        pytest.skip(f"cannot build without isolation here: {result.stderr[-200:]}")
-    assert result.returncode == 0, result.stderr[-2000:]
-    wheel = next(tmp_path.glob("ragtui-*.whl"))
+    wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     for expected in (
         "ragtui/themes/dark.yaml",
@@ -51,6 +44,7 @@ def test_the_wheel_ships_themes_sample_data_and_prompts(tmp_path):
         "ragtui/sample_data/ragtui.yaml",
         "ragtui/core/measuring/metrics.py",
         "ragtui/ui/app.py",
+        "ragtui/cli/templates/report.html.j2",
     ):
         assert expected in names, expected
     assert any(n.startswith("ragtui/core/judge/prompts/") for n in names)

@@ -20,7 +20,7 @@ from ragtui.cli.messages import say
 COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("ragtui.cli.tui", "open the TUI on two runs: A (reference) and B (candidate)"),
     "open": ("ragtui.cli.tui", "open the TUI on a single run"),
-    "report": ("ragtui.cli.report", "the same numbers without a screen: text, markdown or json"),
+    "report": ("ragtui.cli.report", "the same numbers without a screen: text, markdown, json, or junit, github and html for CI"),
     "validate": ("ragtui.cli.validate", "check gold sets, run files and configs; list every problem"),
     "run": ("ragtui.cli.run", "ask your RAG system every gold question and write the run (resumable)"),
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),

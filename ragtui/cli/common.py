@@ -33,6 +33,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="read the runs as this tool's format (ragas, promptfoo, inspect, deepeval, trec); default: detected",
     )
     parser.add_argument(
+        "--trec-denominator",
+        action="store_true",
+        help="with TREC qrels as the gold set, average retrieval metrics over every judged topic as trec_eval does "
+        "(a topic with no relevant document scores 0) instead of leaving such topics out as unanswerable",
+    )
+    parser.add_argument(
         "--variant",
         type=variants,
         default=(None, None),

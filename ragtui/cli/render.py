@@ -219,7 +219,7 @@ def render_text(report: dict[str, Any]) -> str:
     lines += _calibration_lines(report)
     lines += _noise_lines(report)
     if two:
-        lines += ["", *_regression_lines(report)]
+        lines += ["", *regression_lines(report)]
     if "marks" in report:
         lines += ["", *_marks_lines(report["marks"])]
     if report["warnings"]:
@@ -326,7 +326,7 @@ def status_summary(report: dict[str, Any]) -> str:
     return text
 
 
-def _regression_lines(report: dict[str, Any]) -> list[str]:
+def regression_lines(report: dict[str, Any]) -> list[str]:
     regressions = report.get("regressions", [])
     head_lines = _wrapped("Questions: ", status_summary(report))
     if not regressions:

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from ragtui.cli.ci_output import CI_FORMATS
 from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
 from ragtui.cli.messages import say
+
+if TYPE_CHECKING:
+    from ragtui.core.comparing.gates import GateResult
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -19,7 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_run_options(parser)
     add_labels_option(parser)
     add_cache_option(parser)
-    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
+    parser.add_argument(
+        "--format", choices=("text", "markdown", "json", *CI_FORMATS), default="text",
+        help="output format (default: text); junit, github and html are for CI (docs/ci.md)",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
     parser.add_argument("--notes", metavar="FILE", help="list the triage marks of this notes file (the app's sidecar) in a section")
     gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
@@ -40,11 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ragtui.cli.ci_output import render_ci
     from ragtui.cli.output import check_output_path, write_output
     from ragtui.cli.render import render_text
     from ragtui.cli.render_markdown import render_markdown
     from ragtui.cli.report_json import report_json
-    from ragtui.core.comparing.gates import run_gates
     from ragtui.core.comparing.report import build_report
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.loading.remote import run_location
@@ -58,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
         k=args.k,
         fmt=args.from_format,
         variants=args.variant,
+        trec_denominator=args.trec_denominator,
         status_from=args.status_from,
-        detail=False,  # the report shows no passage or sentence text
+        detail=args.format == "html",  # only the HTML report shows passages and sentences
         labels=Path(args.labels) if args.labels else None,
         cache=args.cache,
     )
@@ -70,20 +79,29 @@ def run(args: argparse.Namespace) -> int:
     report = build_report(comparison)
     if args.notes:
         report["marks"] = _marks(comparison, Path(args.notes))
-    if args.format == "json":
+    results = _gates(args, report)
+    if args.format in CI_FORMATS:
+        text = render_ci(args.format, [(report, comparison, results)], lambda: render_markdown(report))
+    elif args.format == "json":
         text = report_json(report) + "\n"
     elif args.format == "markdown":
         text = render_markdown(report)
     else:
         text = render_text(report)
     write_output(args.output, text)
-    results = run_gates(
-        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
-        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
-    )
     for result in results:
         say(f"ragtui: {result.line()}")
     return 0 if all(result.passed for result in results) else 1
+
+
+def _gates(args: argparse.Namespace, report: dict[str, Any]) -> list[GateResult]:
+    """The gates the flags ask for, on one comparison's report."""
+    from ragtui.core.comparing.gates import run_gates
+
+    return run_gates(
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
+        allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
+    )
 
 
 def _marks(comparison, path: Path) -> list[dict]:
@@ -105,16 +123,24 @@ def _marks(comparison, path: Path) -> list[dict]:
 
 def _run_several(args: argparse.Namespace, inputs) -> int:
     """More than two runs: every candidate against A, every gate on every comparison."""
+    from ragtui.cli.ci_output import ONE_COMPARISON, render_ci
     from ragtui.cli.output import write_output
     from ragtui.cli.render_multi import render_multi_markdown, render_multi_text
     from ragtui.cli.report_json import report_json
     from ragtui.core.comparing.multi_report import build_multi_report, failed_multi_checks
+    from ragtui.core.errors import InputError, problem
     from ragtui.core.loading.remote import run_location
     from ragtui.core.sanitize import neutralize
     from ragtui.core.session import load_comparisons
 
-    report = build_multi_report(load_comparisons(inputs, [run_location(path) for path in args.b]))
-    if args.format == "json":
+    if args.format in ONE_COMPARISON:
+        raise InputError(problem("command line", None, "--format", f"{args.format} shows one comparison: give one candidate run B"))
+    comparisons = load_comparisons(inputs, [run_location(path) for path in args.b])
+    report = build_multi_report(comparisons)
+    if args.format in CI_FORMATS:
+        gated = [(each, comparison, _gates(args, each)) for each, comparison in zip(report["comparisons"], comparisons)]
+        text = render_ci(args.format, gated, lambda: render_multi_markdown(report))
+    elif args.format == "json":
         text = report_json(report) + "\n"
     elif args.format == "markdown":
         text = render_multi_markdown(report)

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             k=args.k,
             fmt=args.from_format,
             variants=args.variant,
+            trec_denominator=args.trec_denominator,
             status_from=args.status_from,
             labels=labels,
             cache=args.cache,

@@ -111,7 +111,7 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     k = resolve_k(inputs.k, config, run_a)
 
     def measure(run: Run) -> Evaluation:
-        return with_tool_scores(evaluate(run, gold, config, k), config)
+        return with_tool_scores(evaluate(run, gold, config, k, trec_denominator=inputs.trec_denominator), config)
 
     if run_b is None:
         evaluations = [measure(run_a)]

@@ -34,7 +34,8 @@ def test_an_eval_archive_converts_too(tmp_path):
     archive = write_archive(tmp_path / "log.eval", inspect_entries(log))
     assert main(["convert", str(archive), "-o", str(tmp_path / "run.jsonl")]) == 0
     assert read_raw_run(tmp_path / "run.jsonl").meta["imported_from"] == {
-        "format": "inspect", "path": str(archive), "status": "success", "not_available": ["judge", "cost_usd"],
+        "format": "inspect", "path": str(archive), "status": "success", "metrics": {"model_graded_fact": {"accuracy": 0.5}},
+        "not_available": ["judge", "cost_usd"],
     }
 
 
@@ -80,7 +81,7 @@ def test_variant_reaches_the_importer(tmp_path):
 
 def test_bad_input_exits_2_with_file_and_place(tmp_path, capsys):
     bad = tmp_path / "r.csv"
-    bad.write_text("user_input,retrieved_contexts\nQ ?,['a' 'b']\n", encoding="utf-8")
+    bad.write_text("user_input,retrieved_contexts\nQ ?,['a' 'b'\n", encoding="utf-8")
     assert main(["convert", str(bad), "-o", str(tmp_path / "x.jsonl"), "--from", "ragas"]) == 2
     err = capsys.readouterr().err
     assert f"{bad}:2: retrieved_contexts: not a list literal" in err

@@ -118,16 +118,19 @@ def test_a_missing_question_column_is_named(tmp_path):
     path = write(tmp_path, "r.csv", "response,faithfulness\nA.,1.0\n")
     with pytest.raises(InputError) as caught:
         import_run(path, "ragas")
-    assert str(caught.value) == f"{path}:1: user_input: missing column: a RAGAS result has the question in 'user_input'"
+    assert str(caught.value) == (
+        f"{path}:1: user_input: missing column: a RAGAS result has the question in 'user_input' (RAGAS 0.1: 'question'); "
+        "save EvaluationResult.to_pandas() whole, with its sample columns"
+    )
 
 
 def test_a_list_literal_that_does_not_parse_names_line_and_column(tmp_path):
-    # numpy's repr of an array has no commas: not a Python list literal
-    path = write(tmp_path, "r.csv", "user_input,retrieved_contexts,reference_context_ids\nQ1 ?,['a'],[]\nQ2 ?,['a' 'b' 'c'],['x'\n")
+    # strings with and without commas between them: neither a list literal nor a numpy repr
+    path = write(tmp_path, "r.csv", "user_input,retrieved_contexts,reference_context_ids\nQ1 ?,['a'],[]\nQ2 ?,\"['a' 'b', 'c']\",['x'\n")
     with pytest.raises(InputError) as caught:
         import_run(path, "ragas")
     assert [(p.line, p.field) for p in caught.value.problems] == [(3, "retrieved_contexts"), (3, "reference_context_ids")]
-    # Python would read ['a' 'b' 'c'] as ['abc']: refused, not silently misread
+    # Python would read ['a' 'b', 'c'] as ['ab', 'c']: refused, not silently misread
     assert caught.value.problems[0].message.startswith("not a list literal (strings without commas between them")
     assert caught.value.problems[1].message.startswith("not a list literal (")
 

@@ -100,6 +100,14 @@ def _answer_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
     return changes
 
 
+# The columns of `Evaluation.questions` that describe_changes reads: a caller describing
+# thousands of questions selects these rather than every column.
+CHANGE_COLUMNS = (
+    "id", "present", "first_gold_rank", "retrieved_ids", "gold_passages", "abstained", "unanswerable", "answer",
+    "judge_sentences", "judge_failed", "utility_q",
+)
+
+
 def describe_changes(a: dict[str, Any] | None, b: dict[str, Any] | None, k: int) -> list[Change]:
     """Changes from A's row to B's row (rows of `Evaluation.questions`)."""
     if a is None or b is None:

@@ -42,7 +42,7 @@ def import_run(
         gold_questions: normalised question text → gold id, to give rows without ids
             (RAGAS) the id of the gold question they ask.
         variant: for files holding several systems, which one (promptfoo: the 1-based
-            prompt × provider in order of appearance; inspect: the epoch).
+            prompt × provider in promptfoo's order, `promptIdx`; inspect: the epoch).
         gold_categories: the categories a tag may name (DeepEval tags → category).
 
     Returns:

@@ -213,11 +213,13 @@ def finish_run(
     *,
     positional: int = 0,
     imported: dict[str, Any] | None = None,
+    warnings: list[Problem] | None = None,
 ) -> RawRun:
     """Check the records as a whole and return them as a RawRun, or raise every problem.
 
     `positional` counts the records whose retrieved ids were made up from positions;
     the run then says so in `run.retrieval_ids` ("positional", or "mixed" when only some).
+    `warnings` are shown with the run, which still loads.
     """
     problems = problems + duplicate_ids(path, records, lines)
     if not records and not problems:
@@ -240,7 +242,7 @@ def finish_run(
         "not_available": missing,
     }
     clean_meta = {key: value for key, value in meta.items() if value is not None}
-    return RawRun(path, clean_meta, records, lines, None, [])
+    return RawRun(path, clean_meta, records, lines, None, list(warnings or []))
 
 
 def duplicate_ids(path: Path, records: list[dict[str, Any]], lines: list[int]) -> list[Problem]:

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.errors import InputError, Problem, problem, warning
 from ragtui.core.importers.common import (
     GOLD_ID_KEYS,
     RETRIEVED_ID_KEYS,
@@ -30,6 +30,7 @@ from ragtui.core.importers.common import (
     finish_run,
     id_list,
     identify,
+    score_value,
     set_tool_verdict,
     short,
     string_or_none,
@@ -38,6 +39,12 @@ from ragtui.core.importers.common import (
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _CATEGORY_TAG_PREFIXES = ("category:", "category=")
+# DeepEval's `.deepeval/.latest_test_run.json` holds the test run under this key.
+LATEST_RUN_KEY = "testRunData"
+# Where a test case's trace keeps its spans (DeepEval's TraceApi), and the prefix of the
+# tool metrics read from them: `span:NAME:METRIC`.
+SPAN_KEYS = ("baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans")
+SPAN_PREFIX = "span:"
 
 
 def read_deepeval(
@@ -54,9 +61,16 @@ def read_deepeval(
         document = json.loads(read_bytes_utf8(path))
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
+    document = _test_run(document)
     cases = document.get("testCases", document.get("test_cases")) if isinstance(document, dict) else None
     if not isinstance(cases, list):
-        raise InputError(problem(path, None, "testCases", "missing: a DeepEval test run has its test cases in 'testCases'"))
+        raise InputError(
+            problem(
+                path, None, "testCases",
+                "missing: a DeepEval test run has its test cases in 'testCases' (or, in .deepeval/.latest_test_run.json, "
+                "in 'testRunData.testCases')",
+            )
+        )
     problems: list[Problem] = []
     records, lines = [], []
     positional = 0
@@ -66,11 +80,28 @@ def read_deepeval(
             records.append(record)
             lines.append(index)
             positional += is_positional
-    imported = {}
+    imported: dict[str, Any] = {}
     conversational = document.get("conversationalTestCases")
     if isinstance(conversational, list) and conversational:
         imported["skipped"] = f"{len(conversational)} conversational test cases (not question/answer records)"
-    return finish_run(path, "deepeval", _meta(path, document, records), records, lines, problems, positional=positional, imported=imported)
+    warnings = []
+    pooled = _pooled_span_metrics(cases, document.get("metricsScores"))
+    if pooled:
+        imported["metrics_scores"] = pooled
+        warnings.append(warning(path, None, "trace", _span_note(pooled)))
+    if not records and not problems and "skipped" in imported:
+        raise InputError(
+            problem(path, None, "conversationalTestCases", f"only {imported['skipped']}: ragtui reads single-turn test cases (LLMTestCase)")
+        )
+    meta = _meta(path, document, records)
+    return finish_run(path, "deepeval", meta, records, lines, problems, positional=positional, imported=imported, warnings=warnings)
+
+
+def _test_run(document: Any) -> Any:
+    """The test run itself: `.latest_test_run.json` wraps it as `{"testRunData": {...}, "testRunLink": …}`."""
+    if isinstance(document, dict) and isinstance(document.get(LATEST_RUN_KEY), dict):
+        return document[LATEST_RUN_KEY]
+    return document
 
 
 def _record(
@@ -113,11 +144,15 @@ def _record(
     if "actualOutput" in case or "actual_output" in case:
         record["answer"] = string_or_none(case.get("actualOutput", case.get("actual_output")))
     errors = []
-    for metric in case.get("metricsData") or case.get("metrics_data") or []:
+    metrics = [(None, metric) for metric in case.get("metricsData") or case.get("metrics_data") or []]
+    for span_name, metric in metrics + _span_metrics(case):
         if isinstance(metric, dict):
-            _add_metric(record, metric)
+            metric_name = str(metric.get("name") or "metric")
+            if span_name is not None:
+                metric_name = f"{SPAN_PREFIX}{span_name}:{metric_name}"
+            _add_metric(record, metric_name, metric)
             if metric.get("error"):
-                errors.append(f"{metric.get('name') or 'metric'}: {metric['error']}")
+                errors.append(f"{metric_name}: {metric['error']}")
     # A metric that failed leaves the question unjudged (often an empty answer the judge
     # could not read): a tool error, never a pass, whatever `success` says.
     set_tool_verdict(record, case.get("success"), "; ".join(errors) or None)
@@ -136,8 +171,68 @@ def _record(
     return record, positional
 
 
-def _add_metric(record: dict[str, Any], metric: dict[str, Any]) -> None:
-    name = unique_name(record.get("scores", {}), str(metric.get("name") or "metric"))
+def _span_metrics(case: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(span name, metric) for each metric DeepEval computed on a span of the test case's trace."""
+    trace = case.get("trace")
+    if not isinstance(trace, dict):
+        return []
+    found = []
+    for key in SPAN_KEYS:
+        for span in trace.get(key) or []:
+            if isinstance(span, dict) and isinstance(span.get("metricsData"), list):
+                span_name = string_or_none(span.get("name")) or key.removesuffix("Spans")
+                found += [(span_name, metric) for metric in span["metricsData"]]
+    return found
+
+
+def _pooled_span_metrics(cases: list[Any], written: Any) -> dict[str, dict[str, Any]]:
+    """DeepEval's own `metricsScores` for the metrics some span carries: each metric's scores of
+    the test cases and of their spans pooled into one mean (its `construct_metrics_scores`).
+
+    The file's own `metricsScores` entry is taken when it has one; else it is worked out as
+    DeepEval works it out."""
+    pooled: dict[str, dict[str, Any]] = {}
+    span_metric_names = set()
+    for case in cases:
+        if not isinstance(case, dict):
+            continue
+        spans = _span_metrics(case)
+        span_metric_names |= {str(metric.get("name")) for _, metric in spans if isinstance(metric, dict)}
+        for _, metric in [(None, m) for m in case.get("metricsData") or []] + spans:
+            if not isinstance(metric, dict):
+                continue
+            entry = pooled.setdefault(str(metric.get("name")), {"scores": [], "passes": 0, "fails": 0, "errors": 0})
+            score, success = score_value(metric.get("score"))[0], metric.get("success")
+            if score is None or not isinstance(success, bool):
+                entry["errors"] += 1
+                continue
+            entry["scores"].append(score)
+            entry["passes" if success else "fails"] += 1
+    for own in written if isinstance(written, list) else []:
+        scores = own.get("scores") if isinstance(own, dict) else None
+        if isinstance(scores, list) and own.get("metric") in pooled and all(score_value(item)[0] is not None for item in scores):
+            counts = {key: own[key] for key in ("passes", "fails", "errors") if isinstance(own.get(key), int)}
+            pooled[own["metric"]] = {"scores": [score_value(item)[0] for item in scores], "passes": 0, "fails": 0, "errors": 0, **counts}
+    return {
+        name: {"mean": sum(entry["scores"]) / len(entry["scores"]) if entry["scores"] else None, **entry, "scores": len(entry["scores"])}
+        for name, entry in pooled.items()
+        if name in span_metric_names
+    }
+
+
+def _span_note(pooled: dict[str, dict[str, Any]]) -> str:
+    figures = "; ".join(
+        f"{name} {entry['mean']:.4f} over {entry['scores']} scores ({entry['passes']} pass)" if entry["mean"] is not None else f"{name}: no score"
+        for name, entry in pooled.items()
+    )
+    return (
+        f"span metrics are read as separate tool metrics ({SPAN_PREFIX}SPAN:METRIC), the test case's own metrics as METRIC; "
+        f"DeepEval's own summary pools both per metric: {figures}"
+    )
+
+
+def _add_metric(record: dict[str, Any], name: str, metric: dict[str, Any]) -> None:
+    name = unique_name(record.get("scores", {}), name)
     details = {
         "reason": metric.get("reason"),
         "threshold": metric.get("threshold"),

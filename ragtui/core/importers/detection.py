@@ -18,7 +18,6 @@ from ragtui.core.importers.registry import recognised
 
 HEAD_BYTES = 64 * 1024
 FULL_PARSE_LIMIT = 16 * 1024 * 1024
-_SNIFF_LINES = 20
 
 _NATIVE_START = re.compile(r'^\{\s*"run"\s*:')
 
@@ -44,7 +43,7 @@ def detect(path: Path) -> str | None:
     lines = _complete_lines(text, len(head) == HEAD_BYTES)
     if not lines:
         return None
-    return recognised("header", lines[0]) or recognised("lines", lines[:_SNIFF_LINES])
+    return recognised("header", lines[0]) or recognised("lines", lines)
 
 
 def detect_gold(path: Path) -> str | None:
@@ -54,7 +53,7 @@ def detect_gold(path: Path) -> str | None:
         return None
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     lines = _complete_lines(text, len(head) == HEAD_BYTES)
-    return recognised("gold_lines", lines[:_SNIFF_LINES])
+    return recognised("gold_lines", lines)
 
 
 def _head(path: Path) -> bytes | None:

@@ -3,15 +3,12 @@
 A `.eval` log is a zip archive: `header.json` (the EvalLog without samples: `eval`,
 `plan`, `results`, `stats`, `status`), `samples/{id}_epoch_{n}.json` (one EvalSample
 each), `summaries.json`, `reductions.json`, `_journal/…`. A log still being written has
-`_journal/start.json` instead of `header.json`. A `.json` log is the whole EvalLog with
-its `samples` list.
-
-A sample: `id`, `epoch`, `input` (a string or chat messages), `target`, `output`
-(`choices[0].message.content`, a string or content parts, else `completion`), `scores`
-({scorer: {value, answer, explanation, metadata}}), `metadata`, `error`. The RAG fields
-inspect has no place for are read from the sample's metadata when the task put them
-there: `category`, `retrieved` (ragtui's shape) or `retrieved_ids` / `retrieved_context_ids`
-with `retrieved_contexts`, and `gold_passages` / `reference_context_ids`.
+`_journal/start.json` instead of `header.json`. A sample may also be stored in chunks
+(inspect_ai's layout for large samples): `samples/{id}_epoch_{n}/sample.json` and its
+folder, found, as inspect finds them, from the archive's list of entries. A `.json` log
+is the whole EvalLog with its `samples` list. Log format 1 (inspect_ai ≤ 0.3.17) gave a
+sample one `score` and named its scorer in `results.scorer`; it is read as inspect's own
+reader migrates it. Each sample becomes a record in `inspect_sample.py`.
 
 With several epochs the log holds several runs of the same system: the importer asks
 which epoch to take (`variant`).
@@ -26,26 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.importers.common import (
-    GOLD_ID_KEYS,
-    RETRIEVED_ID_KEYS,
-    add_score,
-    build_retrieved,
-    finish_run,
-    id_list,
-    identify,
-    set_tool_verdict,
-    short,
-    string_or_none,
-)
+from ragtui.core.importers.common import finish_run, score_value, short, string_or_none
+from ragtui.core.importers.inspect_sample import sample_record, with_attachments
 from ragtui.core.importers.zipentry import read_entry
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _SAMPLE_ENTRY = re.compile(r"samples/.+_epoch_\d+\.json")
+# inspect_ai's chunked sample: a folder per sample, its "shell" and numbered chunks.
+_SHELL = "sample.json"
+_CHUNKED_SHELL = re.compile(r"samples/.+_epoch_\d+/sample\.json")
+_CHUNK = re.compile(r"(\d+)\.json")
 _HEADERS = ("header.json", "_journal/start.json")
-# inspect's value_to_float: the letter grades of its model-graded scorers.
-_GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
-_MAPPED_METADATA = {"id", "category", "retrieved", "retrieved_contexts", *GOLD_ID_KEYS, *RETRIEVED_ID_KEYS}
 
 
 def read_inspect(path: Path, gold_questions: dict[str, str] | None = None, variant: int | None = None) -> RawRun:
@@ -58,15 +46,23 @@ def read_inspect(path: Path, gold_questions: dict[str, str] | None = None, varia
     problems: list[Problem] = []
     records, lines = [], []
     positional = 0
+    legacy_scorer = _legacy_scorer(header)
     for index, (where, sample) in enumerate(samples, start=1):
         if sample.get("epoch", 1) != epoch:
             continue
-        record, is_positional = _record(path, index, where, sample, gold_questions, problems)
+        if "score" in sample and "scores" not in sample:
+            # Log format 1 (inspect_ai ≤ 0.3.17): one `score` a sample, its scorer named in
+            # `results.scorer`; inspect's own reader moves it under that name, as here.
+            sample = {**sample, "scores": {legacy_scorer: sample["score"]}}
+        record, is_positional = sample_record(path, index, where, with_attachments(sample), gold_questions, problems)
         if record is not None:
             records.append(record)
             lines.append(index)
             positional += is_positional
     imported: dict[str, Any] = {"status": header["status"]} if isinstance(header.get("status"), str) else {}
+    own = _log_metrics(header)
+    if own:
+        imported["metrics"] = own
     epochs = {sample.get("epoch", 1) for _, sample in samples}
     if len(epochs) > 1:
         imported.update(epoch=epoch, epochs=len(epochs))
@@ -84,24 +80,68 @@ def _from_archive(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str,
         if header_name is None:
             raise InputError(problem(path, None, "header.json", "missing: not an inspect_ai log (no header.json nor _journal/start.json)"))
         header = _json_entry(archive, header_name, path)
-        entries = [name for name in names if _SAMPLE_ENTRY.fullmatch(name)]
-        if not entries:
-            raise InputError(problem(path, None, "samples", "no samples/*.json in the log: was it written with --no-log-samples?"))
-        samples = [(name, _json_entry(archive, name, path)) for name in entries]
+        samples = [(name, _archive_sample(archive, name, names, path)) for name in names if _SAMPLE_ENTRY.fullmatch(name) or _CHUNKED_SHELL.fullmatch(name)]
+        if not samples:
+            raise InputError(problem(path, None, "samples", _no_samples(header, "no samples/*.json in the log")))
     return header, samples
 
 
+def _archive_sample(archive: zipfile.ZipFile, name: str, names: list[str], path: Path) -> dict[str, Any]:
+    """One sample: a single entry (`samples/{id}_epoch_{n}.json`), or a chunked one.
+
+    A chunked sample (inspect_ai's large-sample layout) lives under `samples/{id}_epoch_{n}/`:
+    `sample.json` (the sample without its messages, events, attachments and metadata),
+    `metadata.json` when it has metadata, and `attachments/{start}.json`, arrays of the
+    strings its fields refer to as `attachment://{index}`. The archive's own list of
+    entries is the layout: nothing else says which chunks exist.
+    """
+    sample = _json_entry(archive, name, path)
+    if not name.endswith("/" + _SHELL):
+        return sample
+    prefix = name.removesuffix(_SHELL)
+    if prefix + "metadata.json" in names:
+        sample["metadata"] = _json_entry(archive, prefix + "metadata.json", path)
+    chunks = sorted(
+        (int(match.group(1)), entry)
+        for entry in names
+        if entry.startswith(prefix + "attachments/") and (match := _CHUNK.fullmatch(entry.removeprefix(prefix + "attachments/")))
+    )
+    attachments: dict[str, str] = {}
+    for start, entry in chunks:
+        contents = _json_value(archive, entry, path)
+        if not isinstance(contents, list):
+            raise InputError(problem(path, None, entry, f"expected a JSON array of attachments, found {short(contents)}"))
+        attachments.update((str(start + offset), text) for offset, text in enumerate(contents) if isinstance(text, str))
+    sample["attachments"] = attachments
+    return sample
+
+
+def _no_samples(header: dict[str, Any], found: str) -> str:
+    """Why a log holds no sample: its status when the eval did not finish, else how it was written."""
+    status = header.get("status")
+    if status in ("cancelled", "error", "started"):
+        error = header.get("error")
+        why = string_or_none(error.get("message") if isinstance(error, dict) else error)
+        said = f" ({short(why, 120)})" if why else ""
+        return f"{found}: the eval's status is '{status}'{said} and no sample was written — run it again, or open a log that finished"
+    return f"{found}: was it written with --no-log-samples? Run the eval again without it"
+
+
 def _json_entry(archive: zipfile.ZipFile, name: str, path: Path) -> dict[str, Any]:
+    value = _json_value(archive, name, path)
+    if not isinstance(value, dict):
+        raise InputError(problem(path, None, name, f"expected a JSON object, found {short(value)}"))
+    return value
+
+
+def _json_value(archive: zipfile.ZipFile, name: str, path: Path) -> Any:
     data = read_entry(archive, archive.getinfo(name), path)
     try:
-        value = json.loads(data.decode("utf-8").removeprefix("\ufeff"))
+        return json.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError:
         raise InputError(problem(path, None, name, "not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, None, name, f"malformed JSON at line {exc.lineno}: {exc.msg} (column {exc.colno})")) from None
-    if not isinstance(value, dict):
-        raise InputError(problem(path, None, name, f"expected a JSON object, found {short(value)}"))
-    return value
 
 
 def _from_json(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
@@ -113,11 +153,45 @@ def _from_json(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, An
         raise InputError(problem(path, None, "eval", "missing: not an inspect_ai log"))
     samples = log.get("samples")
     if not isinstance(samples, list) or not samples:
-        raise InputError(problem(path, None, "samples", "no samples in the log: was it written with --no-log-samples?"))
+        raise InputError(problem(path, None, "samples", _no_samples(log, "no samples in the log")))
     bad = [problem(path, i, "samples", f"expected a sample object, found {short(s)}") for i, s in enumerate(samples, 1) if not isinstance(s, dict)]
     if bad:
         raise InputError(bad)
     return log, [(f"samples[{i}]", sample) for i, sample in enumerate(samples)]
+
+
+def _legacy_scorer(header: dict[str, Any]) -> str:
+    """The scorer's name in a format-1 log (`results.scorer.name`), else the first of `results.scores`."""
+    results: dict[str, Any] = header["results"] if isinstance(header.get("results"), dict) else {}
+    scorer = results.get("scorer")
+    if not isinstance(scorer, dict) and isinstance(results.get("scores"), list) and results["scores"]:
+        scorer = results["scores"][0]
+    name = scorer.get("name") if isinstance(scorer, dict) else None
+    return name if isinstance(name, str) and name else "score"
+
+
+def _log_metrics(header: dict[str, Any]) -> dict[str, dict[str, float | None]]:
+    """inspect's own aggregates, scorer → metric → value, as `results` holds them (format 1:
+    `results.metrics` of `results.scorer`). A NaN is None; a metric of a group (one value
+    of a dict-valued metric) is named `group/name`."""
+    results: dict[str, Any] = header["results"] if isinstance(header.get("results"), dict) else {}
+    scores = results.get("scores")
+    if not isinstance(scores, list):
+        scores = [{"name": _legacy_scorer(header), "metrics": results.get("metrics")}]
+    found: dict[str, dict[str, float | None]] = {}
+    for score in scores:
+        metrics = score.get("metrics") if isinstance(score, dict) else None
+        if not isinstance(metrics, dict):
+            continue
+        values = {}
+        for key, metric in metrics.items():
+            if isinstance(metric, dict):
+                label = str(metric.get("name") or key)
+                group = metric.get("group")
+                values[f"{group}/{label}" if isinstance(group, str) and group else label] = score_value(metric.get("value"))[0]
+        if values:
+            found[str(score.get("name") or "score")] = values
+    return found
 
 
 def _choose_epoch(path: Path, samples: list[tuple[str, dict[str, Any]]], variant: int | None) -> Any:
@@ -135,136 +209,6 @@ def _choose_epoch(path: Path, samples: list[tuple[str, dict[str, Any]]], variant
     if variant not in epochs:
         raise InputError(problem(path, None, "epoch", f"epoch {variant} is not in the log ({', '.join(map(str, epochs))})"))
     return variant
-
-
-def _record(
-    path: Path, index: int, where: str, sample: dict[str, Any], gold_questions: dict[str, str] | None, problems: list[Problem]
-) -> tuple[dict[str, Any] | None, bool]:
-    metadata: dict[str, Any] = sample["metadata"] if isinstance(sample.get("metadata"), dict) else {}
-    question = _message_text(sample.get("input"))
-    if question is None:
-        problems.append(problem(path, index, "input", f"in {where}: no user message to take the question from"))
-        return None, False
-    notes: list[str] = []
-    record: dict[str, Any] = {}
-    identify(record, sample.get("id", metadata.get("id")), question, gold_questions, f"inspect_{index:04d}", notes)
-    category = string_or_none(metadata.get("category"))
-    if category is not None:
-        record["category"] = category
-    gold = id_list(metadata, GOLD_ID_KEYS)
-    if gold is not None:
-        record["gold_passages"] = gold
-    expected = _target_text(sample.get("target"))
-    if expected is not None:
-        record["expected_answer"] = expected
-    positional = False
-    if isinstance(metadata.get("retrieved"), list):
-        record["retrieved"] = metadata["retrieved"]
-    else:
-        ids = id_list(metadata, RETRIEVED_ID_KEYS)
-        retrieved, positional = build_retrieved(ids, _string_list(metadata, ("retrieved_contexts",)), notes)
-        if retrieved is not None:
-            record["retrieved"] = retrieved
-    _answer(sample, record)
-    for scorer, score in (sample.get("scores") or {}).items():
-        _add_scores(record, str(scorer), score)
-    # inspect has no verdict of its own on a sample: ragtui's reading (every scorer
-    # correct) is made from the scores; an errored sample is a tool error.
-    set_tool_verdict(record, None, record.get("generation_error"))
-    kept = {key: value for key, value in metadata.items() if key not in _MAPPED_METADATA}
-    if kept:
-        record["tool_fields"] = {"metadata": kept}
-    record["source"] = {"id": sample.get("id"), "epoch": sample.get("epoch", 1), "entry": where, **record.pop("source", {})}
-    if notes:
-        record["import_notes"] = notes
-    return record, positional
-
-
-def _answer(sample: dict[str, Any], record: dict[str, Any]) -> None:
-    output: dict[str, Any] = sample["output"] if isinstance(sample.get("output"), dict) else {}
-    choices = output.get("choices")
-    message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
-    answer = _content_text(message.get("content")) if isinstance(message, dict) else None
-    if answer is None:
-        answer = string_or_none(output.get("completion"))
-    error = sample.get("error")
-    if answer is not None or error is not None or output:
-        record["answer"] = answer
-    if error is not None:
-        record["generation_error"] = string_or_none(error.get("message") if isinstance(error, dict) else error) or short(error)
-    usage: dict[str, Any] = output["usage"] if isinstance(output.get("usage"), dict) else {}
-    for field, value in (("tokens_in", usage.get("input_tokens")), ("tokens_out", usage.get("output_tokens"))):
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            record[field] = value
-    seconds = output.get("time")
-    if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds >= 0:
-        record["latency_ms"] = seconds * 1000
-
-
-def _add_scores(record: dict[str, Any], scorer: str, score: Any) -> None:
-    """One scorer's value; a dict of values gives one score each, `scorer.key`."""
-    if not isinstance(score, dict):
-        add_score(record, scorer, None, {"note": f"not an inspect Score: {short(score)}"})
-        return
-    details = {"answer": score.get("answer"), "explanation": score.get("explanation")}
-    value = score.get("value")
-    values = value.items() if isinstance(value, dict) else [(None, value)]
-    for key, item in values:
-        name = scorer if key is None else f"{scorer}.{key}"
-        grade = _grade(item)
-        if grade is None:
-            add_score(record, name, item, details)
-        else:
-            # Correct is C (or yes / true); P (partial), I and N are not.
-            mapped = {**details, "value": item, "mapped": "as inspect's value_to_float does", "pass": grade == 1.0}
-            add_score(record, name, grade, mapped)
-
-
-def _grade(value: Any) -> float | None:
-    """C / I / P / N (and yes / no) as inspect's value_to_float reads them, else None."""
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    return _GRADES.get(text, _GRADES.get(text.lower()) if text.lower() in ("yes", "no", "true", "false") else None)
-
-
-def _message_text(value: Any) -> str | None:
-    """The question: the input string, or the last user message of a chat input."""
-    if isinstance(value, str):
-        return value
-    if not isinstance(value, list):
-        return None
-    for message in reversed(value):
-        if isinstance(message, dict) and message.get("role") == "user":
-            return _content_text(message.get("content"))
-    return None
-
-
-def _content_text(content: Any) -> str | None:
-    """A message's text: a string, or its text parts joined (reasoning parts left out)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return None
-    texts = [part["text"] for part in content if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)]
-    return "\n".join(texts) if texts else None
-
-
-def _target_text(target: Any) -> str | None:
-    if isinstance(target, str):
-        return target or None
-    if isinstance(target, list):
-        texts = [item for item in target if isinstance(item, str) and item]
-        return "\n".join(texts) if texts else None
-    return None
-
-
-def _string_list(metadata: dict[str, Any], names: tuple[str, ...]) -> list[str] | None:
-    for name in names:
-        value = metadata.get(name)
-        if isinstance(value, list) and all(isinstance(item, str) for item in value):
-            return list(value)
-    return None
 
 
 def _meta(path: Path, header: dict[str, Any]) -> dict[str, Any]:

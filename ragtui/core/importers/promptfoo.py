@@ -8,7 +8,9 @@ assertion.type / assertion.metric), `namedScores`, `success`, `score`, `cost`,
 `latencyMs`, `error`. `-o out.jsonl` (one result a line) is read too.
 
 A ragtui run is one system, so a file that ran several prompts or providers holds
-several runs: the importer asks which one (`variant`, 1-based, in order of appearance).
+several runs: the importer asks which one (`variant`, 1-based, in promptfoo's own order:
+`promptIdx`, the columns of its table). Results version 2 (promptfoo before 0.60) is refused
+by name.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import (
     GOLD_ID_KEYS,
     RETRIEVED_ID_KEYS,
-    add_score,
     build_retrieved,
     finish_run,
     id_list,
@@ -29,8 +30,8 @@ from ragtui.core.importers.common import (
     set_tool_verdict,
     short,
     string_or_none,
-    unique_name,
 )
+from ragtui.core.importers.promptfoo_scores import add_scores
 from ragtui.core.loading.records import RawRun, json_lines, read_bytes_utf8
 
 # Variable names teams give the RAG fields in their promptfoo tests, first match wins.
@@ -40,6 +41,7 @@ CONTEXT_ID_VARS = ("retrieved_ids", "retrieved_context_ids", "context_ids")
 GOLD_VARS = ("gold_passages", "expected_ids", "reference_context_ids")
 EXPECTED_VARS = ("expected", "reference", "ground_truth", "expected_answer", "expected_output")
 _ERROR_FAILURE = 2  # promptfoo's ResultFailureReason.ERROR: the provider call failed
+RESULTS_VERSION = 3  # the results layout read here (`results.version`, promptfoo ≥ 0.60)
 
 
 def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, variant: int | None = None) -> RawRun:
@@ -62,8 +64,27 @@ def read_promptfoo(path: Path, gold_questions: dict[str, str] | None = None, var
             lines.append(index)
             positional += is_positional
     meta = _meta(path, document, results, chosen)
-    imported = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 and chosen is not None else None
+    imported: dict[str, Any] = {"variant": variants.index(chosen) + 1, "variants": len(variants)} if len(variants) > 1 and chosen is not None else {}
+    summary = _prompt_named_scores(document, results, chosen)
+    if summary:
+        imported["named_scores"] = summary
     return finish_run(path, "promptfoo", meta, records, lines, problems, positional=positional, imported=imported)
+
+
+def _prompt_named_scores(document: dict[str, Any], results: list[Any], chosen: tuple[str, str] | None) -> dict[str, Any]:
+    """promptfoo's own summary of the chosen prompt, as `results.prompts[promptIdx].metrics`
+    holds it: `namedScores` (summed over its tests, weighted), `namedScoresCount` (assertions)
+    and, from newer promptfoo, `namedScoreWeights` (its mean is total / weights)."""
+    index = next((r.get("promptIdx") for r in results if isinstance(r, dict) and _variant_key(r) == chosen), None)
+    prompts = _dict(document.get("results")).get("prompts")
+    if not isinstance(index, int) or not isinstance(prompts, list) or not 0 <= index < len(prompts):
+        return {}
+    metrics = _dict(_dict(prompts[index]).get("metrics"))
+    counts, weights = _dict(metrics.get("namedScoresCount")), _dict(metrics.get("namedScoreWeights"))
+    return {
+        name: {"total": total, "count": counts.get(name), **({"weights": weights[name]} if name in weights else {})}
+        for name, total in _dict(metrics.get("namedScores")).items()
+    }
 
 
 def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
@@ -79,13 +100,26 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
         raise InputError(problem(path, None, None, "expected a promptfoo output object with 'results'"))
     container = document.get("results")
     if isinstance(container, dict):
+        _check_version(path, container.get("version"))
         results = container.get("results")
         field = "results.results"
     else:
         results, field = container, "results"
     if not isinstance(results, list):
-        raise InputError(problem(path, None, field, "missing: a promptfoo output file has its results in results.results"))
+        raise InputError(problem(path, None, field, "missing: a promptfoo output file has its results in results.results (write it with `promptfoo eval -o out.json`)"))
     return document, results
+
+
+def _check_version(path: Path, version: Any) -> None:
+    """Results version 3 (promptfoo ≥ 0.60) is read; an older one is refused by name."""
+    if isinstance(version, int) and not isinstance(version, bool) and version < RESULTS_VERSION:
+        raise InputError(
+            problem(
+                path, None, "results.version",
+                f"promptfoo results version {version} is not supported (written by promptfoo before 0.60): "
+                f"re-export it with promptfoo ≥ 0.60 (`promptfoo export EVAL_ID -o out.json`) to get version {RESULTS_VERSION}",
+            )
+        )
 
 
 def _jsonl_results(path: Path, text: str) -> list[Any]:
@@ -104,11 +138,14 @@ def _variant_key(result: dict[str, Any]) -> tuple[str, str]:
 
 
 def _variants(results: list[Any]) -> list[tuple[str, str]]:
-    seen: dict[tuple[str, str], None] = {}
-    for result in results:
+    """The systems of the file in promptfoo's own order: by `promptIdx` (its columns), else as they come."""
+    first: dict[tuple[str, str], int] = {}
+    for position, result in enumerate(results):
         if isinstance(result, dict):
-            seen.setdefault(_variant_key(result), None)
-    return list(seen)
+            index = result.get("promptIdx")
+            order = index if isinstance(index, int) and not isinstance(index, bool) else len(results) + position
+            first[_variant_key(result)] = min(first.get(_variant_key(result), order), order)
+    return sorted(first, key=first.__getitem__)
 
 
 def _choose_variant(path: Path, variants: list[tuple[str, str]], variant: int | None) -> tuple[str, str] | None:
@@ -154,19 +191,23 @@ def _record(
     category = string_or_none(variables.get("category", metadata.get("category")))
     if category is not None:
         record["category"] = category
-    gold = _first(lists, GOLD_VARS) or id_list(metadata, GOLD_ID_KEYS)
+    gold = _first(lists, GOLD_VARS)  # [] is a value: a question with no gold passage
+    if gold is None:
+        gold = id_list(metadata, GOLD_ID_KEYS)
     if gold is not None:
         record["gold_passages"] = gold
     expected = string_or_none(_first(variables, EXPECTED_VARS))
     if expected is not None:
         record["expected_answer"] = expected
     contexts = _first(lists, CONTEXT_VARS)
-    ids = _first(lists, CONTEXT_ID_VARS) or id_list(metadata, RETRIEVED_ID_KEYS)
+    ids = _first(lists, CONTEXT_ID_VARS)
+    if ids is None:
+        ids = id_list(metadata, RETRIEVED_ID_KEYS)
     retrieved, positional = build_retrieved(ids, contexts, notes)
     if retrieved is not None:
         record["retrieved"] = retrieved
     _answer(result, record)
-    _scores(result, record)
+    add_scores(result, record)
     if record.get("generation_error"):
         # No answer to grade: whatever score promptfoo wrote (0) is an error, not a value.
         for details in (record.setdefault("score_details", {}).setdefault(name, {}) for name in record.get("scores", {})):
@@ -195,30 +236,6 @@ def _answer(result: dict[str, Any], record: dict[str, Any]) -> None:
         record["answer"] = json.dumps(output, ensure_ascii=False)
     if failed:
         record["generation_error"] = string_or_none(response.get("error") or result.get("error")) or "the provider call failed"
-
-
-def _scores(result: dict[str, Any], record: dict[str, Any]) -> None:
-    """Each assertion's score by its metric name (else its type), then named scores, then the total."""
-    grading = _dict(result.get("gradingResult"))
-    for component in grading.get("componentResults") or []:
-        if not isinstance(component, dict):
-            continue
-        assertion = _dict(component.get("assertion"))
-        name = str(assertion.get("metric") or assertion.get("type") or "assertion")
-        details = {
-            "pass": component.get("pass"),
-            "reason": component.get("reason"),
-            "type": assertion.get("type"),
-            "threshold": assertion.get("threshold"),
-        }
-        add_score(record, unique_name(record.get("scores", {}), name), component.get("score"), details)
-    named = {**_dict(grading.get("namedScores")), **_dict(result.get("namedScores"))}
-    for name, value in named.items():
-        if name not in record.get("scores", {}):
-            add_score(record, name, value)
-    if "score" in result or "success" in result:
-        details = {"pass": result.get("success"), "reason": grading.get("reason")}
-        add_score(record, unique_name(record.get("scores", {}), "overall"), result.get("score"), details)
 
 
 def _usage(result: dict[str, Any], record: dict[str, Any]) -> None:

@@ -4,7 +4,8 @@ One row per sample: `user_input`, `retrieved_contexts`, `retrieved_context_ids`,
 `reference_context_ids`, `response`, `reference`, … then one column per metric
 (`faithfulness`, `context_recall`, `id_based_context_precision`, …). In a CSV, pandas
 writes list cells as Python literals (`['a', "l'article"]`), read here with
-`ast.literal_eval` (literals only, never code) and NaN as an empty cell.
+`ast.literal_eval` (literals only, never code) and NaN as an empty cell. RAGAS 0.1 wrote
+numpy arrays, whose repr has no commas (`['a' 'b']`): each string literal is read on its own.
 
 Mapping: user_input → question, response → answer, reference → expected_answer,
 reference_context_ids → gold_passages, retrieved_context_ids + retrieved_contexts →
@@ -15,12 +16,10 @@ gold id whose question matches. No category (the loader's default, `uncategorize
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 import json
 import sys
-import tokenize
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from ragtui.core.importers.common import (
     short,
     string_or_none,
 )
+from ragtui.core.importers.list_cells import list_literal
 from ragtui.core.loading.records import RawRun, read_bytes_utf8, read_jsonl
 
 # Columns mapped to ragtui fields; `id` and `category` are read when a team added them.
@@ -74,7 +74,8 @@ def read_ragas(path: Path, gold_questions: dict[str, str] | None = None) -> RawR
     rows = [_rename_legacy(row) for row in rows]
     if not any("user_input" in row for row in rows):
         where = 1 if from_csv else None
-        raise InputError(problem(path, where, "user_input", "missing column: a RAGAS result has the question in 'user_input'"))
+        raise InputError(problem(path, where, "user_input", "missing column: a RAGAS result has the question in 'user_input' (RAGAS 0.1: 'question'); "
+            "save EvaluationResult.to_pandas() whole, with its sample columns"))
     metrics = _metric_columns(rows)
     problems: list[Problem] = []
     records: list[dict[str, Any]] = []
@@ -180,7 +181,7 @@ def _list(path: Path, line: int, name: str, value: Any, from_csv: bool, problems
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, str) and from_csv:
-        parsed = _literal(value)
+        parsed = list_literal(value)
         if isinstance(parsed, str):
             problems.append(problem(path, line, name, f"not a list literal ({parsed}): {short(value)}"))
             return None
@@ -195,48 +196,6 @@ def _list(path: Path, line: int, name: str, value: Any, from_csv: bool, problems
             return None
         items.append(str(item))
     return items
-
-
-def _literal(cell: str) -> Any:
-    """Parse a Python list literal safely; returns the reason as a str when it cannot.
-
-    `ast.literal_eval` builds literals only and never runs code; a JSON array (with
-    `null` or `true`) is accepted too. Deeply nested input fails with RecursionError,
-    caught here like any other malformed cell.
-    """
-    stripped = cell.strip()
-    if not stripped.startswith(("[", "(")):
-        return "expected [ at the start"
-    if _adjacent_strings(stripped):
-        return "strings without commas between them, as in a numpy array's repr"
-    try:
-        return ast.literal_eval(stripped)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
-        reason = exc.msg if isinstance(exc, SyntaxError) and exc.msg else type(exc).__name__
-    try:
-        return json.loads(stripped)
-    except (ValueError, RecursionError):
-        return reason
-
-
-def _adjacent_strings(cell: str) -> bool:
-    """True when two string literals follow each other: `['a' 'b']`.
-
-    Python reads them as one string ('ab'), so numpy's repr of an array of strings
-    would parse silently into the wrong list.
-    """
-    previous = None
-    skip = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(cell).readline):
-            if token.type in skip:
-                continue
-            if token.type == tokenize.STRING and previous == tokenize.STRING:
-                return True
-            previous = token.type
-    except (tokenize.TokenError, SyntaxError, RecursionError):
-        return False  # literal_eval will say what is wrong
-    return False
 
 
 def _csv_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:

@@ -12,6 +12,7 @@ when a file of their format is read: opening a native run imports none of them.
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ class Importer:
     head: Callable[[str], bool] | None = None  # the first 64 KiB of a JSON document too long to parse
     array: Callable[[str], bool] | None = None  # the first 64 KiB of a JSON array
     header: Callable[[str], bool] | None = None  # a text file's first line (a CSV header)
-    lines: Callable[[list[str]], bool] | None = None  # a text file's first complete lines
+    lines: Callable[[list[str]], bool] | None = None  # a text file's complete lines in the first 64 KiB
     gold_lines: Callable[[list[str]], bool] | None = None  # the same, for a gold set
 
     def read(self, *args: Any, **options: Any) -> Any:
@@ -59,13 +60,42 @@ def _ragas_header(line: str) -> bool:
         columns = set(next(csv.reader([line])))
     except (csv.Error, StopIteration):
         return False
-    return "user_input" in columns or {"question", "contexts"} <= columns
+    return _ragas_columns(columns)
+
+
+def _ragas_columns(columns: set[str]) -> bool:
+    """RAGAS 0.4's question column, or RAGAS 0.1's question and contexts (a ragtui record has
+    `retrieved`, never `contexts`: a row with those names is RAGAS's, whatever else it has)."""
+    return "user_input" in columns or ({"question", "contexts"} <= columns and "retrieved" not in columns)
+
+
+def _ragas_array(text: str) -> bool:
+    """A JSON array whose first row has RAGAS's columns (`to_json(orient="records")`)."""
+    if _RAGAS_ARRAY.match(text):
+        return True
+    start = text.find("{")
+    if start < 0 or text[1:start].strip():
+        return False
+    try:
+        first, _ = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):  # the first row is longer than the head, nested too deep, or not JSON
+        return False
+    return isinstance(first, dict) and _ragas_columns(set(first))
 
 
 def _promptfoo_keys(obj: dict[str, Any]) -> bool:
     """A whole `promptfoo eval -o out.json`, or one result a line (`-o out.jsonl`)."""
     keys = set(obj)
-    return ("evalId" in keys and "results" in keys) or ("testCase" in keys and bool(keys & {"promptIdx", "gradingResult", "response"}))
+    results = obj.get("results")
+    # An older file (results version 2) may lack evalId: its `results` object still says its version and stats.
+    versioned = isinstance(results, dict) and "version" in results and "stats" in results
+    return ("evalId" in keys and "results" in keys) or versioned or ("testCase" in keys and bool(keys & {"promptIdx", "gradingResult", "response"}))
+
+
+def _deepeval_keys(obj: dict[str, Any]) -> bool:
+    """A test run, or `.latest_test_run.json`'s `{"testRunData": {test run}}`."""
+    run = obj.get("testRunData", obj)
+    return isinstance(run, dict) and isinstance(run.get("testCases", run.get("test_cases")), list)
 
 
 def _inspect_archive(names: list[str]) -> bool:
@@ -73,15 +103,15 @@ def _inspect_archive(names: list[str]) -> bool:
 
 
 _RAGAS_ARRAY = re.compile(r'^\[\s*\{\s*"user_input"\s*:')
-_PROMPTFOO_HEAD = re.compile(r'"evalId"\s*:')
+_PROMPTFOO_HEAD = re.compile(r'"evalId"\s*:|"results"\s*:\s*\{\s*"version"\s*:')
 _DEEPEVAL_HEAD = re.compile(r'"(testCases|test_cases)"\s*:\s*\[')
 _INSPECT_HEAD = (re.compile(r'"eval"\s*:\s*\{'), re.compile(r'"(task|task_id|run_id)"\s*:'))
 
 IMPORTERS: tuple[Importer, ...] = (
     Importer(
         "ragas", "ragas:read_ragas",
-        keys=lambda obj: "user_input" in obj,
-        array=lambda text: bool(_RAGAS_ARRAY.match(text)),
+        keys=lambda obj: _ragas_columns(set(obj)),
+        array=_ragas_array,
         header=_ragas_header,
     ),
     Importer(
@@ -97,7 +127,7 @@ IMPORTERS: tuple[Importer, ...] = (
     ),
     Importer(
         "deepeval", "deepeval:read_deepeval", options=("gold_categories",),
-        keys=lambda obj: isinstance(obj.get("testCases", obj.get("test_cases")), list),
+        keys=_deepeval_keys,
         head=lambda text: bool(_DEEPEVAL_HEAD.search(text)),
     ),
     Importer(

@@ -7,7 +7,8 @@ metric is "not available".
 
 Qrels (`qid iteration docno rel`) become a gold set: gold_passages = the docnos with
 rel > 0; a topic with no relevant document gets `[]`. Qrels carry no question text:
-`question` is null, never made up.
+`question` is null, never made up. Lines starting with `#` are comments, as in trec_eval
+10.0; a file is recognised by its lines, whatever its name.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 RUN_COLUMNS = 6
 QRELS_COLUMNS = 4
+COMMENT = "#"  # a comment line's first character (trec_eval 10.0)
+SNIFF_LINES = 20  # the lines a sniff checks
 
 
 def read_run(path: Path, gold_questions: dict[str, str] | None = None) -> RawRun:
@@ -105,9 +108,15 @@ def read_qrels(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
 
 
 def _rows(path: Path) -> list[tuple[int, list[str]]]:
-    """The non-blank lines of a whitespace-separated file, split, with their numbers."""
+    """The lines of a whitespace-separated file, split, with their numbers: blank and
+    comment lines (`#`, which trec_eval 10.0 accepts in runs and qrels) left out."""
     text = read_bytes_utf8(path)
-    return [(number, line.split()) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    return [(number, line.split()) for number, line in enumerate(text.splitlines(), start=1) if not _skipped(line)]
+
+
+def _skipped(line: str) -> bool:
+    stripped = line.lstrip()
+    return not stripped or stripped.startswith(COMMENT)
 
 
 def _integer(text: str) -> int | None:
@@ -117,8 +126,8 @@ def _integer(text: str) -> int | None:
 
 
 def sniff(lines: list[str]) -> str | None:
-    """"run" or "qrels" when every sampled line has the shape of one, else None."""
-    split = [line.split() for line in lines if line.strip()]
+    """"run" or "qrels" when each of the first lines that is not a comment has the shape of one, else None."""
+    split = [line.split() for line in lines if not _skipped(line)][:SNIFF_LINES]
     if not split:
         return None
     if all(len(f) == RUN_COLUMNS and parse_number(f[4]) is not None and _integer(f[3]) is not None for f in split):

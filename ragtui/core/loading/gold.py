@@ -24,6 +24,9 @@ class GoldSet:
     # Graded relevance (TREC qrels with rel 2, 3, …): question id → passage id → grade.
     # None when every gold passage is simply relevant (grade 1), as in YAML gold sets.
     grades: dict[str, dict[str, int]] | None = None
+    # Read from TREC qrels: a topic with no relevant document (`gold_passages: []`) was judged,
+    # not marked unanswerable; trec_eval counts it in its means (see `evaluate`'s trec_denominator).
+    from_qrels: bool = False
 
     def question_index(self) -> dict[str, str]:
         """Normalised question text → id, for importers whose rows have no id (RAGAS)."""
@@ -81,7 +84,7 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
         problems.append(problem(path, None, None, "no questions in the gold set"))
     if any(p.is_error for p in problems):
         return None, problems
-    return GoldSet(pl.DataFrame(rows, schema=GOLD_SCHEMA), path, grades or None), problems
+    return GoldSet(pl.DataFrame(rows, schema=GOLD_SCHEMA), path, grades or None, from_qrels=not has_questions), problems
 
 
 def load_gold(path: str | Path) -> GoldSet:

@@ -50,6 +50,13 @@ class Inputs:
     others: tuple[Path, ...] = ()
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
+    # With TREC qrels as the gold set: average retrieval over every judged topic, as trec_eval does.
+    trec_denominator: bool = False
+
+    def __post_init__(self) -> None:
+        # `--variant 1,2` with one file names two of its systems: B is the same file's other system.
+        if self.b is None and None not in self.variants and self.variants[0] != self.variants[1]:
+            object.__setattr__(self, "b", self.a)
 
     def local_files(self) -> tuple[Path, ...] | None:
         """Every file the comparison of A and B is read from, there or not: the runs, the gold

@@ -109,10 +109,32 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
     return joined, tuple(extra), warnings
 
 
-def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None) -> Evaluation:
-    """Measure `run` against `gold` (else the gold fields in the run) at cut-off k."""
+def _no_relevant_topics_warning(run: Run, frame: pl.DataFrame, trec_denominator: bool) -> list[str]:
+    """What a qrels topic without a relevant document does to the retrieval means, said either way."""
+    empty = frame.filter(pl.col("present") & (pl.col("gold_passages").list.len() == 0)).get_column("id").to_list()
+    if not empty:
+        return []
+    shown = ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+    count = f"{len(empty)} topic(s) of the qrels have no relevant document ({shown})"
+    if trec_denominator:
+        return [f"{run.name}: {count}: each scores 0 in the retrieval means, as trec_eval counts it (--trec-denominator)"]
+    return [
+        f"{run.name}: {count}: ragtui reads them as unanswerable and leaves them out of the retrieval means, "
+        "while trec_eval averages them in as 0 — --trec-denominator counts them as trec_eval does"
+    ]
+
+
+def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None, *, trec_denominator: bool = False) -> Evaluation:
+    """Measure `run` against `gold` (else the gold fields in the run) at cut-off k.
+
+    `trec_denominator`: with a gold set read from TREC qrels, a topic judged with no relevant
+    document scores 0 in the retrieval means, as trec_eval counts it, instead of being left out.
+    """
     k = k if k is not None else (config.k or DEFAULT_K)
     frame, extra, warnings = _join_gold(run, gold)
+    trec_denominator = trec_denominator and gold is not None and gold.from_qrels
+    if gold is not None and gold.from_qrels:
+        warnings += _no_relevant_topics_warning(run, frame, trec_denominator)
     if gold is None and frame.get_column("gold_passages").null_count() == frame.height:
         warnings.append(f"{run.name}: no gold passages (give --gold): retrieval metrics are not available")
     phrases = run.meta.fallback_phrases or config.fallback_phrases
@@ -140,13 +162,13 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
             f"{run.name}: {len(repeated)} question(s) list a passage twice in `retrieved` ({shown}): each counts once, "
             "at its first rank (trec_eval refuses such runs)"
         )
-    frame = retrieval_outcomes(frame, k, grades=gold.grades if gold is not None else None)
+    frame = retrieval_outcomes(frame, k, grades=gold.grades if gold is not None else None, empty_gold_scores_zero=trec_denominator)
     if "retrieval" in unavailable:
         frame = frame.with_columns(
             pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
         )
     utility_in_run = frame.get_column("judge_utility").is_not_null().any()
-    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories, utility_in_run))
+    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories, utility_in_run, not trec_denominator))
     frame = frame.with_columns(_failure_kinds(config.utility_target))
     frame = frame.with_columns(failures=_failure_list()).with_columns(failed=pl.col("failures").list.len() > 0)
     return Evaluation(
@@ -181,7 +203,11 @@ def unavailable_parts(run: Run) -> set[str]:
 
 
 def _outcomes(
-    phrases: tuple[str, ...], unavailable: set[str], unanswerable_categories: tuple[str, ...], utility_in_run: bool
+    phrases: tuple[str, ...],
+    unavailable: set[str],
+    unanswerable_categories: tuple[str, ...],
+    utility_in_run: bool,
+    empty_gold_unanswerable: bool = True,
 ) -> list[pl.Expr]:
     present = pl.col("present")
     # A system error (the record's `error`) measures nothing: it leaves every population
@@ -205,7 +231,8 @@ def _outcomes(
         judge_failed = pl.lit(False)
     category = pl.col("category")
     gold = pl.col("gold_passages")
-    unanswerable = category.is_in(list(unanswerable_categories)).fill_null(False) | (gold.list.len() == 0).fill_null(False)
+    no_gold = (gold.list.len() == 0).fill_null(False) & pl.lit(empty_gold_unanswerable)
+    unanswerable = category.is_in(list(unanswerable_categories)).fill_null(False) | no_gold
     return [
         unanswerable.alias("unanswerable"),
         (~unanswerable).alias("answerable"),

@@ -134,14 +134,21 @@ def _graded_dcg(frame: pl.DataFrame, ranked: RankedRelevance, k: int, grades: di
 
 
 def retrieval_outcomes(
-    frame: pl.DataFrame, k: int, ranked: RankedRelevance | None = None, grades: dict[str, dict[str, int]] | None = None
+    frame: pl.DataFrame,
+    k: int,
+    ranked: RankedRelevance | None = None,
+    grades: dict[str, dict[str, int]] | None = None,
+    *,
+    empty_gold_scores_zero: bool = False,
 ) -> pl.DataFrame:
     """Add the per-question retrieval columns for cut-off k to `frame`.
 
     `frame` needs `gold_passages` (list, null = unknown) and `retrieved_ids` (list).
-    Rows whose gold list is null or empty get null retrieval values. Pass `ranked`
-    (from `ranked_relevance(frame)`) to compute several k without locating the hits again,
-    and `grades` (a graded gold set's) for nDCG with graded gains.
+    Rows whose gold list is null or empty get null retrieval values; with
+    `empty_gold_scores_zero`, an empty list scores 0, as trec_eval scores a topic judged
+    with no relevant document. Pass `ranked` (from `ranked_relevance(frame)`) to compute
+    several k without locating the hits again, and `grades` (a graded gold set's) for
+    nDCG with graded gains.
     """
     ranked = ranked or ranked_relevance(frame)
     in_k = ranked.rank <= k
@@ -156,7 +163,8 @@ def retrieval_outcomes(
     if grades:
         dcg, graded_ideal = _graded_dcg(frame, ranked, k, grades)
         ideal_dcg = np.where(known, graded_ideal, 1.0)
-    unknown = np.where(known, 0.0, np.nan)  # adding it turns a value into null where gold is unknown
+    scored = frame.get_column("gold_passages").is_not_null().to_numpy() if empty_gold_scores_zero else known
+    unknown = np.where(scored, 0.0, np.nan)  # adding it turns a value into null where gold is unknown
     with np.errstate(divide="ignore", invalid="ignore"):
         values = {
             "first_gold_rank": np.where(first > 0, first, np.nan) + unknown,

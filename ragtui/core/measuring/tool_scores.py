@@ -70,7 +70,9 @@ def with_tool_scores(evaluation: Evaluation, config: Config) -> Evaluation:
         pl.Series("tool_pass", [passed for _, passed, _ in parsed], dtype=pl.Boolean),
         pl.Series("tool_error", [error for _, _, error in parsed], dtype=pl.String),
     )
-    return replace(evaluation, questions=frame)
+    # What the importer said about reading the tool's file (how DeepEval's spans are read, …).
+    said = tuple(f"{evaluation.run.name}: {note.message}" for note in evaluation.run.warnings)
+    return replace(evaluation, questions=frame, warnings=evaluation.warnings + said)
 
 
 def _question(extra: str | None, tool: str, targets: dict[str, ToolTarget]) -> tuple[list[dict[str, Any]], bool | None, str | None]:
@@ -116,9 +118,12 @@ def _question(extra: str | None, tool: str, targets: dict[str, ToolTarget]) -> t
 
 
 def has_tool_verdicts(evaluation: Evaluation) -> bool:
-    """Whether the tool judged at least one question of this run (pass, fail or error)."""
-    frame = evaluation.questions
-    return bool(frame.select((pl.col("tool_pass").is_not_null() | pl.col("tool_error").is_not_null()).any()).item())
+    """Whether the tool passed or failed at least one question of this run.
+
+    Errors alone are no verdicts: a RAGAS file without thresholds has a NaN score here and
+    there and no pass/fail anywhere, and its questions are not all tool errors.
+    """
+    return bool(evaluation.questions.select(pl.col("tool_pass").is_not_null().any()).item())
 
 
 def has_ragtui_verdicts(evaluation: Evaluation) -> bool:
@@ -149,9 +154,15 @@ def resolve_status_source(requested: str | None, evaluations: list[Evaluation]) 
 
 
 def apply_status_source(evaluation: Evaluation, source: str) -> Evaluation:
-    """`failures` and `failed` as the status source says (missing questions always fail)."""
+    """`failures` and `failed` as the status source says (missing questions always fail).
+
+    A tool's run without a verdict of its tool says so among its warnings: its status is ragtui's.
+    """
     if source == "ragtui":
-        return evaluation
+        tool = tool_of(evaluation)
+        if tool is None or has_tool_verdicts(evaluation):
+            return evaluation
+        return replace(evaluation, warnings=(*evaluation.warnings, no_tool_verdict_note(evaluation.run.name, tool)))
     present = pl.col("present")
     errored = present & (pl.col("tool_error").is_not_null() | pl.col("tool_pass").is_null())
     tool_kinds = pl.concat_list(
@@ -167,6 +178,17 @@ def apply_status_source(evaluation: Evaluation, source: str) -> Evaluation:
         tool_error=pl.when(errored).then(pl.col("tool_error").fill_null(pl.lit(NO_VERDICT))),
     ).with_columns(failed=pl.col("failures").list.len() > 0)
     return replace(evaluation, questions=frame)
+
+
+def no_tool_verdict_note(run_name: str, tool: str) -> str:
+    """Why a tool's run is judged by ragtui's metrics alone."""
+    label = TOOL_LABELS.get(tool, tool)
+    why = (
+        "none of its metrics has a threshold (set them under tool_targets: in ragtui.yaml)"
+        if tool in ("ragas", "inspect")
+        else "the file carries no per-question pass or fail"
+    )
+    return f"{run_name}: no {label} verdict on any question — {why}; question status comes from ragtui's own metrics"
 
 
 def _mapping(value: Any) -> dict[str, Any]:
