@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from ragtui.cli import render_system as system
 from ragtui.cli.render_certainty import power_table, target_table
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.measuring.metric_specs import HEADLINE, metric_by_name
@@ -23,7 +24,6 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
-    quantity_text,
     target_symbol,
 )
 
@@ -32,7 +32,6 @@ LEGEND_TEXT = (
     f"(utility's Δ is in score units; ! a drop larger than max_drop; {DISAGREE_MARK} A and B judged by different "
     "models or prompts; n/a: not measured)"
 )
-QUANTITY_LEGEND = "(lower is better; " + ", ".join(f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in VERDICT_SYMBOL) + ")"
 # Regressions that are not the system getting worse, counted apart in the summary.
 REGRESSED_APART = {"missing": "missing from B", "system_error": "system errors", "judge_error": "judge errors"}
 
@@ -49,26 +48,10 @@ def _is_score(name: str) -> bool:
         return False
 
 
-def _quantity_scale(name: str) -> str | None:
-    """`ms`, `usd` or `tokens` for a latency, cost or token metric; None for a rate or a score."""
-    try:
-        spec = metric_by_name(name)
-    except KeyError:
-        return None
-    return spec.scale if spec.quantity else None
-
-
-def _bare(text: str) -> str:
-    """Quantities without their units (the metric's name says it: `latency_p50_ms`): `+122`, `−0.000005`."""
-    return text.replace(" ms", "").replace(" tokens", "").replace("$", "")
-
-
 def value_text(name: str, value: float | None) -> str:
     if value is None:
         return "n/a"
-    if (scale := _quantity_scale(name)) is not None:
-        return quantity_text(value, scale)
-    return f"{value:.2f}" if _is_score(name) else f"{value:.3f}"
+    return system.quantity_value(name, value) or (f"{value:.2f}" if _is_score(name) else f"{value:.3f}")
 
 
 def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = True) -> str:
@@ -76,11 +59,8 @@ def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = 
 
     `unit=False` leaves out " pts" (the text table names the unit in its header).
     """
-    if delta is None:
-        return "n/a"
-    if (scale := _quantity_scale(name)) is not None:  # `+250 ms (+122…+405)`: the unit once
-        interval = f" ({_bare(quantity_text(ci[0], scale, signed=True))}…{_bare(quantity_text(ci[1], scale, signed=True))})" if ci and ci[0] is not None else ""
-        return quantity_text(delta, scale, signed=True) + interval
+    if delta is None or system.quantity_scale(name):  # n/a, or `+250 ms (+122…+405)`
+        return system.quantity_delta(name, delta, ci)
     if _is_score(name):
         body = f"{delta:+.2f}"
         interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
@@ -95,9 +75,7 @@ def target_text(name: str, metric: dict[str, Any]) -> str:
     if target is None:
         return ""
     op = "≥" if metric.get("higher_is_better", True) else "≤"
-    if (scale := _quantity_scale(name)) is not None:
-        return op + quantity_text(target, scale)
-    return f"{op}{target:.2f}"
+    return op + (system.quantity_value(name, target) or f"{target:.2f}")
 
 
 def mark(verdict: str | None) -> str:
@@ -127,19 +105,13 @@ def _runs_lines(report: dict[str, Any]) -> list[str]:
         lines += _wrapped(
             "   ",
             f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
-            f"{run['judge_errors']} judge errors" + system_errors_text(run),
+            f"{run['judge_errors']} judge errors" + system.system_errors_text(run),
         )
         lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
         if run.get("tool"):
             lines += _wrapped("   ", tool_counts_text(run))
     return lines
-
-
-def system_errors_text(run: dict[str, Any]) -> str:
-    """` · 3 system errors` when the system under test failed on some questions, else nothing."""
-    count = run.get("system_errors") or 0
-    return f" · {count} system error{'' if count == 1 else 's'}" if count else ""
 
 
 def directed_text(run: dict[str, Any]) -> str:
@@ -160,24 +132,19 @@ def drop_note(name: str, metric: dict[str, Any]) -> str | None:
     return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
 
 
-def _main_rows(report: dict[str, Any], two: bool, *, quantities: bool = False) -> list[list[str]]:
-    """The rows of the metric table: rates and scores, or (`quantities`) latency, cost and tokens."""
+def _main_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
     rows = []
-    for name, m in report["metrics"].items():
-        if (_quantity_scale(name) is not None) != quantities:
-            continue
-        verdict = m.get("verdict")
-        # Quantities in ms or $ are wide: their verdict is its symbol alone, explained under the table.
-        shown_verdict = VERDICT_SYMBOL.get(verdict, " ") if quantities else f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}"
+    for name, m in system.quality_metrics(report):  # latency, cost, tokens have their own table (render_system)
         row = [name, target_text(name, m), f"{value_text(name, m['A'])} {mark(m['meets_target']['A'])}"]
         if two:
+            verdict = m.get("verdict")
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
                 f"{value_text(name, m['B'])} {mark(m['meets_target']['B'])}",
                 delta_text(name, m["delta"], m["ci"], unit=False) + flag,
-                shown_verdict,
+                f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]
         else:
             row.append(str(m["n"]))
@@ -193,19 +160,7 @@ def render_text(report: dict[str, Any]) -> str:
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
-    if two:
-        lines += _wrapped("", LEGEND_TEXT)
-    # Latency, cost and tokens in a table of their own: their units would push the main one past 80 columns.
-    quantity_rows = _main_rows(report, two, quantities=True)
-    if any(cell.split(" ")[0] != "n/a" for row in quantity_rows for cell in row[2:4]):
-        header = ["per question", "target", "A"] + (["B", "Δ (95 % CI)", ""] if two else ["n"])
-        if not any(row[1] for row in quantity_rows):  # no target: the column would stay empty
-            header, quantity_rows = header[:1] + header[2:], [row[:1] + row[2:] for row in quantity_rows]
-        lines += ["", *_table([[_bare(cell).rstrip() for cell in row] for row in quantity_rows], header, gap=" ")]
-        if two:
-            lines += [QUANTITY_LEGEND]
-    elif quantity_rows:
-        lines += ["", "latency, cost, tokens: n/a (not recorded in these runs)"]
+    lines += (_wrapped("", LEGEND_TEXT) if two else []) + system.quantity_lines(report, two, _table)  # latency, cost, tokens apart
     notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
     for certainty in (target_table(report), power_table(report)):

@@ -21,11 +21,11 @@ from ragtui.cli.render import (
     headline_names,
     mark,
     status_summary,
-    system_errors_text,
     target_text,
     value_text,
 )
 from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_system import system_errors_text
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,

@@ -88,3 +88,9 @@ def test_the_text_report_shows_the_quantities_in_a_table_of_their_own_within_80_
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "latency_p95_ms 385" in out and "(lower is better; ▲ improved, ▼ regressed, ~ no clear change)" in out
     assert "1 system error" in out
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [("markdown", "· 1 system error ·"), ("html", "· 1 system error ·")])
+def test_every_report_format_counts_the_system_errors(runs, capsys, fmt, shown):
+    assert main(["report", *map(str, runs), "--format", fmt]) == 0
+    assert shown in capsys.readouterr().out

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragtui.core.comparing.targets import target_failures
+from ragtui.core.measuring.metric_specs import metric_by_name
 
 ON_REGRESSION, BELOW_TARGET, ON_DROP = "--fail-on-regression", "--fail-below-target", "--fail-on-drop"
 
@@ -49,9 +50,22 @@ def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _answer_metrics(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The metrics that judge answers: latency, cost and tokens gate through their targets only
+    (`{max: …}` with --fail-below-target), since a slower CI runner is not a regression of the system."""
+    return {name: m for name, m in report["metrics"].items() if not _is_quantity(name)}
+
+
+def _is_quantity(name: str) -> bool:
+    try:
+        return metric_by_name(name).quantity
+    except KeyError:  # a peer tool's metric
+        return False
+
+
 def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """ragtui's metrics and a peer tool's (`TOOL:METRIC`): a tool's metrics gate like ragtui's own."""
-    return {**report["metrics"], **report.get("tool_metrics", {})}
+    return {**_answer_metrics(report), **report.get("tool_metrics", {})}
 
 
 def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
@@ -72,10 +86,10 @@ def _below_target(report: dict[str, Any], latest: str, strict: bool) -> tuple[li
 def _drop(report: dict[str, Any]) -> tuple[list[str], int]:
     drops = [
         f"{name} dropped more than max_drop (Δ {_fmt(m['delta'])}, {m.get('verdict', 'n/a').replace('_', ' ')})"
-        for name, m in report["metrics"].items()
+        for name, m in _answer_metrics(report).items()
         if m.get("drop_flagged")
     ]
-    return drops, sum(1 for m in report["metrics"].values() if m.get("delta") is not None)
+    return drops, sum(1 for m in _answer_metrics(report).values() if m.get("delta") is not None)
 
 
 def _gate(flag: str, found: tuple[list[str], int], unavailable: list[str], allow_unavailable: bool, ok_text: str) -> GateResult:
