@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
+from bench.bench_judge import transport_baseline  # noqa: E402
 from ragtui.core.loading.config import Config  # noqa: E402
 from ragtui.core.running.callables import CallableSystem, LoadedFunction  # noqa: E402
 from ragtui.core.running.endpoint import EndpointSystem  # noqa: E402
@@ -70,26 +71,6 @@ class FirstAsked:
         pass
 
 
-async def transport_baseline(url: str, n: int, concurrency: int) -> float:
-    """Bare httpx POSTs against the same server, n / seconds: the ceiling of any httpx client here."""
-    import httpx
-
-    from ragtui.core import http_clients  # noqa: F401  (the same sniffio guard as ragtui's clients)
-
-    remaining = list(range(n))
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(limits=limits) as client:
-
-        async def worker() -> None:
-            while remaining:
-                i = remaining.pop()
-                (await client.post(url, json={"id": f"t{i}", "question": "q", "k": 5})).json()
-
-        started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-        return n / (time.perf_counter() - started)
-
-
 def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float) -> tuple[float, float, float]:
     """(questions/s of the whole `ragtui run`, of its asking alone, of bare httpx) against one server."""
     server = subprocess.Popen([sys.executable, str(REPO / "tests" / "running" / "fake_rag.py"), "--latency", str(latency)], stdout=subprocess.PIPE, text=True)
@@ -101,7 +82,7 @@ def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, late
         started = time.perf_counter()
         result = run_gold_set(gold, system, folder / "endpoint.jsonl", Config(), k=5, concurrency=concurrency, progress=marks)
         whole = time.perf_counter() - started
-        baseline = asyncio.run(transport_baseline(url, n, concurrency))
+        baseline = n / asyncio.run(transport_baseline(url, n, concurrency, lambda i: {"id": f"t{i}", "question": "q", "k": 5}))
     finally:
         server.terminate()
         server.wait()

@@ -90,7 +90,6 @@ def _system(args: argparse.Namespace, config_path: Path | None, config_extra: di
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when every question has a record (system errors included), 2 when the run stopped or an input is unusable."""
-    import contextlib
     import logging
 
     from ragtui.cli.judge_progress import Progress
@@ -105,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(problem(args.output, None, "-o", "a run is written (and resumed) as a JSONL file: name it RUN.jsonl"))
     check_output_path(args.output)
     config = load_config(args.config)
-    k = args.k if args.k is not None else (config.k if config.k is not None else DEFAULT_K)
+    k = args.k if args.k is not None else _resumed_k(out)  # a resumed run keeps its k
+    k = k if k is not None else (config.k if config.k is not None else DEFAULT_K)
     system, checked = _system(args, config.path, config.extra)
     gold_path = Path(args.gold)
     progress = None if args.quiet else Progress(0, sys.stderr, label="run", show_cached=False)
@@ -124,9 +124,8 @@ def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         logger.removeHandler(handler)
-        with contextlib.suppress(Exception):
-            if progress is not None:
-                progress.close()
+        if progress is not None:
+            progress.close()
     for message in result.warnings:
         say(f"ragtui: warning: {message}")
     _print_summary(result)
@@ -136,6 +135,15 @@ def run(args: argparse.Namespace) -> int:
     if args.judge:
         return _judge(args, out)
     return 0
+
+
+def _resumed_k(out: Path) -> int | None:
+    """The k of the run `out` already holds, when it names one."""
+    from ragtui.core.running.run_file import read_previous
+
+    meta = read_previous(out, rerun_errors=False).meta or {}
+    k = meta.get("k")
+    return k if isinstance(k, int) and not isinstance(k, bool) and k >= 1 else None
 
 
 def _print_summary(result: RunResult) -> None:

@@ -70,6 +70,14 @@ def test_a_new_run_file_gets_the_users_umask(tmp_path):
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
 
 
+def test_resuming_without_k_keeps_the_files_k(tmp_path):
+    gold = write_gold(tmp_path / "gold.yaml", ["a"])
+    out = tmp_path / "run.jsonl"
+    _write(out, json.dumps({"run": {"name": "r", "k": 3}}) + "\n")
+    assert main(["run", str(gold), "--system", "ragtui.sample_data.example_system:answer", "-o", str(out), "-q"]) == 0
+    assert len(json.loads(out.read_text(encoding="utf-8").splitlines()[1])["retrieved"]) == 3
+
+
 def test_resuming_with_another_k_is_refused(tmp_path, capsys):
     gold = write_gold(tmp_path / "gold.yaml", ["a"])
     out = tmp_path / "run.jsonl"
