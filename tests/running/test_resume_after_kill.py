@@ -71,3 +71,27 @@ def test_a_run_killed_three_times_records_every_question_once_and_pays_for_none_
     # Only a question in flight at a kill (at most -j 8 of them each time) is asked again.
     assert len(asked_twice) <= 3 * 8
     assert all(answered.get(i, 0) >= 1 for i in ids)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="POSIX signals")
+def test_ctrl_c_stops_with_130_keeps_what_was_answered_and_the_same_command_finishes(tmp_path):
+    ids = [f"q{n:03d}" for n in range(120)]
+    gold = write_gold(tmp_path / "gold.yaml", ids)
+    out = tmp_path / "run.jsonl"
+    with FakeRag(latency=0.02) as fake:
+        process = _start(gold, out, fake.url)
+        deadline = time.monotonic() + 60
+        while len(_recorded(out)) < 30 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 130
+        assert "interrupted; the answers so far are in" in err.decode()
+        held = set(_recorded(out))
+        seen = dict(fake.attempts)
+        final = _start(gold, out, fake.url)
+        final.communicate(timeout=60)
+        assert final.returncode == 0
+        attempts = dict(fake.attempts)
+    assert sorted(_recorded(out)) == ids
+    assert all(attempts[i] == seen[i] for i in held), "nothing recorded before Ctrl-C is asked again"
