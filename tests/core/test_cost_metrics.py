@@ -94,3 +94,10 @@ def test_the_text_report_shows_the_quantities_in_a_table_of_their_own_within_80_
 def test_every_report_format_counts_the_system_errors(runs, capsys, fmt, shown):
     assert main(["report", *map(str, runs), "--format", fmt]) == 0
     assert shown in capsys.readouterr().out
+
+
+def test_more_system_errors_in_b_fail_the_regression_gate_though_no_metric_moved(runs, capsys):
+    # B's answered questions are as good as A's: only its system error is worse.
+    assert main(["report", *map(str, runs), "--fail-on-regression"]) == 1
+    err = capsys.readouterr().err
+    assert "gate --fail-on-regression: FAILED: B failed on more questions than A (system errors: A 0, B 1)" in err

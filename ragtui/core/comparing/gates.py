@@ -74,6 +74,10 @@ def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
         for name, m in _gated(report).items()
         if m.get("verdict") == "regressed"
     ]
+    # A question the system failed on is in no metric: more of them in B is a regression in itself.
+    errors = {side: run.get("system_errors", 0) for side, run in report["runs"].items()}
+    if errors.get("B", 0) > errors.get("A", 0):
+        regressed.append(f"B failed on more questions than A (system errors: A {errors['A']}, B {errors['B']})")
     return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
