@@ -69,3 +69,26 @@ def test_a_command_that_cannot_start_is_one_message_and_exit_2(tmp_path, capsys)
     code = main(["run", str(gold), "--command", "/nonexistent/program --flag", "-o", str(tmp_path / "run.jsonl"), "-q"])
     assert code == 2
     assert "--command: /nonexistent/program: cannot start" in capsys.readouterr().err
+
+
+def test_answers_carrying_their_id_may_come_in_any_order(tmp_path):
+    # A program that reads two requests, then answers them last first.
+    program = tmp_path / "reversing.py"
+    program.write_text(
+        "import json, sys\n"
+        "pending = []\n"
+        "for line in sys.stdin:\n"
+        "    pending.append(json.loads(line))\n"
+        "    if len(pending) == 2:\n"
+        "        for request in reversed(pending):\n"
+        "            print(json.dumps({'id': request['id'], 'passages': [], 'answer': 'for ' + request['id']}), flush=True)\n"
+        "        pending = []\n"
+        "for request in pending:\n"
+        "    print(json.dumps({'id': request['id'], 'passages': [], 'answer': 'for ' + request['id']}), flush=True)\n",
+        encoding="utf-8",
+    )
+    ids = ["a", "b", "c", "d"]
+    gold = write_gold(tmp_path / "gold.yaml", ids)
+    out = tmp_path / "run.jsonl"
+    assert main(["run", str(gold), "--command", shlex.join([sys.executable, str(program)]), "-o", str(out), "-j", "2", "-q"]) == 0
+    assert {i: r["answer"] for i, r in _records(out).items()} == {i: f"for {i}" for i in ids}
