@@ -60,6 +60,15 @@ def private_run_cache(tmp_path_factory, monkeypatch) -> Path:
     return home / "ragtui" / "runs"
 
 
+@pytest.fixture(autouse=True)
+def private_data_home(tmp_path_factory, monkeypatch) -> Path:
+    """Every test gets its own data folder: labels and marks made on the bundled sample go
+    there (`$XDG_DATA_HOME/ragtui/sample`), never into the user's or another test's."""
+    home = tmp_path_factory.mktemp("xdg-data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home / "ragtui"
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """`../shared` beside the checkout (spec examples, trec_eval oracle); skip where absent."""

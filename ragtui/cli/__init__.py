@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("ragtui.cli.report", "the same numbers without a screen: text, markdown, json, or junit, github and html for CI"),
     "validate": ("ragtui.cli.validate", "check gold sets, run files and configs; list every problem"),
     "run": ("ragtui.cli.run", "ask your RAG system every gold question and write the run (resumable)"),
+    "gold": ("ragtui.cli.gold", "check a gold set (composition, power, findings) or apply the edits made in triage"),
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
     "convert": ("ragtui.cli.convert", "write a peer tool's file (RAGAS, promptfoo, …) as a ragtui run"),
     "cache": ("ragtui.cli.cache", "where the cache of parsed runs lives and what it holds; `ragtui cache clear` empties it"),

@@ -21,6 +21,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Add --gold, --config, -k and --from to a command that reads runs."""
     parser.add_argument("--gold", metavar="GOLD.yaml", help="the gold set (else the gold fields in the runs)")
     parser.add_argument(
+        "--gold-edits", metavar="FILE",
+        help="gold edits made in triage, replayed over the gold set (default: GOLD.edits.jsonl beside it, when there)",
+    )
+    parser.add_argument(
         "--config", metavar="ragtui.yaml", help="targets and settings (else ./ragtui.yaml if present, else the shipped defaults)"
     )
     parser.add_argument(
@@ -77,9 +81,35 @@ def variants(text: str) -> tuple[int | None, int | None]:
 
 
 def add_labels_option(parser: argparse.ArgumentParser) -> None:
-    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run)."""
+    """--labels FILE: the calibration labels (default RUN.labels.jsonl beside each run, the sample's in the data folder)."""
     parser.add_argument(
         "--labels",
         metavar="FILE",
-        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run",
+        help="calibration labels, read and (in the app) appended to; default RUN.labels.jsonl beside each run "
+        "(the bundled sample's: in $XDG_DATA_HOME/ragtui/sample)",
     )
+
+
+def runs_given(paths: list[str]) -> list[str]:
+    """The run arguments, without ragtui's own files (labels, notes, batch jobs, gold edits).
+
+    Named as A or B of one or two runs, such a file is refused (InputError, exit 2). Among
+    more than two run arguments — what a glob such as `runs/*.jsonl` gives, picking up the
+    sidecars beside the runs — it is skipped with a note on stderr.
+    """
+    from ragtui.cli.messages import say
+    from ragtui.core.errors import InputError, problem
+    from ragtui.core.loading.own_files import own_file
+
+    found = [(path, own_file(path)) for path in paths]
+    own = [(path, what) for path, what in found if what is not None]
+    if not own:
+        return paths
+    if len(paths) <= 2:
+        raise InputError([problem(path, None, None, what.not_a_run()) for path, what in own])
+    runs = [path for path, what in found if what is None]
+    if not runs:
+        raise InputError([problem(path, None, None, what.not_a_run()) for path, what in own])
+    for path, what in own:
+        say(f"ragtui: skipped {path}: {what.what()}, not a run")
+    return runs

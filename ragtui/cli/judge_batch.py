@@ -93,6 +93,16 @@ def _calls_line(outcome, result) -> str:
     )
 
 
+def _jobs_left(job_path: Path) -> str:
+    """What a stopped batch run leaves at the provider: its open jobs, listed in the job file, or none."""
+    from ragtui.core.judge.batch.jobfile import open_job_count
+
+    jobs = open_job_count(job_path)
+    if not jobs:
+        return "no batch job was submitted"
+    return f"{jobs} submitted batch job{'s' if jobs != 1 else ''} keep{'s' if jobs == 1 else ''} running at the provider, listed in {job_path}"
+
+
 def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) -> int:
     """Judge RUN into OUT through batch jobs. Exit 0 (also when jobs are left running with --no-wait)."""
     import asyncio
@@ -100,7 +110,7 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
 
     from ragtui.cli.judge import _judge_logging, _print_summary
     from ragtui.cli.output import output_stream
-    from ragtui.core.judge.batch.jobfile import job_file_path
+    from ragtui.core.judge.batch.jobfile import job_file_path, open_job_count
     from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
     from ragtui.core.judge.client import CallError
     from ragtui.core.loading.records import write_run_lines
@@ -125,13 +135,11 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
         with _judge_logging(args.verbose):
             outcome = asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
-        say(
-            f"ragtui: interrupted; the submitted jobs keep running at the provider and are listed in {job_path}; "
-            f"{out} not written — rerun the same command to collect them (nothing is submitted twice)"
-        )
+        rerun = "rerun the same command to collect them (nothing is submitted twice)" if open_job_count(job_path) else "rerun the same command"
+        say(f"ragtui: interrupted; {_jobs_left(job_path)}; {out} not written — {rerun}")
         return 130
     except CallError as exc:
-        say(f"ragtui: judge stopped: {exc}; {out} not written (submitted jobs are listed in {job_path})")
+        say(f"ragtui: judge stopped: {exc}; {out} not written ({_jobs_left(job_path)})")
         return 2
     if outcome.jobs_submitted:
         say(f"ragtui: submitted {outcome.requests_submitted} requests in {outcome.jobs_submitted} batch jobs (listed in {job_path})")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ragtui.cli import render_system as system
 from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_gold import group_tables
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.measuring.metric_specs import HEADLINE, metric_by_name
 from ragtui.core.sanitize import neutralize
@@ -19,7 +20,6 @@ from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,
     DISAGREE_MARK,
     JUDGE_DIRECTED_MARK,
-    TARGET_LEGEND,
     UNSTABLE_LABEL,
     UNSTABLE_MARK,
     VERDICT_LABEL,
@@ -168,8 +168,7 @@ def render_text(report: dict[str, Any]) -> str:
             title, header, rows = certainty
             lines += ["", *_wrapped("", title), *_table(rows, header, gap=" ")]
     lines += tool_text_lines(report, _table)
-    lines += ["", f"By category (A → B; B vs target: {TARGET_LEGEND}):" if two else f"By category (vs target: {TARGET_LEGEND}):"]
-    lines += _table(_category_rows(report, two), ["category", "n", *headline_names(report)], gap=" ")
+    lines += group_tables(report, two, _table, _category_rows, headline_names(report))
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
     lines += _noise_lines(report)
@@ -200,9 +199,9 @@ def headline_names(report: dict[str, Any]) -> list[str]:
     return [name for name in report["metrics"] if name.split("@")[0] in HEADLINE]
 
 
-def _category_rows(report: dict[str, Any], two: bool) -> list[list[str]]:
+def _category_rows(report: dict[str, Any], two: bool, section: str = "categories") -> list[list[str]]:
     rows = []
-    for data in report["categories"].values():
+    for data in report[section].values():
         cells = []
         for name in headline_names(report):
             cell = data["metrics"][name]

@@ -80,11 +80,12 @@ def _metrics(report: dict[str, Any], two: bool) -> list[str]:
     return lines + (["", *[f"- ⚠ {note}" for note in notes]] if notes else [])
 
 
-def _categories(report: dict[str, Any], two: bool) -> list[str]:
+def _categories(report: dict[str, Any], two: bool, section: str = "categories") -> list[str]:
+    """The category table (or, `section="tags"`, the table per tag of the gold set)."""
     names = headline_names(report)
     latest = "B" if two else "A"
     rows = []
-    for data in report["categories"].values():
+    for data in report[section].values():
         cells = []
         for name in names:
             cell = data["metrics"][name]
@@ -92,6 +93,9 @@ def _categories(report: dict[str, Any], two: bool) -> list[str]:
             symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
             cells.append(value_text(name, cell["A"]) + (f" → {value_text(name, cell['B'])}" if two else "") + symbol)
         rows.append([md_code(data["name"]), str(data["n"]), *cells])
+    if section == "tags":
+        title = "**By tag of the gold set** (A → B; a question counts in each of its tags)" if two else "**By tag of the gold set**"
+        return [title, "", *_table(["tag", "n", *[f"`{n}`" for n in names]], rows)]
     title = f"**By category** (A → B; B vs target: {TARGET_LEGEND})" if two else f"**By category** (vs target: {TARGET_LEGEND})"
     return [title, "", *_table(["category", "n", *[f"`{n}`" for n in names]], rows)]
 
@@ -133,6 +137,11 @@ def _questions(report: dict[str, Any]) -> list[str]:
     out += _question_list("Regressed questions", regressed, ["id", "category", "cause", "new failure kinds"])
     fixed = [[md_code(qid)] for qid in report["questions"].get("fixed", [])]
     out += _question_list("Fixed questions", fixed, ["id"])
+    suspects = [[md_code(s["id"]), md_code(s["passage"])] for s in report.get("likely_gold_problems", [])]
+    out += _question_list(
+        f"Likely gold problems ({len(suspects)}): failing in both runs, both answers attested, from the same non-gold first passage",
+        suspects, ["id", "first passage"],
+    )
     return out
 
 
@@ -183,6 +192,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     out = [f"### ragtui report: {title} (k = {report['k']})", "", *_runs(report), "", *_metrics(report, two)]
     out += tool_markdown_lines(report)
     out += ["", *_categories(report, two)]
+    if report.get("tags"):
+        out += ["", *_categories(report, two, "tags")]
     out += _certainty(report)
     out += ["", *_failure_kinds(report)]
     if two:

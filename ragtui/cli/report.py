@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragtui.cli.ci_output import CI_FORMATS
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
 from ragtui.cli.messages import say
 
 if TYPE_CHECKING:
@@ -58,10 +58,12 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.remote import run_location
     from ragtui.core.session import load_comparison
 
+    args.a, *args.b = runs_given([args.a, *args.b])
     inputs = Inputs(
         a=run_location(args.a),
         b=run_location(args.b[0]) if args.b else None,
         gold=Path(args.gold) if args.gold else None,
+        gold_edits=Path(args.gold_edits) if args.gold_edits else None,
         config=Path(args.config) if args.config else None,
         k=args.k,
         fmt=args.from_format,
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _gates(args: argparse.Namespace, report: dict[str, Any]) -> list[GateResult]:
-    """The gates the flags ask for, on one comparison's report."""
+    """The gates the flags ask for, on one comparison's report: every flag alike for two runs and for several."""
     from ragtui.core.comparing.gates import run_gates
 
     return run_gates(
@@ -122,23 +124,24 @@ def _marks(comparison, path: Path) -> list[dict]:
 
 
 def _run_several(args: argparse.Namespace, inputs) -> int:
-    """More than two runs: every candidate against A, every gate on every comparison."""
+    """More than two runs: every candidate against A, every gate on every comparison, whose lines end it."""
     from ragtui.cli.ci_output import ONE_COMPARISON, render_ci
     from ragtui.cli.output import write_output
     from ragtui.cli.render_multi import render_multi_markdown, render_multi_text
     from ragtui.cli.report_json import report_json
-    from ragtui.core.comparing.multi_report import build_multi_report, failed_multi_checks
+    from ragtui.core.comparing.multi_report import build_multi_report
     from ragtui.core.errors import InputError, problem
     from ragtui.core.loading.remote import run_location
     from ragtui.core.sanitize import neutralize
     from ragtui.core.session import load_comparisons
+    from ragtui.core.vocabulary import run_label
 
     if args.format in ONE_COMPARISON:
         raise InputError(problem("command line", None, "--format", f"{args.format} shows one comparison: give one candidate run B"))
     comparisons = load_comparisons(inputs, [run_location(path) for path in args.b])
     report = build_multi_report(comparisons)
+    gated = [(each, comparison, _gates(args, each)) for each, comparison in zip(report["comparisons"], comparisons, strict=True)]
     if args.format in CI_FORMATS:
-        gated = [(each, comparison, _gates(args, each)) for each, comparison in zip(report["comparisons"], comparisons)]
         text = render_ci(args.format, gated, lambda: render_multi_markdown(report))
     elif args.format == "json":
         text = report_json(report) + "\n"
@@ -148,9 +151,10 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
         text = render_multi_text(report)
     write_output(args.output, text)
     names = {run["label"]: neutralize(run["name"], keep_newlines=False) for run in report["runs"]}
-    reasons = failed_multi_checks(
-        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, strict_targets=args.strict_targets
-    )
-    for label, reason in reasons:
-        say(f"ragtui: check failed: A → {label} ({names[label]}): {reason}")
-    return 1 if reasons else 0
+    passed = True
+    for position, (_, _, results) in enumerate(gated, start=1):
+        label = run_label(position)
+        for result in results:
+            say(f"ragtui: A → {label} ({names[label]}): {result.line()}")
+            passed = passed and result.passed
+    return 0 if passed else 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
 from ragtui.cli.messages import say
 
 
@@ -23,8 +23,15 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     add_cache_option(parser)
     parser.add_argument("--theme", metavar="NAME", help="colour theme (dark, light, high-contrast, or a user theme)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (keyboard only; lets the terminal select text)")
-    parser.add_argument("--notes", metavar="FILE", help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl)")
+    parser.add_argument(
+        "--notes", metavar="FILE",
+        help="the marks and notes file (default: beside run B, e.g. candidate.notes.jsonl; the bundled sample's: in $XDG_DATA_HOME/ragtui/sample)",
+    )
     parser.add_argument("--question", metavar="ID", help="open the question view on this question")
+    parser.add_argument(
+        "--corpus", metavar="DIR|FILE",
+        help="the corpus (YAML documents, JSONL or Parquet passages): a gold passage not retrieved is shown with its text",
+    )
 
 
 def sample_inputs() -> dict[str, Path]:
@@ -37,6 +44,7 @@ def sample_inputs() -> dict[str, Path]:
         "b": root / "candidate.jsonl",
         "gold": root / "gold.yaml",
         "config": root / "ragtui.yaml",
+        "corpus": root / "corpus",
     }
 
 
@@ -52,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.remote import run_location
 
     candidates = getattr(args, "b", None) or []
+    if args.a is not None:
+        args.a, *candidates = runs_given([args.a, *candidates])
     others: tuple[Path, ...] = ()
     if isinstance(candidates, list):
         args.b = candidates[0] if candidates else None
@@ -68,13 +78,14 @@ def run(args: argparse.Namespace) -> int:
         sample = sample_inputs()
         inputs = Inputs(
             a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
-            others=sample_sweep(),
+            others=sample_sweep(), corpus=sample["corpus"],
         )
     else:
         inputs = Inputs(
             a=run_location(args.a),
             b=run_location(args.b) if getattr(args, "b", None) else None,
             gold=Path(args.gold) if args.gold else None,
+            gold_edits=Path(args.gold_edits) if args.gold_edits else None,
             config=Path(args.config) if args.config else None,
             k=args.k,
             fmt=args.from_format,
@@ -84,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             labels=labels,
             cache=args.cache,
             others=others,
+            corpus=Path(args.corpus) if args.corpus else None,
         )
     from ragtui.ui.launch import launch
 

@@ -5,6 +5,9 @@ flushed and fsync'ed, then renamed over the target with os.replace (atomic on PO
 Windows). A new file gets the permissions `open()` would give it (0666 less the umask,
 0644 typically; `mkstemp` alone would leave 0600); a replaced file keeps its own.
 
+A log that only grows (triage marks, gold edits) is appended a line at a time with
+`append_synced_line`: the line is on disk when it returns.
+
 What is not a regular file is never replaced: a symbolic link is followed (its target
 is rewritten, the link stays), and a FIFO or a device is written in place, as a shell's
 `>` would — `-o /dev/stdout` or a named pipe works, and `/dev/full` reports its error
@@ -81,3 +84,14 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` (UTF-8) to `path` atomically."""
     with atomic_writer(path, "w") as handle:
         handle.write(text)
+
+
+def append_synced_line(path: str | os.PathLike[str], line: str) -> None:
+    """Append one line (a newline added) to `path`, flushed and fsync'ed before returning.
+
+    Append mode creates the file with the user's umask; the folder must exist.
+    """
+    with open(path, "a", encoding="utf-8", newline="\n") as handle:
+        handle.write(line + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.errors import InputError
+from ragtui.core.gold.edits import with_gold_edits
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
@@ -100,6 +101,12 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
 
     config = attempt(load_config, inputs.config)
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
+    gold_notes: list[str] = []
+    edits_path = inputs.gold_edits_path()
+    if gold is not None and edits_path is not None:
+        gold, edit_problems, note = with_gold_edits(gold, edits_path, named=inputs.gold_edits is not None)
+        problems.extend(p for p in edit_problems if p.is_error)
+        gold_notes += [str(p) for p in edit_problems if not p.is_error] + ([note] if note else [])
     questions = gold.question_index() if gold is not None else None
     cache = RunCache.default() if inputs.cache else None
     run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache)
@@ -124,7 +131,9 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     sides = {"A": evaluation_a, **({"B": evaluation_b} if evaluation_b is not None else {})}
     labels = load_labels(sides, inputs.labels)
     comparison = compare(evaluation_a, evaluation_b, config, labels=labels, status_from=status_from, intervals=intervals)
-    notes = tuple(cache.notes) if cache is not None else ()  # what the run cache did, said in every view
+    # The gold edits applied, labels cut short, stale or for other runs, then what the run cache did: said in every view.
+    notes = (*gold_notes, *dict.fromkeys(warning for side in labels.values() for warning in side.warnings()))
+    notes += tuple(cache.notes) if cache is not None else ()
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 

@@ -12,10 +12,12 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.binding import Binding
 
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.commands import RagtuiCommands
+from ragtui.ui.messages import GoldEdited, GoldRecomputed
 from ragtui.ui.several_runs import SeveralRunsApp
 from ragtui.ui.startup import StartupApp
 from ragtui.ui.themed_app import ThemedApp
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from textual.driver import Driver
 
     from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.gold.triage import GoldFixer
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.triage.notes import Notes
     from ragtui.ui.models.dashboard import DashboardData
@@ -79,6 +82,7 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
         self.notes_path = notes_path
         self.start_question = question
         self.notes: Notes | None = None
+        self._gold_fixer: GoldFixer | None = None  # opened with the first question view (`gold_fixer`)
         self._preloaded = preloaded
         self._kept = kept
         self.data: DashboardData | None = None
@@ -104,7 +108,7 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
         if question_id not in ids:
             self.notify(neutralize(f"no question {question_id!r} in this comparison"), severity="warning", timeout=6, markup=False)
             return
-        self.push_screen(QuestionScreen(self.comparison, ids, ids.index(question_id)))
+        self.push_screen(QuestionScreen(self.comparison, ids, ids.index(question_id), gold=self.gold_fixer()))
 
     def action_jump(self) -> None:
         """`:` where no screen has its own: ask for an id, then show it."""
@@ -117,6 +121,76 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
         hint = "jump to a question id (Tab completes, Enter goes, Esc cancels)"
         self.push_screen(Prompt(":", hint, suggestions=ids), callback=lambda value: value and self.show_question(value.strip()))
 
+    # ---- the gold set, fixed from triage ----------------------------------------------
+
+    def gold_fixer(self) -> GoldFixer | None:
+        """The gold set as on disk, its edits log and the corpus (`--corpus`); None without --gold.
+
+        Opened once, on the UI thread: a gold set is 50 to a few thousand questions.
+        A corpus or edits log that cannot be read is said, and the view goes on without it.
+        """
+        if self._gold_fixer is not None or self.inputs.gold is None or self.comparison is None:
+            return self._gold_fixer
+        from ragtui.core.errors import InputError
+        from ragtui.core.gold.triage import GoldFixer
+        from ragtui.core.loading.corpus import load_corpus
+        from ragtui.core.loading.gold import load_gold
+
+        edits_path = self.inputs.gold_edits_path()
+        assert edits_path is not None  # there is a gold set
+        try:
+            gold = load_gold(self.inputs.gold)
+        except InputError as exc:
+            self.notify(neutralize(str(exc.problems[0])), title="Gold set", severity="error", timeout=10, markup=False)
+            return None
+        corpus = None
+        if self.inputs.corpus is not None:
+            try:
+                corpus = load_corpus(self.inputs.corpus)
+            except InputError as exc:
+                self.notify(neutralize(f"corpus not read: {exc.problems[0]}"), title="Corpus", severity="warning", timeout=10, markup=False)
+        self._gold_fixer = GoldFixer.open(gold, edits_path, corpus, self.comparison.config.unanswerable_categories)
+        return self._gold_fixer
+
+    def on_gold_edited(self, message: GoldEdited) -> None:
+        self.recompute_with_gold_edits()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="gold", name="recompute with the gold edits")
+    def recompute_with_gold_edits(self) -> None:
+        """Load the comparison again: the core replays the edits log over the gold set."""
+        from ragtui.core.errors import InputError
+        from ragtui.ui.loader import start_loading
+        from ragtui.ui.startup import wait_for_load
+
+        try:
+            data = wait_for_load(start_loading(self.inputs))
+        except InputError as exc:
+            self.call_from_thread(self.notify, neutralize(str(exc.problems[0])), title="Gold set", severity="error", timeout=10, markup=False)
+            return
+        except Exception as exc:  # noqa: BLE001 - a bug in ragtui: said, and the screens keep the last comparison
+            message = f"the comparison could not be recomputed with the gold edits: {type(exc).__name__}: {exc}"
+            self.call_from_thread(self.notify, neutralize(message), title="Gold set", severity="error", timeout=30, markup=False)
+            return
+        if data is not None:
+            self.post_message(GoldRecomputed(data))
+
+    def on_gold_recomputed(self, message: GoldRecomputed) -> None:
+        """Every screen of the comparison shows the recomputed one; intervals follow."""
+        from ragtui.ui.screens.dashboard import DashboardScreen
+        from ragtui.ui.screens.question import QuestionScreen
+
+        data = message.data
+        assert data.comparison is not None
+        self.data = data
+        self.comparison = data.comparison
+        for screen in self.screen_stack:
+            if isinstance(screen, DashboardScreen):
+                screen.show_loaded(data)
+            elif isinstance(screen, QuestionScreen):
+                screen.use_comparison(data.comparison)
+        if data.intervals_pending:
+            self.compute_intervals(data)
+
     # ---- actions shared by every screen ----------------------------------------------
 
     def open_failures(self, *, category: str | None = None, failure_kind: str | None = None, status: str | None = None) -> None:
@@ -126,7 +200,7 @@ class RagtuiApp(StartupApp, SeveralRunsApp, ThemedApp):
             return
         from ragtui.ui.screens.failures import FailureListScreen
 
-        self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status))
+        self.push_screen(FailureListScreen(self.comparison, category=category, failure_kind=failure_kind, status=status, gold=self.gold_fixer()))
 
     def action_calibration_queue(self) -> None:
         """L: the calibration queue of the run under review (B, or A alone)."""

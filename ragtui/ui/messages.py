@@ -79,3 +79,15 @@ class PairLoaded(Message):
         super().__init__()
         self.data = data
         self.pair = pair  # positions of the pair's A and B among every run
+
+
+class GoldEdited(Message):
+    """A fix to the gold set was written to its edits log: the comparison is to be recomputed."""
+
+
+class GoldRecomputed(Message):
+    """The comparison loaded again with the gold set's edits: every screen of it is redrawn."""
+
+    def __init__(self, data: DashboardData) -> None:
+        super().__init__()
+        self.data = data

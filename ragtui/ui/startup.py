@@ -65,7 +65,7 @@ class StartupApp(App[int]):
 
         future = self._preloaded or start_loading(self.inputs)
         try:
-            data = _wait_for(future)
+            data = wait_for_load(future)
         except InputError as exc:
             self.post_message(ComparisonFailed([str(problem) for problem in exc.problems]))
             return
@@ -75,7 +75,7 @@ class StartupApp(App[int]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="intervals", name="compute intervals")
     def compute_intervals(self, data: DashboardData) -> None:
         """Fill in the intervals, verdicts and target readings the load left pending."""
-        filled = _wait_for(start_intervals(data))
+        filled = wait_for_load(start_intervals(data))
         if filled is not None:
             self.post_message(IntervalsComputed(filled))
 
@@ -165,7 +165,7 @@ class StartupApp(App[int]):
         self.switch_screen(screen)
 
 
-def _wait_for(future: Future[DashboardData]) -> DashboardData | None:
+def wait_for_load(future: Future[DashboardData]) -> DashboardData | None:
     """The future's result (its exception raised), or None once the worker is cancelled (the app is closing)."""
     worker = get_current_worker()
     # Polled on `done()`, not on `result(timeout=…)`'s TimeoutError: a load that itself

@@ -6,16 +6,14 @@ report is the same on every machine.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from ragtui.core.user_dirs import xdg_dir
 
 
 def config_dir() -> Path:
     """The ragtui config folder; it need not exist."""
-    base = os.environ.get("XDG_CONFIG_HOME", "").strip()
-    # The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
-    return root / "ragtui"
+    return xdg_dir("XDG_CONFIG_HOME", ".config")
 
 
 def user_themes_dir() -> Path:

@@ -32,17 +32,20 @@ def test_a_malformed_json_line_is_named_by_line(tmp_path, capsys):
     assert code == 1 and f"{path}:2: -: malformed JSON" in out
 
 
+# A run with a problem on every line but the first.
+MANY_PROBLEMS = [
+    json.dumps({**GOOD, "id": "q1"}),
+    json.dumps({**GOOD, "id": "q1"}),
+    json.dumps({**GOOD, "id": "q3", "retrieved": "p1"}),
+    json.dumps({**GOOD, "id": "q4", "judge": {"utility": {"score": 6}}}),
+    json.dumps({**GOOD, "id": "q5", "judge": {"utility": {"score": 0}}}),
+    json.dumps({**GOOD, "id": 7}),
+    json.dumps({**GOOD, "id": "q8", "latency_ms": "fast"}),
+]
+
+
 def test_validate_lists_every_problem_at_once(tmp_path, capsys):
-    bad = [
-        json.dumps({**GOOD, "id": "q1"}),
-        json.dumps({**GOOD, "id": "q1"}),
-        json.dumps({**GOOD, "id": "q3", "retrieved": "p1"}),
-        json.dumps({**GOOD, "id": "q4", "judge": {"utility": {"score": 6}}}),
-        json.dumps({**GOOD, "id": "q5", "judge": {"utility": {"score": 0}}}),
-        json.dumps({**GOOD, "id": 7}),
-        json.dumps({**GOOD, "id": "q8", "latency_ms": "fast"}),
-    ]
-    path = write_lines(tmp_path / "run.jsonl", bad)
+    path = write_lines(tmp_path / "run.jsonl", MANY_PROBLEMS)
     code, out, _ = run_cli(capsys, "validate", path)
     assert code == 1
     assert f"{path}:2: id: duplicate id 'q1' (first on line 1)" in out
@@ -141,3 +144,12 @@ def test_problems_of_both_runs_are_listed_together(tmp_path, capsys):
 def test_validate_exits_2_when_a_file_does_not_exist(tmp_path, capsys):
     code, _, err = run_cli(capsys, "validate", tmp_path / "nope.yaml")
     assert code == 2 and "no such file" in err
+
+
+def test_validate_lists_problems_in_line_order(tmp_path, capsys):
+    # The duplicate id (line 2) is found by a check that runs after the per-line ones.
+    path = write_lines(tmp_path / "run.jsonl", MANY_PROBLEMS)
+    code, out, _ = run_cli(capsys, "validate", path)
+    assert code == 1
+    lines = [int(line.split(":")[1]) for line in out.splitlines() if line.startswith(f"{path}:")]
+    assert lines == [2, 3, 4, 5, 6, 7]

@@ -100,7 +100,7 @@ def test_fail_below_target_fails_on_inconclusive_only_with_strict_targets(runs, 
     assert main(["report", str(a), str(b), "--gold", str(gold), "--fail-below-target"]) == 0
     capsys.readouterr()
     assert main(["report", str(a), str(b), "--gold", str(gold), "--fail-below-target", "--strict-targets"]) == 1
-    assert "recall@5 of B is inconclusive against its target 0.8" in capsys.readouterr().err
+    assert "recall@5 of B is inconclusive against its target ≥ 80% (70.0%, CI 54.6…81.9%; --strict-targets)" in capsys.readouterr().err
 
 
 def test_fail_below_target_fails_when_the_latest_run_misses(runs, tmp_path, capsys):
@@ -109,7 +109,7 @@ def test_fail_below_target_fails_when_the_latest_run_misses(runs, tmp_path, caps
     config.write_text("targets:\n  recall@5: {min: 0.90}\n", encoding="utf-8")
     # 0.819, the top of B's interval, lies below 0.90: B misses.
     assert main(["report", str(a), str(b), "--gold", str(gold), "--config", str(config), "--fail-below-target"]) == 1
-    assert "recall@5 of B misses its target 0.9 (0.7000, CI 0.5457…0.8193)" in capsys.readouterr().err
+    assert "recall@5 of B misses its target ≥ 90% (70.0%, CI 54.6…81.9%)" in capsys.readouterr().err
 
 
 def test_report_output_file_is_written(runs, tmp_path, capsys):

@@ -97,8 +97,8 @@ def test_fail_on_regression_applies_to_every_comparison_naming_the_run(four_runs
     assert code == 0, err
     code, _, err = _report(capsys, a, b1, b2, b3, "--gold", gold, "--fail-on-regression")
     assert code == 1
-    failed = [line for line in err.splitlines() if "check failed" in line]
-    assert failed and all(line.startswith("ragtui: check failed: A → B2 (k3): ") for line in failed)
+    failed = [line for line in err.splitlines() if "FAILED" in line]
+    assert failed and all(line.startswith("ragtui: A → B2 (k3): gate --fail-on-regression: FAILED: ") for line in failed)
     assert any("recall@5 regressed" in line for line in failed)
 
 
@@ -109,8 +109,8 @@ def test_fail_below_target_checks_every_candidate(four_runs, capsys):
     assert code == 0
     code, _, err = _report(capsys, a, b1, b2, "--gold", gold, "--fail-below-target", "--strict-targets")
     assert code == 1
-    assert "ragtui: check failed: A → B2 (k3): recall@5 of B is inconclusive against its target 0.8" in err
-    assert "A → B1" not in err
+    assert "ragtui: A → B2 (k3): gate --fail-below-target: FAILED: recall@5 of B is inconclusive against its target ≥ 80%" in err
+    assert "ragtui: A → B1 (k5-again): gate --fail-below-target: passed: every target met by B (3 checked)" in err
 
 
 def test_unreadable_candidates_are_all_named_once_with_exit_2(four_runs, tmp_path, capsys):

@@ -11,13 +11,8 @@ import pytest
 
 from ragtui.core.errors import InputError
 from ragtui.core.loading.inputs import default_labels_path
-from ragtui.core.loading.labels import (
-    LabelsUnwritable,
-    LabelWriter,
-    RunLabels,
-    replay,
-    writable_problem,
-)
+from ragtui.core.loading.label_writer import LabelsUnwritable, LabelWriter, writable_problem
+from ragtui.core.loading.labels import RunLabels, replay
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.calibration_queue import pending, queue_order
 

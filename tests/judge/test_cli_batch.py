@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,40 @@ def test_the_progress_line_names_jobs_requests_elapsed_time_and_batch_cost():
     assert len(BatchProgressLine.line(snapshot)) < 80
     mixed = BatchSnapshot(jobs=3, requests=10, done=4, statuses={"in_progress": 2, "completed": 1}, estimated_cost=None)
     assert "jobs 3 (1 completed, 2 in_progress)" in BatchProgressLine.line(mixed) and BatchProgressLine.line(mixed).endswith("  cost unknown")
+
+
+class _Refusing(BaseHTTPRequestHandler):
+    """Every request refused with 401: no batch job can be created."""
+
+    def _refuse(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        body = b'{"error": {"message": "invalid api key"}}'
+        self.send_response(401)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _refuse
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_a_batch_run_stopped_before_any_job_says_none_was_submitted(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.chdir(tmp_path)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Refusing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        run = write_run(tmp_path / "run.jsonl", [record("q1"), record("q2")], {"name": "base"})
+        out = tmp_path / "judged.jsonl"
+        args = ["judge", str(run), "-o", str(out), "--provider", "openai", "--model", "gpt-4o-mini", "--base-url",
+                f"http://127.0.0.1:{server.server_address[1]}/v1", "--backoff", "0.01", "-q", "--batch"]
+        assert main(args) == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capsys.readouterr().err
+    assert "judge stopped: HTTP 401" in err and "no batch job was submitted" in err
+    assert "submitted jobs are listed" not in err and "keep running" not in err

@@ -390,7 +390,7 @@ class RecordingFailures(Screen):
 
     opened: list[dict] = []
 
-    def __init__(self, comparison, *, category=None, failure_kind=None, status=None):
+    def __init__(self, comparison, *, category=None, failure_kind=None, status=None, gold=None):
         super().__init__()
         RecordingFailures.opened.append({"category": category, "failure_kind": failure_kind, "status": status})
 

@@ -43,6 +43,7 @@ class Question:
     ajout: str
     ancienne: tuple[Sentence, ...]
     piege: tuple[str, ...]
+    tags: tuple[str, ...] = ()  # the rare cases it covers: acronyme, tableau, section_recente
 
     @property
     def answerable(self) -> bool:
@@ -88,6 +89,7 @@ def load_questions(directory: Path) -> list[Question]:
                     ajout=item.get("ajout", ""),
                     ancienne=_sentences(item.get("ancienne")),
                     piege=tuple(item.get("piege") or ()),
+                    tags=tuple(item.get("tags") or ()),
                 )
             )
     return sorted(questions, key=lambda q: q.id)

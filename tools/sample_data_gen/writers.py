@@ -38,6 +38,8 @@ def gold_yaml(questions: list[Question]) -> str:
             f"  reponse_attendue: {_quote(q.expected)}",
             f"  categorie: {_quote(q.category)}",
         ]
+        if q.tags:
+            lines.append(f"  tags: [{', '.join(_quote(tag) for tag in q.tags)}]")
     return "\n".join(lines) + "\n"
 
 

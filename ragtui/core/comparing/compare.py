@@ -29,7 +29,7 @@ from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metric_specs import METRICS, UTILITY_RANGE, MetricValue
-from ragtui.core.measuring.metrics import metric_value, num_den, quantile_of, summarize, summarize_by_category
+from ragtui.core.measuring.metrics import metric_value, num_den, quantile_of, summarize, summarize_by_category, summarize_by_tag
 from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
@@ -57,7 +57,7 @@ def paired_frame(a: Evaluation, b: Evaluation) -> pl.DataFrame:
     # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
     keep = ["id", "category", "present", "failed", "failures", "measured", "hit_at_k", "first_gold_rank", "retrieved_ids"]
     keep += [f"{spec.key}:{part}" for spec in METRICS for part in ("num", "den")]
-    left = _measure_columns(a).select(keep)
+    left = _measure_columns(a).select(keep + (["tags"] if "tags" in a.questions.columns else []))
     right = _measure_columns(b).select(keep)
     return left.join(right.drop("category"), on="id", how="inner", suffix="_b", maintain_order="left")
 
@@ -185,6 +185,21 @@ def _categories(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, Categor
     return out
 
 
+def _tags(a: Evaluation, paired: pl.DataFrame | None) -> dict[str, CategoryComparison]:
+    """Per tag of the gold set (a question counts in each of its tags), as `_categories` is per
+    category; tags in order of first appearance. None without a gold set that has tags."""
+    if paired is None:
+        return {tag: CategoryComparison(n, _category_cells(values, None)) for tag, (n, values) in summarize_by_tag(a).items()}
+    if "tags" not in paired.columns:
+        return {}
+    exploded = paired.explode("tags").filter(pl.col("tags").is_not_null())
+    out: dict[str, CategoryComparison] = {}
+    for (tag,), group in exploded.group_by("tags", maintain_order=True):
+        values_a, values_b = _paired_values(group, a.k)
+        out[str(tag)] = CategoryComparison(group.height, _category_cells(values_a, values_b))
+    return out
+
+
 def _unpaired(a: Evaluation, b: Evaluation) -> dict[str, list[str]]:
     """Ids held by one run only (never with a gold set: both then hold every gold question)."""
     ids_a, ids_b = a.questions.select("id"), b.questions.select("id")
@@ -259,6 +274,7 @@ def compare(
         a, b, config, metrics, categories, status, tuple(warnings),
         unpaired=unpaired,
         tool_metrics=compare_tool_metrics(a, b, config) if "tool_scores" in a.questions.columns else {},
+        tags=_tags(a, paired),
         status_from=status_from,
         labels=labels,
         runs={side: summarize_run(evaluation, labels[side], config) for side, evaluation in evaluations.items()},

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ragtui.core.comparing.targets import target_failures
+from ragtui.core.comparing.targets import inconclusive_targets, metric_spec, target_failures
 from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.vocabulary import ci_text, delta_text
 
 ON_REGRESSION, BELOW_TARGET, ON_DROP = "--fail-on-regression", "--fail-below-target", "--fail-on-drop"
 
@@ -29,10 +30,6 @@ class GateResult:
 
     def line(self) -> str:
         return f"gate {self.flag}: {'passed' if self.passed else 'FAILED'}: {self.reason}"
-
-
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:+.4f}"
 
 
 def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
@@ -69,11 +66,11 @@ def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
-    regressed = [
-        f"{name} regressed (Δ {_fmt(m['delta'])}, CI {_fmt(m['ci'][0])}…{_fmt(m['ci'][1])})"
-        for name, m in _gated(report).items()
-        if m.get("verdict") == "regressed"
-    ]
+    regressed = []
+    for name, m in _gated(report).items():
+        if m.get("verdict") == "regressed":
+            spec = metric_spec(name, m)
+            regressed.append(f"{name} regressed (Δ {delta_text(m['delta'], spec)}, CI {ci_text(m['ci'], spec)})")
     # A question the system failed on is in no metric: more of them in B is a regression in itself.
     errors = {side: run.get("system_errors", 0) for side, run in report["runs"].items()}
     if errors.get("B", 0) > errors.get("A", 0):
@@ -81,28 +78,48 @@ def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
     return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
+def _targets_checked(report: dict[str, Any], latest: str) -> int:
+    return sum(1 for m in _gated(report).values() if m.get("target") is not None and m.get(latest) is not None)
+
+
 def _below_target(report: dict[str, Any], latest: str, strict: bool) -> tuple[list[str], int]:
     """`misses` fails (and `inconclusive` with `--strict-targets`): the verdicts of `targets`."""
-    below = target_failures(report, strict=strict)
-    return below, sum(1 for m in report["metrics"].values() if m.get("target") is not None and m.get(latest) is not None)
+    return target_failures(report, strict=strict), _targets_checked(report, latest)
+
+
+def _target_pass_text(report: dict[str, Any], latest: str, strict: bool) -> tuple[str, str]:
+    """What a passing `--fail-below-target` saw: every target met, none to check, or none
+    missed and some inconclusive (which pass only because `--strict-targets` was not asked for)."""
+    if not _targets_checked(report, latest):
+        return f"no target to check in {latest}", ""
+    inconclusive = [] if strict else inconclusive_targets(report)
+    if not inconclusive:
+        return f"every target met by {latest}", ""
+    names = ", ".join(inconclusive)
+    return f"no target missed by {latest}", f"; {len(inconclusive)} inconclusive ({names}) — --strict-targets fails on them"
 
 
 def _drop(report: dict[str, Any]) -> tuple[list[str], int]:
     drops = [
-        f"{name} dropped more than max_drop (Δ {_fmt(m['delta'])}, {m.get('verdict', 'n/a').replace('_', ' ')})"
+        f"{name} dropped more than max_drop (Δ {delta_text(m['delta'], metric_spec(name, m))}, "
+        f"{(m.get('verdict') or 'n/a').replace('_', ' ')})"
         for name, m in _answer_metrics(report).items()
         if m.get("drop_flagged")
     ]
     return drops, sum(1 for m in _answer_metrics(report).values() if m.get("delta") is not None)
 
 
-def _gate(flag: str, found: tuple[list[str], int], unavailable: list[str], allow_unavailable: bool, ok_text: str) -> GateResult:
+def _gate(
+    flag: str, found: tuple[list[str], int], unavailable: list[str], allow_unavailable: bool, ok_text: tuple[str, str]
+) -> GateResult:
+    """`ok_text`: what a pass says, and what follows its count ("; 4 inconclusive (…)")."""
     failures, checked = found
     if failures:
         return GateResult(flag, False, "; ".join(failures + unavailable))
     if unavailable and not allow_unavailable:
         return GateResult(flag, False, "; ".join(unavailable) + " (--allow-unavailable lets it pass)")
-    reason = f"{ok_text} ({checked} checked)"
+    said, after = ok_text
+    reason = f"{said} ({checked} checked){after}"
     if unavailable:
         reason += "; not measured, allowed by --allow-unavailable: " + "; ".join(unavailable)
     return GateResult(flag, True, reason)
@@ -116,10 +133,10 @@ def run_gates(
     two_runs = "B" in report["runs"]
     latest = "B" if two_runs else "A"
     results = []
-    comparisons: list[tuple[bool, str, Callable[[], tuple[list[str], int]], str]] = [
-        (on_regression, ON_REGRESSION, lambda: _regression(report), "no metric regressed"),
-        (below_target, BELOW_TARGET, lambda: _below_target(report, latest, strict_targets), f"every target met by {latest}"),
-        (on_drop, ON_DROP, lambda: _drop(report), "no drop larger than max_drop"),
+    comparisons: list[tuple[bool, str, Callable[[], tuple[list[str], int]], tuple[str, str]]] = [
+        (on_regression, ON_REGRESSION, lambda: _regression(report), ("no metric regressed", "")),
+        (below_target, BELOW_TARGET, lambda: _below_target(report, latest, strict_targets), _target_pass_text(report, latest, strict_targets)),
+        (on_drop, ON_DROP, lambda: _drop(report), ("no drop larger than max_drop", "")),
     ]
     for asked, flag, check, ok_text in comparisons:
         if not asked:

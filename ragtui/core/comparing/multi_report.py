@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison
-from ragtui.core.comparing.report import build_report, failed_checks
+from ragtui.core.comparing.report import build_report
 from ragtui.core.comparing.tradeoff import SHOWN, Tradeoff, build_tradeoff
 from ragtui.core.vocabulary import run_label
 
@@ -53,13 +53,3 @@ def tradeoff_section(tradeoff: Tradeoff) -> dict[str, Any]:
         ],
     }
 
-
-def failed_multi_checks(
-    report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False
-) -> list[tuple[str, str]]:
-    """Every gate applied to every comparison: (the candidate's label, why it failed)."""
-    return [
-        (run_label(position), reason)
-        for position, pair in enumerate(report["comparisons"], start=1)
-        for reason in failed_checks(pair, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
-    ]

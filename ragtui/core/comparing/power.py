@@ -36,23 +36,30 @@ def _discordance_n(delta: float, discordance: float, z_alpha: float) -> float:
     return (z_alpha * math.sqrt(psi) + _Z_POWER * math.sqrt(max(psi - delta * delta, 0.0))) ** 2 / (delta * delta)
 
 
-def binary_power(a: np.ndarray, b: np.ndarray, *, drop: float, confidence: float) -> Power:
-    """Power from the paired discordance of 0/1 outcomes (questions measured in both runs)."""
-    n = len(a)
+def smallest_binary_drop(n: int, discordance: float, confidence: float) -> float | None:
+    """The smallest drop of a 0/1 metric that n paired questions, of which a share
+    `discordance` change outcome between the runs, detect 80 % of the time; None when not
+    even a drop from 100 % to 0 % would be."""
     z_alpha = two_sided_z(confidence)
-    if n == 0:
-        return Power(None, None, drop, 0)
-    discordance = float(np.mean(a != b))
-    # max_drop 0 (any drop flagged) asks for a drop of nothing: no n detects it.
-    n_needed = math.ceil(_discordance_n(drop, discordance, z_alpha)) if drop > 0 else None
-    if _discordance_n(1.0, discordance, z_alpha) > n:  # not even a drop from 100 % to 0 %
-        return Power(None, n_needed, drop, n)
+    if n == 0 or _discordance_n(1.0, discordance, z_alpha) > n:
+        return None
     # The questions a drop needs fall as the drop grows: bisect for the one n affords.
     low, high = 0.0, 1.0
     for _ in range(60):
         mid = (low + high) / 2
         low, high = (low, mid) if _discordance_n(mid, discordance, z_alpha) <= n else (mid, high)
-    return Power(high, n_needed, drop, n)
+    return high
+
+
+def binary_power(a: np.ndarray, b: np.ndarray, *, drop: float, confidence: float) -> Power:
+    """Power from the paired discordance of 0/1 outcomes (questions measured in both runs)."""
+    n = len(a)
+    if n == 0:
+        return Power(None, None, drop, 0)
+    discordance = float(np.mean(a != b))
+    # max_drop 0 (any drop flagged) asks for a drop of nothing: no n detects it.
+    n_needed = math.ceil(_discordance_n(drop, discordance, two_sided_z(confidence))) if drop > 0 else None
+    return Power(smallest_binary_drop(n, discordance, confidence), n_needed, drop, n)
 
 
 def ratio_power(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray, *, drop: float, span: float, confidence: float) -> Power:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragtui.core.comparing.gold_suspects import likely_gold_problems
 from ragtui.core.comparing.power import POWER
 from ragtui.core.comparing.report_calibration import calibration_section, corrected_sections
 from ragtui.core.comparing.report_noise import add_noise_fields
@@ -80,9 +81,11 @@ def power_fields(power: Power | None) -> dict[str, Any]:
     return {"mde": _num(power.mde), "n_needed": power.n_needed}
 
 
-def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
+def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) -> dict[str, Any]:
+    """`categories` (or, `by_tag`, `tags`: the same shape per tag of the gold set)."""
     out = {}
-    for category, data in comparison.categories.items():
+    groups = comparison.tags if by_tag else comparison.categories
+    for category, data in groups.items():
         metrics = {}
         for name, cell in data.metrics.items():
             digits = comparison.metrics[name].spec.json_digits
@@ -91,10 +94,10 @@ def _categories(comparison: Comparison, two_runs: bool) -> dict[str, Any]:
                 entry["B"] = _num(cell.b.value, digits) if cell.b else None
                 entry["delta"] = _num(cell.delta, digits)
                 entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
-            if comparison.metrics[name].target is not None:
+            if comparison.metrics[name].target is not None and not by_tag:  # targets are read per category only
                 entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",), digits))
             metrics[name] = entry
-        out[category] = {"name": comparison.config.category_name(category), "n": data.n, "metrics": metrics}
+        out[category] = {"name": category if by_tag else comparison.config.category_name(category), "n": data.n, "metrics": metrics}
     return out
 
 
@@ -108,6 +111,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         "k": comparison.k,
         "metrics": {name: _metric(m, two_runs, unavailable) for name, m in comparison.metrics.items()},
         "categories": _categories(comparison, two_runs),
+        "tags": _categories(comparison, two_runs, by_tag=True),
     }
     for name, corrected in corrected_sections(comparison).items():
         report["metrics"][name]["corrected"] = corrected
@@ -127,6 +131,7 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
         # the time (175,435 regressions: 1.1 s against 0.5 s).
         fields = ("id", "category", "cause", "kinds_added")
         report["regressions"] = [dict(zip(fields, row, strict=True)) for row in regressed.select(fields).iter_rows()]
+        report["likely_gold_problems"] = likely_gold_problems(comparison)
     else:
         report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
     not_measured = comparison.question_ids("not_measured")
@@ -143,14 +148,3 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     report["warnings"] = list(dict.fromkeys(comparison.warnings))
     return report
 
-
-def failed_checks(report: dict[str, Any], *, on_regression: bool, below_target: bool, strict_targets: bool = False) -> list[str]:
-    """Why the gates asked for fail, one reason each (the several-runs report reads this).
-
-    The gates themselves live in `ragtui.core.comparing.gates`; a metric with a target that
-    is not available fails them here too.
-    """
-    from ragtui.core.comparing.gates import run_gates
-
-    results = run_gates(report, on_regression=on_regression, below_target=below_target, strict_targets=strict_targets)
-    return [result.reason for result in results if not result.passed]

@@ -172,6 +172,8 @@ class Comparison:
     status_counts: dict[str, int] = field(default_factory=dict)  # status → questions, every status
     # The intervals, verdicts and target readings are not computed yet (`intervals.with_intervals`).
     intervals_pending: bool = False
+    # The same as `categories`, per tag of the gold set (`tags: [acronyme, …]`); a question counts in each of its tags.
+    tags: dict[str, CategoryComparison] = field(default_factory=dict)
 
     @property
     def k(self) -> int:

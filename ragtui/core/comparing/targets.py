@@ -24,8 +24,9 @@ import polars as pl
 from ragtui.core.comparing.quantiles import quantile_interval
 from ragtui.core.comparing.result import NO_READING, TargetReading
 from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
-from ragtui.core.measuring.metric_specs import METRICS, MetricSpec
+from ragtui.core.measuring.metric_specs import METRICS, MetricSpec, metric_by_name
 from ragtui.core.measuring.metrics import num_den
+from ragtui.core.vocabulary import interval_text, target_text, value_text
 
 if TYPE_CHECKING:
     from ragtui.core.loading.config import Config
@@ -134,25 +135,45 @@ def readings_of_values(spec: MetricSpec, values: dict[str, np.ndarray], target: 
     return {run: _reading(spec, v, np.ones(len(v)), target, confidence) if len(v) else NO_READING for run, v in values.items()}
 
 
+def metric_spec(name: str, metric: dict[str, Any]) -> MetricSpec:
+    """The spec of a metric of the report document: ragtui's own, or a tool's (`TOOL:METRIC`, its scale in the report)."""
+    try:
+        return metric_by_name(name)
+    except KeyError:
+        return MetricSpec(name, name, higher_is_better=metric.get("higher_is_better", True), scale=metric.get("scale", "rate"))
+
+
+def _target_readings(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], str, str, list[float]]]:
+    """(name, metric, the latest run, its verdict, its interval) for every metric with a reading; a peer tool's too."""
+    latest = "B" if "B" in report["runs"] else "A"
+    out = []
+    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
+        verdict = (metric.get("meets_target") or {}).get(latest)
+        ci = (metric.get("ci_by_run") or {}).get(latest)
+        if verdict is not None and ci is not None:
+            out.append((name, metric, latest, verdict, ci))
+    return out
+
+
+def inconclusive_targets(report: dict[str, Any]) -> list[str]:
+    """The metrics whose latest run is inconclusive against its target, in the report's order."""
+    return [name for name, _, _, verdict, _ in _target_readings(report) if verdict == INCONCLUSIVE]
+
+
 def target_failures(report: dict[str, Any], *, strict: bool) -> list[str]:
     """What `--fail-below-target` fails on in a report document, one reason per metric.
 
     The latest run (B, or A alone) is judged: `misses` fails; `inconclusive` fails only
     when `strict` (`--strict-targets`), since it means "not enough questions to tell".
+    Values read as everywhere else: `recall@5 of B misses its target ≥ 80% (71.1%, CI 61.0…79.5%)`.
     """
-    latest = "B" if "B" in report["runs"] else "A"
     reasons = []
-    # A peer tool's metrics gate like ragtui's own.
-    for name, metric in {**report["metrics"], **report.get("tool_metrics", {})}.items():
-        verdict = (metric.get("meets_target") or {}).get(latest)
-        ci = (metric.get("ci_by_run") or {}).get(latest)
-        if verdict is None or ci is None:
-            continue
-        interval = f"CI {ci[0]:.4f}…{ci[1]:.4f}"
+    for name, metric, latest, verdict, ci in _target_readings(report):
+        spec = metric_spec(name, metric)
+        said = f"{value_text(metric[latest], spec)}, CI {interval_text((ci[0], ci[1]), spec)}"
+        target = target_text(metric["target"], spec)
         if verdict == MISSES:
-            reasons.append(f"{name} of {latest} misses its target {metric['target']} ({metric[latest]:.4f}, {interval})")
+            reasons.append(f"{name} of {latest} misses its target {target} ({said})")
         elif verdict == INCONCLUSIVE and strict:
-            reasons.append(
-                f"{name} of {latest} is inconclusive against its target {metric['target']} ({metric[latest]:.4f}, {interval}; --strict-targets)"
-            )
+            reasons.append(f"{name} of {latest} is inconclusive against its target {target} ({said}; --strict-targets)")
     return reasons

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.errors import InputError, Problem, problem, warning
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_record
 from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
 from ragtui.core.loading.schema import GOLD_SCHEMA
@@ -67,13 +67,24 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
         items, lines, problems, has_questions = _gold_records(path)
     except InputError as exc:
         return None, exc.problems
+    require_question = has_questions  # qrels have no question texts
+    if has_questions and items and not any(isinstance(item, dict) and item.get("question") is not None for item in items):
+        # No question has a text: a retrieval-only gold set, as `ragtui convert` writes from
+        # TREC qrels. Retrieval needs ids and gold passages only; one text missing among
+        # others is still an error (a slip), this is a choice.
+        require_question = False
+        problems.append(warning(
+            path, None, "question",
+            "no question has a text: a retrieval-only gold set (as converted from TREC qrels); questions are shown by id, "
+            "and a run without ids (RAGAS) cannot be matched to them — fill in question to have both",
+        ))
     rows = []
     grades: dict[str, dict[str, int]] = {}
     for item, line in zip(items, lines, strict=True):
         if not isinstance(item, dict):
             problems.append(problem(path, line, None, f"expected a question record, found {json.dumps(item, default=str)[:40]}"))
             continue
-        row = normalize_gold_record(path, line, item, problems, require_question=has_questions)
+        row = normalize_gold_record(path, line, item, problems, require_question=require_question)
         if row is not None:
             rows.append(row)
             graded = item.get("_relevance_grades") or {}  # importers.trec.GRADES_KEY (qrels grades)

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ragtui.core.loading.own_files import GOLD_EDITS_SUFFIX, LABELS_SUFFIX, sidecar_path
+
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.remote import RemoteLocation
 
 
 CONFIG_FILE_NAME = "ragtui.yaml"
-LABELS_SUFFIX = ".labels.jsonl"
 
 
 def default_config_path(search_dir: Path | None = None) -> Path:
@@ -20,12 +21,19 @@ def default_config_path(search_dir: Path | None = None) -> Path:
     return (search_dir or Path.cwd()) / CONFIG_FILE_NAME
 
 
+def default_gold_edits_path(gold_path: Path) -> Path:
+    """`data/gold.yaml` → `data/gold.edits.jsonl`: the gold edits made in triage, beside the gold
+    set (for the bundled sample, in the user's data folder: `own_files.sidecar_path`)."""
+    return sidecar_path(gold_path, GOLD_EDITS_SUFFIX)
+
+
 def default_labels_path(run_path: Path | RemoteLocation) -> Path:
-    """`RUN.labels.jsonl` beside the run file; for a run at an address (nothing can be
-    written beside it), in the current folder."""
+    """`RUN.labels.jsonl` beside the run file (for the bundled sample, in the user's data
+    folder: `own_files.sidecar_path`); for a run at an address (nothing can be written
+    beside it), in the current folder."""
     if not isinstance(run_path, Path):
         return Path(run_path.stem + LABELS_SUFFIX)
-    return run_path.with_name(run_path.stem + LABELS_SUFFIX)
+    return sidecar_path(run_path, LABELS_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,10 @@ class Inputs:
     others: tuple[Path, ...] = ()
     # Reopen runs from (and save them to) the run cache (loading/run_cache.py); --no-cache: False.
     cache: bool = True
+    # The gold edits made in triage (--gold-edits); None: `GOLD.edits.jsonl` beside the gold set, when there.
+    gold_edits: Path | None = None
+    # The corpus (--corpus): the question view shows the text of a gold passage not retrieved.
+    corpus: Path | None = None
     # With TREC qrels as the gold set: average retrieval over every judged topic, as trec_eval does.
     trec_denominator: bool = False
 
@@ -67,7 +79,14 @@ class Inputs:
             return None
         labels = (self.labels,) if self.labels is not None else tuple(default_labels_path(run) for run in runs)
         config = self.config if self.config is not None else default_config_path()
-        return (*runs, *((self.gold,) if self.gold is not None else ()), config, *labels)
+        gold = (self.gold, self.gold_edits_path()) if self.gold is not None else ()
+        return (*runs, *gold, config, *labels)
+
+    def gold_edits_path(self) -> Path | None:
+        """The edits log replayed over the gold set: --gold-edits, else `GOLD.edits.jsonl` beside it."""
+        if self.gold_edits is not None:
+            return self.gold_edits
+        return default_gold_edits_path(self.gold) if self.gold is not None else None
 
     @property
     def runs(self) -> tuple[Path, ...]:

@@ -1,4 +1,4 @@
-"""People's labels of a run: the sidecar JSONL the app appends to, and its replay.
+"""People's labels of a run: the sidecar JSONL the app appends to (`label_writer.py`), and its replay.
 
 One line per label event (docs/formats.md): a sentence label
 `{"id", "run", "sentence": 2, "human": true, "sampled", "at"}` or a utility label
@@ -9,28 +9,30 @@ last line cut short by such a kill is skipped with a warning, never an error.
 
 Labels already inside a run (its `human` object) are read too, as labels not drawn from
 the random queue, and an event of the sidecar on the same sentence replaces them.
+
+A sentence label names its sentence by position, and remembers a hash of its text
+(`text_hash`): a run judged again may split its answers differently, and a label whose
+sentence no longer has that text is counted and left out (`stale`), never re-paired with
+another sentence. Events naming a run not compared here are counted (`other_runs`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import os
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, warning
 from ragtui.core.loading.inputs import default_labels_path
+from ragtui.core.loading.runs import check_run
 
 SENTENCE_LABELS = {"id": pl.String(), "sentence": pl.Int64(), "human": pl.Boolean(), "sampled": pl.Boolean()}
 UTILITY_LABELS = {"id": pl.String(), "human": pl.Float64(), "sampled": pl.Boolean()}
-
-
-class LabelsUnwritable(Exception):
-    """The labels file cannot be written; the message says what to do (`--labels`)."""
 
 
 @dataclass
@@ -47,16 +49,23 @@ class RunLabels:
     utility: dict[str, tuple[float, bool]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     misaligned: int = 0  # answers whose `human` object judged another sentence count: not paired
+    # The text hash each sidecar sentence label was made on (events written before hashes: none).
+    hashes: dict[tuple[str, int], str] = field(default_factory=dict)
+    stale: int = 0  # sentence labels whose sentence no longer has the text they were made on
+    other_runs: Counter[str] = field(default_factory=Counter)  # events of its file naming runs not compared
 
     def apply(self, event: dict[str, Any]) -> None:
         """Replay one event: set or (with null) clear the label it names."""
         qid = event["id"]
         if "sentence" in event:
             key = (qid, int(event["sentence"]))
+            self.hashes.pop(key, None)
             if event.get("human") is None:
                 self.sentences.pop(key, None)
             else:
                 self.sentences[key] = (bool(event["human"]), bool(event.get("sampled", False)))
+                if isinstance(event.get("text_hash"), str):
+                    self.hashes[key] = event["text_hash"]
         elif event.get("utility") is None:
             self.utility.pop(qid, None)
         else:
@@ -79,6 +88,44 @@ class RunLabels:
         """Labels held (sentences and utility scores), or only those drawn from the queue."""
         values = [*self.sentences.values(), *self.utility.values()]
         return sum(1 for _, sampled in values if sampled or not sampled_only)
+
+    def drop_stale(self, texts: dict[str, list[str | None]]) -> None:
+        """Leave out (and count in `stale`) each hashed label whose sentence has another text now.
+
+        Args:
+            texts: question id → the texts of its judged sentences, in order, for every
+                question a hashed label names (None for a text that cannot be read: not judged).
+        """
+        for key, made_on in list(self.hashes.items()):
+            qid, index = key
+            sentences = texts.get(qid)
+            if sentences is None or (index < len(sentences) and sentences[index] is None):
+                continue  # the text cannot be read here: the label is kept, as before hashes
+            if index >= len(sentences) or sentence_hash(sentences[index] or "") != made_on:
+                self.sentences.pop(key, None)
+                del self.hashes[key]
+                self.stale += 1
+
+    def warnings(self) -> list[str]:
+        """What the comparison's warnings say about these labels: lines cut short, stale labels, other runs."""
+        where = self.path if self.path is not None else "the labels"
+        out = [str(item) for item in self.problems]
+        if self.stale:
+            out.append(
+                f"{where}: {self.stale} label{'s' if self.stale != 1 else ''} of run {self.run} no longer fit their sentence "
+                "(its answer was judged again and split differently): left out of the comparison with the judge"
+            )
+        if self.other_runs:
+            names = ", ".join(f"{name} ({count})" for name, count in sorted(self.other_runs.items()))
+            total = sum(self.other_runs.values())
+            out.append(f"{where}: {total} label{'s' if total != 1 else ''} for runs not compared here, not used: {names}")
+        return out
+
+
+def sentence_hash(text: str) -> str:
+    """What a sentence label remembers of its sentence: 16 hex digits of the SHA-256 of its
+    text with whitespace collapsed (re-wrapping an answer does not change it)."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
 
 
 def from_run(run: str, questions: pl.DataFrame) -> RunLabels:
@@ -133,8 +180,8 @@ def _event_problem(path: Path, number: int, obj: Any) -> Problem | None:
 def replay(path: Path, runs: list[str], base: dict[str, RunLabels] | None = None) -> dict[str, RunLabels]:
     """Replay a labels file for the named runs (over `base`); raises InputError on a bad line.
 
-    Events naming another run are kept out (a shared `--labels` file holds both runs).
-    A missing file is no labels yet.
+    Events naming another run are kept out and counted in each run's `other_runs` (a shared
+    `--labels` file is replayed once for both runs). A missing file is no labels yet.
     """
     out = base if base is not None else {run: RunLabels(run) for run in runs}
     for labels in out.values():
@@ -147,6 +194,7 @@ def replay(path: Path, runs: list[str], base: dict[str, RunLabels] | None = None
         raise InputError(problem(path, None, None, f"cannot read labels: {exc.strerror}")) from None
     lines = data.split(b"\n")
     problems: list[Problem] = []
+    others: Counter[str] = Counter()
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -166,69 +214,13 @@ def replay(path: Path, runs: list[str], base: dict[str, RunLabels] | None = None
             problems.append(found)
         elif obj["run"] in out:
             out[obj["run"]].apply(obj)
+        else:
+            others[obj["run"]] += 1
     if problems:
         raise InputError(problems)
+    for labels in out.values():
+        labels.other_runs = others
     return out
-
-
-def now_utc() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class LabelWriter:
-    """Appends label events to one file, flushing each, and keeps `RunLabels` in step."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._handle: IO[str] | None = None
-
-    def _open(self) -> IO[str]:
-        if self._handle is None:
-            try:
-                # Append mode with the user's umask; the folder must already exist.
-                self._handle = self.path.open("a", encoding="utf-8", newline="\n")
-            except OSError as exc:
-                reason = exc.strerror or type(exc).__name__
-                raise LabelsUnwritable(
-                    f"cannot write labels to {self.path}: {reason.lower()}; "
-                    "start ragtui with --labels FILE in a folder you can write to"
-                ) from None
-        return self._handle
-
-    def record(self, labels: RunLabels, question_id: str, *, sentence: int | None = None,
-               human: bool | None = None, utility: float | None = None, sampled: bool = False) -> dict[str, Any]:
-        """Write one event (flushed before returning), then apply it to `labels`."""
-        event: dict[str, Any] = {"id": question_id, "run": labels.run}
-        if sentence is not None:
-            event |= {"sentence": sentence, "human": human}
-        else:
-            event["utility"] = int(utility) if utility is not None and float(utility).is_integer() else utility
-        event |= {"sampled": sampled, "at": now_utc()}
-        handle = self._open()
-        try:
-            handle.write(json.dumps(event, ensure_ascii=False) + "\n")
-            handle.flush()
-        except OSError as exc:
-            raise LabelsUnwritable(f"cannot write labels to {self.path}: {(exc.strerror or '').lower()}") from None
-        labels.apply(event)
-        return event
-
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-
-
-def writable_problem(path: Path) -> str | None:
-    """Why labels could not be written to `path` (checked before the first key), or None."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.exists():
-        return None if os.access(path, os.W_OK) else f"{path} is read-only: start ragtui with --labels FILE to label"
-    if not folder.is_dir():
-        return f"the folder {folder} does not exist: start ragtui with --labels FILE to label"
-    if not os.access(folder, os.W_OK):
-        return f"the folder {folder} is read-only: start ragtui with --labels FILE to label"
-    return None
 
 
 def load_labels(sides: dict[str, Any], labels_file: Path | None) -> dict[str, RunLabels]:
@@ -249,9 +241,40 @@ def load_labels(sides: dict[str, Any], labels_file: Path | None) -> dict[str, Ru
             "give the runs distinct names (run.name) or leave out --labels",
         ))
     out: dict[str, RunLabels] = {}
+    if labels_file is not None:  # one file for both runs, replayed once: neither run's events are "another run's"
+        bases = {evaluation.run.name: from_run(evaluation.run.name, evaluation.questions) for evaluation in sides.values()}
+        replayed = replay(labels_file, list(bases), bases)
+        out = {side: replayed[evaluation.run.name] for side, evaluation in sides.items()}
+    else:
+        for side, evaluation in sides.items():
+            run = evaluation.run
+            base = from_run(run.name, evaluation.questions)
+            out[side] = replay(default_labels_path(run.path), [run.name], {run.name: base})[run.name]
     for side, evaluation in sides.items():
-        run = evaluation.run
-        path = labels_file if labels_file is not None else default_labels_path(run.path)
-        base = from_run(run.name, evaluation.questions)
-        out[side] = replay(path, [run.name], {run.name: base})[run.name]
+        labels = out[side]
+        if labels.hashes:
+            labels.drop_stale(judged_sentence_texts(evaluation, {qid for qid, _ in labels.hashes}))
     return out
+
+
+def judged_sentence_texts(evaluation: Any, ids: set[str]) -> dict[str, list[str | None]]:
+    """question id → the texts of its judged sentences, in order (a question without verdicts: []).
+
+    From the frame, else the run cache or the run file (`Evaluation.question`); a headless
+    report that neither holds nor can read them back (`--no-cache`) reads the run again for
+    these questions only once, so a stale label is told there too.
+    """
+    texts: dict[str, list[str | None]] = {}
+    unread: set[str] = set()
+    for qid in ids:
+        row = evaluation.question(qid) or {}
+        found = [sentence.get("text") for sentence in row.get("judge_sentences") or []]
+        texts[qid] = found
+        if found and all(text is None for text in found):
+            unread.add(qid)
+    if unread and isinstance(evaluation.run.path, Path) and evaluation.run.source_format == "ragtui":
+        run, _ = check_run(evaluation.run.path, "ragtui")
+        if run is not None:
+            for row in run.frame.filter(pl.col("id").is_in(sorted(unread))).select("id", "judge_sentences").iter_rows(named=True):
+                texts[row["id"]] = [sentence.get("text") for sentence in row["judge_sentences"] or []]
+    return texts

@@ -269,3 +269,16 @@ def write_run_lines(handle: IO[str], meta: dict[str, Any], records: Iterable[dic
         handle.write(dump_record({"run": meta}) + "\n")
     for record in records:
         handle.write(dump_record(record) + "\n")
+
+
+def json_object_line(path: Path, line_no: int, text: str, problems: list[Problem]) -> dict[str, Any] | None:
+    """One line of a JSONL sidecar as a JSON object, or None with the problem recorded."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
+        return None
+    if not isinstance(data, dict):
+        problems.append(problem(path, line_no, None, "expected a JSON object"))
+        return None
+    return data

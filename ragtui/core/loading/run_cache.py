@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ragtui.core.errors import Problem
+from ragtui.core.user_dirs import xdg_dir
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
@@ -60,9 +61,7 @@ _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G"
 
 def cache_root() -> Path:
     """`$XDG_CACHE_HOME/ragtui`, else `~/.cache/ragtui` (a relative XDG path is ignored, as the spec says)."""
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ragtui"
+    return xdg_dir("XDG_CACHE_HOME", ".cache")
 
 
 def parse_limit(text: str) -> int:

@@ -10,6 +10,7 @@ import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
+from ragtui.core.loading.own_files import own_file
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
 from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
 
@@ -133,6 +134,7 @@ def check_run(
     """
     path = Path(path)
     try:
+        refuse_own_file(path)
         fmt = file_format(path, fmt)
         raw = _read_raw(path, fmt, gold_questions, variant, gold_categories)
     except InputError as exc:
@@ -145,6 +147,13 @@ def check_run(
         problems.append(problem(path, None, None, "no question records in the file"))
     run = Run(meta, frame, path, tuple(p for p in problems if not p.is_error), fmt)
     return (None if any(p.is_error for p in problems) else run), problems
+
+
+def refuse_own_file(path: Path | RemoteLocation | str) -> None:
+    """Raise InputError when `path` is named as one of ragtui's own files (labels, notes, …): never a run."""
+    found = own_file(str(path))
+    if found is not None:
+        raise InputError(problem(path, None, None, found.not_a_run()))
 
 
 def file_format(path: Path, fmt: str | None) -> str:
@@ -193,6 +202,7 @@ def load_run(
     """
     from ragtui.core.loading.remote import RemoteLocation, is_remote, load_remote_run
 
+    refuse_own_file(path)
     if isinstance(path, RemoteLocation) or is_remote(path):
         # polars fetches it; there is no cheap, trustworthy "unchanged" check to cache it by.
         return load_remote_run(path if isinstance(path, RemoteLocation) else RemoteLocation(str(path)), detail=detail)

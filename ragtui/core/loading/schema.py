@@ -60,7 +60,11 @@ RUN_SCHEMA: dict[str, pl.DataType] = {
     "extra": pl.String(),
 }
 
-GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS}
+# A gold set's own fields: the rare cases a question covers (`tags: [acronyme, tableau]`),
+# never read from a run (a run's `tags` stays one of its extra fields).
+GOLD_ONLY_FIELDS: dict[str, pl.DataType] = {"tags": pl.List(pl.String)}
+
+GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS, **GOLD_ONLY_FIELDS}
 
 # Field aliases accepted on read (the course's French keys), never written.
 RECORD_ALIASES = {"passages_verite": "gold_passages", "reponse_attendue": "expected_answer", "categorie": "category"}

@@ -44,4 +44,12 @@ def validate_file(path: Path, kind: str = "auto", fmt: str | None = None) -> tup
             _, problems = check_run(path, fmt)
     except InputError as exc:
         problems = exc.problems
-    return kind, problems
+    return kind, in_line_order(problems)
+
+
+def in_line_order(problems: list[Problem]) -> list[Problem]:
+    """Each file's problems in the order of its lines, the whole-file ones first; files in the
+    order they were first named (checks run by kind, so a duplicate id on line 2 was found
+    after a bad field on line 7)."""
+    files = {name: rank for rank, name in enumerate(dict.fromkeys(p.file for p in problems))}
+    return sorted(problems, key=lambda p: (files[p.file], p.line is not None, p.line or 0))

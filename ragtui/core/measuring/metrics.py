@@ -130,6 +130,15 @@ def summarize_by_category(evaluation: Evaluation) -> dict[str, tuple[int, dict[s
     return {row["category"]: (row["_n"], _to_values(row, evaluation.k)) for row in grouped.iter_rows(named=True)}
 
 
+def summarize_by_tag(evaluation: Evaluation) -> dict[str, tuple[int, dict[str, MetricValue]]]:
+    """tag → (n questions carrying it, every metric), as `summarize_by_category`; {} without tags."""
+    if "tags" not in evaluation.questions.columns:
+        return {}
+    exploded = evaluation.questions.explode("tags").filter(pl.col("tags").is_not_null())
+    grouped = exploded.group_by("tags", maintain_order=True).agg(pl.len().alias("_n"), *_aggregations())
+    return {row["tags"]: (row["_n"], _to_values(row, evaluation.k)) for row in grouped.iter_rows(named=True)}
+
+
 def counts(evaluation: Evaluation) -> Counts:
     from ragtui.core.measuring.evaluate import FAILURE_KINDS
 

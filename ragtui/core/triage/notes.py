@@ -7,7 +7,8 @@ or a closed SSH session loses nothing; the last line about a question wins, and 
 with `"mark": null` removes its mark. The file is the history of the triage.
 
 The sidecar sits next to run B (`candidate.jsonl` → `candidate.notes.jsonl`), or next
-to A for a single run, unless `--notes FILE` names another.
+to A for a single run, unless `--notes FILE` names another; the bundled sample's is in
+`$XDG_DATA_HOME/ragtui/sample`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ragtui.core.atomic import append_synced_line
 from ragtui.core.errors import Problem, problem
+from ragtui.core.loading.own_files import NOTES_SUFFIX, sidecar_path
+from ragtui.core.loading.records import json_object_line
 
 MARKS = ("ok", "bug", "gold_wrong", "flaky")
 MARK_LABELS = {"ok": "ok", "bug": "bug", "gold_wrong": "gold wrong", "flaky": "flaky"}
@@ -32,7 +36,6 @@ MARK_MEANINGS = {
 # The letter that picks a mark in the menu is the letter the failure list shows.
 MARK_LETTERS = {"ok": "o", "bug": "b", "gold_wrong": "g", "flaky": "f"}
 NOTE_LIMIT = 500  # a one-line note; a pasted page is cut, and says so
-SUFFIX = ".notes.jsonl"
 
 
 @dataclass(frozen=True)
@@ -49,18 +52,14 @@ class Mark:
 
 
 def default_notes_path(run_path: Path) -> Path:
-    """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about)."""
-    return run_path.with_name(run_path.stem + SUFFIX) if run_path.suffix else run_path.with_name(run_path.name + SUFFIX)
+    """`runs/candidate.jsonl` → `runs/candidate.notes.jsonl` (beside the run it is about; for
+    the bundled sample, in the user's data folder: `own_files.sidecar_path`)."""
+    return sidecar_path(run_path, NOTES_SUFFIX)
 
 
 def _parse(path: Path, line_no: int, line: str, problems: list[Problem]) -> Mark | None:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
-        return None
-    if not isinstance(data, dict):
-        problems.append(problem(path, line_no, None, "expected a JSON object"))
+    data = json_object_line(path, line_no, line, problems)
+    if data is None:
         return None
     qid, mark, note = data.get("id"), data.get("mark"), data.get("note") or ""
     if not isinstance(qid, str) or not qid:
@@ -117,12 +116,7 @@ class Notes:
             note = note[: NOTE_LIMIT - 1] + "…"
         entry = Mark(question_id, mark, note, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(entry.to_json(), ensure_ascii=False) + "\n"
-        # Append mode keeps the user's umask; one write per line, flushed and synced.
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_synced_line(self.path, json.dumps(entry.to_json(), ensure_ascii=False))
         if mark is None:
             self.marks.pop(question_id, None)
         else:

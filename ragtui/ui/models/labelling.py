@@ -2,7 +2,7 @@
 
 One `Labelling` per app, over the labels the core loaded with the comparison
 (`Comparison.labels`): each key appends one event to the run's labels file (flushed at
-once, `ragtui.core.loading.labels.LabelWriter`) and updates the labels in memory, so the
+once, `ragtui.core.loading.label_writer.LabelWriter`) and updates the labels in memory, so the
 calibration screen and the reports read the same thing. A file that cannot be written
 raises `LabelsUnwritable`, whose message names `--labels`.
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.loading.inputs import default_labels_path
-from ragtui.core.loading.labels import LabelsUnwritable, LabelWriter, RunLabels, writable_problem
+from ragtui.core.loading.label_writer import LabelsUnwritable, LabelWriter, writable_problem
+from ragtui.core.loading.labels import RunLabels, judged_sentence_texts
 
 __all__ = ["AnswerLabels", "Labelling", "LabelsUnwritable"]
 
@@ -61,8 +62,13 @@ class Labelling:
         return self._writers[path]
 
     def sentence(self, side: str, question_id: str, index: int, human: bool | None, *, sampled: bool) -> None:
-        """Mark sentence `index` attested (True) / not attested (False), or clear it (None)."""
-        self._writer(side).record(self.labels[side], question_id, sentence=index, human=human, sampled=sampled)
+        """Mark sentence `index` attested (True) / not attested (False), or clear it (None).
+
+        The event remembers the sentence's text (as a hash): a label made on it never pairs
+        with another sentence after the run is judged again."""
+        texts = judged_sentence_texts(self.comparison.evaluations[side], {question_id}).get(question_id, [])
+        text = texts[index] if index < len(texts) else None
+        self._writer(side).record(self.labels[side], question_id, sentence=index, human=human, sampled=sampled, text=text)
         self.version += 1
 
     def utility(self, side: str, question_id: str, score: float | None, *, sampled: bool) -> None:

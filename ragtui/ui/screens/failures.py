@@ -1,8 +1,8 @@
 """The failure list screen: which questions broke, grouped by category, with filters.
 
 The dashboard pushes it with a starting filter (a category, a failure kind, a status).
-`s` cycles the status filter, `k` the failure kind, `c` the category, `M` the mark,
-`[` / `]` the sort; `/` searches every text of a question (ids, questions, answers,
+`s` cycles the status filter, `k` the failure kind, `c` the category, `T` the gold set's
+tag, `M` the mark, `[` / `]` the sort; `/` searches every text of a question (ids, questions, answers,
 passages, judge reasons; accents and case ignored). Enter opens the question view on
 the highlighted question with the filtered list, so `n` / `p` there step through
 exactly what is listed here. The keys of `TriageKeys` (mark, copy, pager, editor, jump,
@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.vocabulary import (
     CAUSE_LABELS,
     KIND_LABELS,
@@ -59,6 +60,7 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
         Binding("s", "cycle_status", "status", tooltip="Cycle: failing, regressed, fixed, still failing, all", id="failures.status"),
         Binding("k", "cycle_kind", "kind", tooltip="Cycle the failure kind filter", id="failures.kind"),
         Binding("c", "cycle_category", "category", show=False, tooltip="Cycle the category filter", id="failures.category"),
+        Binding("T", "cycle_tag", "tag", key_display="T", show=False, tooltip="Cycle the tag filter (the gold set's tags: acronyme, tableau, …)", id="failures.tag"),
         Binding("M", "cycle_mark", "mark filter", key_display="M", show=False, tooltip="Cycle: any mark, marked, ok, bug, gold wrong, flaky, unmarked", id="failures.mark_filter"),
         Binding("right_square_bracket", "sort(1)", "sort", key_display="]", show=False, tooltip="Sort by the next column: category, id, cause, Δ utility, gold rank change", id="failures.sort_next"),
         Binding("left_square_bracket", "sort(-1)", "sort back", key_display="[", show=False, tooltip="Sort by the previous column", id="failures.sort_previous"),
@@ -104,9 +106,11 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
         category: str | None = None,
         failure_kind: str | None = None,
         status: str | None = None,
+        gold: GoldFixer | None = None,
     ) -> None:
         super().__init__()
         self.comparison = comparison
+        self.gold = gold  # the gold set's fixes, handed to the question view (None: no --gold)
         start = FailureFilter(status=status or "failing", kind=failure_kind, category=category)
         self.rows = FailureRows(comparison, start)
         self._told_unreadable = False  # the search's "passages not searched" warning, once
@@ -161,6 +165,8 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
             Content("k").stylize("bold"), f" {KIND_LABELS.get(f.kind, 'any kind') if f.kind else 'any kind'} · ",
             Content("c").stylize("bold"), " ", category,
         ]
+        if f.tag is not None:
+            parts += [" · ", Content("T").stylize("bold"), " ", safe(f.tag, one_line=True, limit=24)]
         if f.mark is not None:
             parts += [" · ", Content("M").stylize("bold"), f" {MARK_FILTER_LABELS[f.mark]}"]
         if f.sort != "category":
@@ -183,6 +189,12 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
     def action_cycle_category(self) -> None:
         self._set_filter(category=_cycle([None, *self.rows.categories], self.rows.filter.category))
 
+    def action_cycle_tag(self) -> None:
+        if not self.rows.tags:
+            self.notify("No question of the gold set has a tag (`tags:` in the gold set).", timeout=4)
+            return
+        self._set_filter(tag=_cycle([None, *self.rows.tags], self.rows.filter.tag))
+
     def action_cycle_mark(self) -> None:
         self._set_filter(mark=_cycle(list(MARK_FILTERS), self.rows.filter.mark))
 
@@ -192,7 +204,7 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
 
     def action_clear_filters(self) -> None:
         self.query_one("#failures-search", Input).value = ""
-        self._set_filter(status="failing", kind=None, category=None, search="", mark=None, sort="category")
+        self._set_filter(status="failing", kind=None, category=None, search="", mark=None, sort="category", tag=None)
 
     def action_back(self) -> None:
         search = self.query_one("#failures-search", Input)
@@ -236,7 +248,7 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
         from ragtui.ui.screens.question import QuestionScreen
 
         self.app.push_screen(
-            QuestionScreen(self.comparison, self.rows.ids(), event.index), callback=self._returned_from_question
+            QuestionScreen(self.comparison, self.rows.ids(), event.index, gold=self.gold), callback=self._returned_from_question
         )
 
     # -- TriageKeys -------------------------------------------------------------------------
@@ -264,7 +276,7 @@ class FailureListScreen(FailureSearch, TriageKeys, Screen):
             ids, at = self.rows.ids(), index
         else:
             ids, at = [question_id], 0
-        self.app.push_screen(QuestionScreen(self.comparison, ids, at), callback=self._returned_from_question)
+        self.app.push_screen(QuestionScreen(self.comparison, ids, at, gold=self.gold), callback=self._returned_from_question)
 
     def export_ids(self) -> tuple[list[str], str]:
         return self.rows.ids(), "listed"

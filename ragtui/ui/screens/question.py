@@ -7,7 +7,8 @@ list the screen was opened with by redrawing in place (no screen pushed per step
 at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
 reason and evidence in view; `v` / Enter opens the verdict inspector. The other keys
 are mixed in: `question_keys.py` (`/` search, `:` jump, `J` re-judge, `d` diff, `a` and
-space for the passages), `TriageKeys` (mark, copy, pager, editor, export), `LabelKeys`.
+space for the passages), `question_gold.py` (`g`, `G`, `u`: fix the gold set), `TriageKeys`
+(mark, copy, pager, editor, export), `LabelKeys`.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.search import Matches
 from ragtui.ui.models.question import QuestionData, load_question
 from ragtui.ui.screens.label_keys import LABEL_BINDINGS, LabelKeys
+from ragtui.ui.screens.question_gold import GOLD_BINDINGS, QuestionGoldKeys
 from ragtui.ui.screens.question_keys import QuestionDisplay, QuestionRejudge, QuestionSearch
 from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys, mark_text
 from ragtui.ui.widgets.answer_view import sentences
@@ -41,7 +44,7 @@ _STEP = Binding.Group("step", compact=True)  # "np step": 80 columns hold it wit
 _SENTENCE = Binding.Group("sentence", compact=True)
 
 
-class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKeys, LabelKeys, Screen[str | None]):
+class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, QuestionGoldKeys, TriageKeys, LabelKeys, Screen[str | None]):
     """One question of `question_ids` at a time; dismisses with the id last shown."""
 
     BINDINGS: list[BindingType] = [
@@ -60,6 +63,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
         Binding("J", "rejudge", "re-judge", key_display="J", show=False, tooltip="Judge this answer again with the configured judge", id="question.rejudge"),
         Binding("slash", "search", "search", key_display="/", show=False, tooltip="Search ids, questions, answers, passages and reasons; n / N step the matches", id="question.search"),
         Binding("N", "step(-1)", "previous match", key_display="N", show=False, tooltip="Previous match of the search (n: next)", id="question.previous_match"),
+        *GOLD_BINDINGS,
         *TRIAGE_BINDINGS,
         *LABEL_BINDINGS,
     ]
@@ -107,8 +111,9 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
 
     side: reactive[str] = reactive("A", init=False)
 
-    def __init__(self, comparison: Comparison, question_ids: list[str], index: int) -> None:
+    def __init__(self, comparison: Comparison, question_ids: list[str], index: int, *, gold: GoldFixer | None = None) -> None:
         super().__init__()
+        self.gold = gold
         if not question_ids:
             raise ValueError("the question view needs at least one question id")
         self.comparison = comparison
@@ -172,7 +177,7 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
         self.query_one("#question-tabs", Static).update(tabs_content(self.sides, self.side, self.data.names))
         for side in self.sides:
             self._side(side).show(
-                data.rows.get(side),
+                self.with_unretrieved_gold(data.rows.get(side)),
                 data.names[side],
                 data.k,
                 self.sentence_at[side],
@@ -247,17 +252,6 @@ class QuestionScreen(QuestionSearch, QuestionRejudge, QuestionDisplay, TriageKey
             said = sentences(self.data.rows.get(side))
             focus[side] = next((i for i, s in enumerate(said) if s.get("attested") is False), 0)
         return focus
-
-    def _show_the_cause(self) -> None:
-        """On a short terminal, scroll each side to where this question went wrong.
-
-        A regression of the answer (same passages, new verdicts) is read in the answer,
-        not in the retrieved list, which would otherwise fill a 24-line screen.
-        """
-        cause = (self.data.status or {}).get("cause") or ""
-        if cause.startswith("generation"):
-            for side in self.sides:
-                self._side(side).reveal_answer()
 
     def action_switch_side(self) -> None:
         if len(self.sides) > 1:

@@ -4,7 +4,8 @@
 (the view's `action_step` hands over to `_step_match` while a search is on), `:` and
 the search show any question with `jump_to`. `QuestionRejudge`: `J` judges the answer on
 screen again, off the UI thread, and brings the new verdict into view. `QuestionDisplay`:
-`d` shows what changed from A to B, `a` every retrieved passage, space their full text.
+`d` shows what changed from A to B, `a` every retrieved passage, space their full text;
+a generation regression opens on the answer (`_show_the_cause`).
 """
 
 from __future__ import annotations
@@ -143,12 +144,24 @@ class QuestionRejudge:
 
 
 class QuestionDisplay:
-    """`d`, `a` and space, mixed into the question view (which provides the attributes below)."""
+    """`d`, `a` and space, and where a question opens, mixed into the question view (which provides the attributes below)."""
 
     data: QuestionData
+    sides: tuple[str, ...]
     side: str
     full_passages: bool
     show_all_passages: bool
+
+    def _show_the_cause(self) -> None:
+        """On a short terminal, scroll each side to where this question went wrong.
+
+        A regression of the answer (same passages, new verdicts) is read in the answer,
+        not in the retrieved list, which would otherwise fill a 24-line screen.
+        """
+        cause = (self.data.status or {}).get("cause") or ""
+        if cause.startswith("generation"):
+            for side in self.sides:
+                self._side(side).reveal_answer()
 
     def action_diff(self) -> None:
         self.toggle_class("-diff")

@@ -64,6 +64,7 @@ class FailureFilter:
     search: str = ""
     mark: str | None = None  # one of MARK_FILTERS
     sort: str = "category"  # one of SORTS
+    tag: str | None = None  # a tag of the gold set (`tags: [acronyme, …]`)
 
     def expression(self) -> pl.Expr:
         """This filter as one boolean polars expression over the triage frame."""
@@ -78,6 +79,8 @@ class FailureFilter:
             keep = keep & (in_a | in_b)
         if self.category is not None:
             keep = keep & (pl.col("category") == self.category)
+        if self.tag is not None:
+            keep = keep & pl.col("tags").list.contains(pl.lit(self.tag)).fill_null(False)
         return keep
 
     def with_(self, **changes: Any) -> FailureFilter:
@@ -99,15 +102,16 @@ class Group:
 def triage_frame(comparison: Comparison) -> pl.DataFrame:
     """Every question of the comparison with what the list shows, sorted for display.
 
-    Columns: id, category, status, cause, kinds_a, kinds_b, question, unstable (its
+    Columns: id, category, status, cause, kinds_a, kinds_b, question, tags, unstable (its
     verdicts flip between the judge's repetitions), pos (original order), d_utility
     (B − A) and gold_fall (B's first gold rank − A's) for the sorts.
     """
     status = comparison.status
     if "cause" not in status.columns:
         status = status.with_columns(cause=pl.lit(None, dtype=pl.String))
+    tags = pl.col("tags") if "tags" in comparison.a.questions.columns else pl.lit([], dtype=pl.List(pl.String)).alias("tags")
     frame = status.select("id", "category", "status", "cause").join(
-        comparison.a.questions.select("id", "question", pl.col("failures").alias("kinds_a"), pl.col("utility_q").alias("_ua")),
+        comparison.a.questions.select("id", "question", pl.col("failures").alias("kinds_a"), pl.col("utility_q").alias("_ua"), tags),
         on="id",
         how="left",
         maintain_order="left",
@@ -158,6 +162,7 @@ class FailureRows:
         self.category_name = comparison.config.category_name
         self.base = triage_frame(comparison)
         self.categories: list[str] = self.base.get_column("category").unique(maintain_order=True).to_list()
+        self.tags: list[str] = self.base.get_column("tags").explode().drop_nulls().unique(maintain_order=True).to_list()
         # The tool's own failure kinds count only when its verdicts make the status.
         self.kinds: tuple[str, ...] = FAILURE_KINDS + (TOOL_KINDS if comparison.status_from != "ragtui" else ())
         self.filter = FailureFilter()

@@ -11,6 +11,10 @@ answer stays in view on a 24-line terminal; a line says how many are left out.
 
 With `full` (space in the question view) each listed passage shows its whole text in
 place, wrapped under its id with a hanging indent, instead of one cut line.
+
+A row may carry `gold_not_retrieved` (the question view adds it from `--corpus`): each
+gold passage the run did not retrieve, with its text from the corpus, listed last under
+a "not retrieved" line, so why retrieval missed it reads on the same screen.
 """
 
 from __future__ import annotations
@@ -68,10 +72,28 @@ def passages_content(
         lines.append(_passage_line(rank, passage, text, score, k, is_gold, passage in seen, width, colour, full=full))
         seen.add(passage)
     hidden += max(len(items) - MAX_PASSAGES, 0)
+    missed = row.get("gold_not_retrieved") or []
+    if missed:
+        lines.append(Content(f"{GOLD_MARK} ┄┄ gold, not retrieved (text from the corpus) ┄┄").stylize(colour("gold")))
+    for passage, text in missed:
+        lines.append(_unretrieved_line(passage, text, width, colour, full=full))
     if hidden:
         more = "a: show all" if not show_all else "too many to draw"
         lines.append(Content(f"{BEYOND_K_MARK} {hidden} more passage(s) not shown — {more}").stylize("dim"))
     return Content("\n").join(lines)
+
+
+def _unretrieved_line(passage: str, text: str | None, width: int, colour: Callable[[str], str], *, full: bool) -> Content:
+    """A gold passage the run did not retrieve: `★  –  –   id  text` (no rank, no score)."""
+    head = Content(f"{GOLD_MARK}  –     – ").stylize(colour("gold"))
+    pid = safe(passage, one_line=True, limit=40).stylize(f"bold {colour('gold')}")
+    if text is None:
+        return Content.assemble(head, pid, " ", Content("(not in the corpus)").stylize("italic"))
+    if full:
+        return Content.assemble(head, pid, "\n", hang(Content(" " * head.cell_length), safe(text), width))
+    room = width - (head.cell_length + pid.cell_length + 1)
+    body = safe(text, one_line=True).truncate(room, ellipsis=True) if room >= 8 else Content("")
+    return Content.assemble(head, pid, " ", body)
 
 
 def _passage_line(

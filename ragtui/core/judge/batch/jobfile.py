@@ -34,6 +34,7 @@ from typing import Any
 from ragtui.core.atomic import atomic_write_text
 from ragtui.core.errors import InputError, problem
 from ragtui.core.judge.batch.api import now_iso
+from ragtui.core.loading.own_files import BATCH_JOBS_SUFFIX
 
 FORMAT = "ragtui-judge-batch/1"
 OPEN_STATES = ("submitting", "submitted")
@@ -41,7 +42,17 @@ OPEN_STATES = ("submitting", "submitted")
 
 def job_file_path(out: str | Path) -> Path:
     """Where the job file of OUT lives: next to it, `OUT.batch.json`."""
-    return Path(f"{out}.batch.json")
+    return Path(f"{out}{BATCH_JOBS_SUFFIX}")
+
+
+def open_job_count(path: Path) -> int:
+    """How many jobs the job file at `path` lists as submitted (or being submitted) and not
+    collected: 0 when there is no file, or none can be read from it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return sum(1 for job in data["jobs"] if job.get("state") in OPEN_STATES)
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return 0
 
 
 @dataclass
