@@ -21,8 +21,10 @@ def run(args: argparse.Namespace) -> int:
 
     cache = RunCache.default()
     if args.action == "clear":
-        count, size = cache.clear()
+        count, size, left = cache.clear()
         say(f"ragtui: removed {count} cached run(s), {disk_size(size)}, from {cache.folder}")
+        for path in left:  # the cache removes only what it wrote
+            say(f"ragtui: left {path}: not written by the run cache")
         count, size = clear_dashboards()
         say(f"ragtui: removed {count} kept dashboard(s), {disk_size(size)}, from {dashboards_folder()}")
         return 0
@@ -30,6 +32,9 @@ def run(args: argparse.Namespace) -> int:
     total = sum(info.size for info in entries)
     say(f"run cache: {cache.folder}", stream=sys.stdout)
     print(f"{len(entries)} run(s), {disk_size(total)} of {disk_size(cache.limit)} (limit: {LIMIT_VARIABLE}, e.g. 2GB)")
+    unfinished = cache.unfinished()
+    if unfinished:
+        print(f"{len(unfinished)} unfinished entr{'y' if len(unfinished) == 1 else 'ies'} of ended processes (removed by the next open or `ragtui cache clear`)")
     for info in reversed(entries):  # most recently used first
         say(f"  {disk_size(info.size):>10}  {info.source}", stream=sys.stdout)  # a path is data: neutralised
     count, size = kept_dashboards()

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 import argparse
 
+from ragtui.core.loading.config import MAX_K
 
-def positive_k(text: str) -> int:
-    """-k as argparse reads it: a whole number ≥ 1, else a usage error (exit 2), never a fallback."""
+
+def positive_int(text: str) -> int:
+    """A count as argparse reads it: a whole number ≥ 1, else a usage error (exit 2), never a fallback."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, found {value}")
+    return value
+
+
+def positive_k(text: str) -> int:
+    """-k as argparse reads it: a whole number from 1 to MAX_K (k sizes arrays), else a usage error."""
+    value = positive_int(text)
+    if value > MAX_K:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_K}, found {value}")
     return value
 
 

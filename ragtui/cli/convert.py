@@ -39,19 +39,29 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Convert; InputError (bad input) reaches the dispatcher, which exits with code 2."""
-    from ragtui.cli.output import check_output_path, is_stdout, output_stream
-    from ragtui.core import importers
+    from ragtui.cli.output import check_output_path
     from ragtui.core.errors import InputError, problem
+    from ragtui.core.loading.bounded_file import spooled
 
     source, target = Path(args.input), Path(args.output)
     if not source.exists():
         raise InputError(problem(source, None, None, "file not found"))
     check_output_path(args.output)
+    with spooled(source) as readable:  # a FIFO is read once: the sniff and the import both read it
+        return _convert(args, source, readable, target)
+
+
+def _convert(args: argparse.Namespace, source: Path, readable: Path, target: Path) -> int:
+    """`run` on `readable`: the input itself, or a FIFO's copy (messages name `source`)."""
+    from ragtui.cli.output import is_stdout, output_stream
+    from ragtui.core import importers
+    from ragtui.core.errors import InputError, problem
+
     to_stdout = is_stdout(args.output)  # `-o -`: the format follows the input (run → JSONL, qrels → YAML)
-    if args.from_format == "qrels" or importers.detect_gold(source) is not None:
+    if args.from_format == "qrels" or importers.detect_gold(readable) is not None:
         if not to_stdout and target.suffix.lower() not in GOLD_SUFFIXES:
             raise InputError(problem(target, None, None, "TREC qrels are a gold set: write them to a .yaml file"))
-        records, _ = importers.import_gold(source, "trec")
+        records, _ = importers.import_gold(readable, "trec")
         # A gold set YAML has no relevance grades: the private key carrying them stays behind.
         records = [{key: value for key, value in record.items() if not key.startswith("_")} for record in records]
         _write_gold(args.output, source, records)
@@ -60,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if not to_stdout and target.suffix.lower() not in RUN_SUFFIXES:
         raise InputError(problem(target, None, None, "a ragtui run is written as JSONL: give an output ending in .jsonl"))
     gold_questions = _gold_questions(Path(args.gold)) if args.gold else None
-    raw = importers.import_run(source, args.from_format, gold_questions, variant=args.variant)
+    raw = importers.import_run(readable, args.from_format, gold_questions, variant=args.variant)
+    raw.meta["imported_from"]["path"] = str(source)
     from ragtui.core.loading.records import write_run_lines
 
     with output_stream(args.output) as handle:

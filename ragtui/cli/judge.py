@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from ragtui.cli.common import positive_k
+from ragtui.cli.common import positive_int, positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
 from ragtui.cli.judge_progress import verdicts_cost
 from ragtui.cli.messages import InertFormatter, say
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     calls.add_argument("--backoff", type=float, dest="backoff_base", metavar="SECONDS", help="first retry wait when the server gives none; doubles each time (default 0.5)")
     calls.add_argument("--cache", metavar="DIR", help="the call cache (default OUT.cache/)")
     calls.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (every call is paid)")
-    calls.add_argument("--repeat", type=positive_k, default=1, metavar="N", help="judge every answer N times (each repetition cached: a rerun pays for none twice); the report and the app show how often verdicts flip (default 1)")
+    calls.add_argument("--repeat", type=positive_int, default=1, metavar="N", help="judge every answer N times (each repetition cached: a rerun pays for none twice); the report and the app show how often verdicts flip (default 1)")
     calls.add_argument("--retry-errors", action="store_true", help="ask again the questions whose judge error comes from a reply kept in the cache (unusable or cut off) and, with --batch, the requests a batch job failed; good verdicts are not asked again")
     calls.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     calls.add_argument("-v", "--verbose", action="store_true", help="log every request (API keys redacted) and retry")

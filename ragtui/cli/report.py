@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.core.comparing.report import build_report
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.loading.remote import run_location
+    from ragtui.core.sanitize import inert_json
     from ragtui.core.session import load_comparison
 
     args.a, *args.b = runs_given([args.a, *args.b])
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format in CI_FORMATS:
         text = render_ci(args.format, [(report, comparison, results)], lambda: render_markdown(report))
     elif args.format == "json":
-        text = report_json(report) + "\n"
+        text = inert_json(report_json(report)) + "\n"
     elif args.format == "markdown":
         text = render_markdown(report)
     else:
@@ -132,7 +133,7 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
     from ragtui.core.comparing.multi_report import build_multi_report
     from ragtui.core.errors import InputError, problem
     from ragtui.core.loading.remote import run_location
-    from ragtui.core.sanitize import neutralize
+    from ragtui.core.sanitize import inert_json, neutralize
     from ragtui.core.session import load_comparisons
     from ragtui.core.vocabulary import run_label
 
@@ -144,7 +145,7 @@ def _run_several(args: argparse.Namespace, inputs) -> int:
     if args.format in CI_FORMATS:
         text = render_ci(args.format, gated, lambda: render_multi_markdown(report))
     elif args.format == "json":
-        text = report_json(report) + "\n"
+        text = inert_json(report_json(report)) + "\n"
     elif args.format == "markdown":
         text = render_multi_markdown(report)
     else:

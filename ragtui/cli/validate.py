@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from ragtui.core.loading.validation import validate_file
 
-    missing = [name for name in args.files if not Path(name).is_file()]
+    missing = [name for name in args.files if not Path(name).exists()]  # a FIFO or a device: validate says what it is
     for name in missing:
         say(f"ragtui: {name}: no such file")
     if missing:

@@ -48,3 +48,58 @@ def problem(file: object, line: int | None, field: str | None, message: str) -> 
 def warning(file: object, line: int | None, field: str | None, message: str) -> Problem:
     """A problem that is shown but does not stop the input from loading."""
     return Problem(str(file), line, field, message, "warning")
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value as a message quotes it: JSON-like, at most `limit` characters.
+
+    Built piece by piece and stopped at the limit, so a value that holds itself, or
+    stands for billions of values through YAML aliases, costs no more than its first
+    `limit` characters (`json.dumps` of the whole value would expand all of it).
+    """
+    pieces: list[str] = []
+    size = 0
+    stack: list[object] = [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, _Text):
+            piece = item.text
+        elif isinstance(item, dict):
+            piece = "{"
+            stack.append(_Text("}"))
+            for index, (key, val) in reversed(list(enumerate(list(item.items())[:limit]))):
+                stack += [val, _Text(": "), key] + ([_Text(", ")] if index else [])
+        elif isinstance(item, list | tuple):
+            piece = "["
+            stack.append(_Text("]"))
+            for index, element in reversed(list(enumerate(item[:limit]))):
+                stack.append(element)
+                if index:
+                    stack.append(_Text(", "))
+        else:
+            piece = _scalar(item)
+        pieces.append(piece)
+        size += len(piece)
+    text = "".join(pieces)
+    return text if len(text) <= limit and not stack else text[: limit - 1] + "…"
+
+
+class _Text:
+    """Punctuation pushed among the values still to show."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _scalar(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"<a number of {len(str(value)) if value.bit_length() < 10_000 else 'thousands of'} digits>"
+    if isinstance(value, str):
+        return '"' + value[:80].replace("\\", "\\\\").replace('"', '\\"') + ('…"' if len(value) > 80 else '"')
+    return str(value)[:80]

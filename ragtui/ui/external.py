@@ -1,6 +1,6 @@
 """Show a text in the user's $PAGER or $EDITOR, with the app suspended meanwhile.
 
-The text goes to a private temporary file (read-only for the editor: it is a copy,
+The text goes, neutralised as the screen shows it, to a private temporary file (read-only for the editor: it is a copy,
 editing it changes nothing in the runs), the app gives the terminal to the program and
 takes it back when the program exits, on the same screen and in the same place.
 `edit_outside` is the one exception: a text the person means to change (a gold
@@ -9,15 +9,21 @@ expected answer), writable, and read back when the editor exits.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 from textual.app import App, SuspendNotSupported
 
+from ragtui.core.sanitize import neutralize
+
 DEFAULTS = {"PAGER": "less -R", "EDITOR": "vi"}
+_NAME_BYTES = 80
 
 
 def command_for(variable: str) -> list[str]:
@@ -26,15 +32,27 @@ def command_for(variable: str) -> list[str]:
     return shlex.split(value)
 
 
-def show_outside(app: App, text: str, *, variable: str, name: str) -> str:
-    """Run $PAGER or $EDITOR on `text`; returns what to tell the user."""
+def file_name(name: str, suffix: str) -> str:
+    """A temporary file's name from untrusted parts (an id may be 1,000 bytes of anything):
+    letters, digits, `-_.` only, cut to fit any file system, with a hash of the whole name
+    when it had to be cut, so two long ids still get two names."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "text"
+    if len(cleaned) > _NAME_BYTES or cleaned != name:
+        cleaned = f"{cleaned[:_NAME_BYTES]}-{hashlib.sha1(name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+    return cleaned + suffix
+
+
+def show_outside(app: App, text: str, *, variable: str, name: str, suffix: str = ".txt") -> str:
+    """Run $PAGER or $EDITOR on `text` (neutralised as the screen shows it: `less -R` and
+    editors pass escape sequences to the terminal); returns what to tell the user."""
     argv = command_for(variable)
     folder = Path(tempfile.mkdtemp(prefix="ragtui-"))
-    path = folder / name
-    path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    if variable == "EDITOR":
-        path.chmod(0o400)
+    path = folder / file_name(name, suffix)
     try:
+        inert = neutralize(text)
+        path.write_text(inert if inert.endswith("\n") else inert + "\n", encoding="utf-8")
+        if variable == "EDITOR":
+            path.chmod(0o400)
         with app.suspend():
             result = subprocess.run([*argv, str(path)], check=False)
     except SuspendNotSupported:
@@ -42,9 +60,7 @@ def show_outside(app: App, text: str, *, variable: str, name: str) -> str:
     except OSError as exc:
         return f"${variable} ({argv[0]}) could not start: {exc.strerror or exc}"
     finally:
-        path.chmod(0o600)
-        path.unlink(missing_ok=True)
-        folder.rmdir()
+        shutil.rmtree(folder, ignore_errors=True)  # ours, made above: mkdtemp's private folder
     app.refresh(layout=True)
     if result.returncode:
         return f"${variable} ({argv[0]}) exited with status {result.returncode}"

@@ -152,9 +152,8 @@ class TriageKeys:
         question_id, side = self.triage_target()
 
         def show(text) -> None:
-            name = f"{question_id}-{side}-{text.key}".replace("/", "_")
             suffix = ".json" if text.key in ("record", "verdict") else ".txt"
-            message = show_outside(self.app, text.text, variable=variable, name=neutralize(name, keep_newlines=False) + suffix)  # type: ignore[attr-defined]
+            message = show_outside(self.app, text.text, variable=variable, name=f"{question_id}-{side}-{text.key}", suffix=suffix)  # type: ignore[attr-defined]
             self.say(message, timeout=3)
 
         self._choose_text("Read in $" + variable if variable == "PAGER" else "Open a copy in $" + variable, show)

@@ -15,6 +15,7 @@ from ragtui.core.loading.fast_jsonl import read_fast
 from ragtui.core.loading.gold import load_gold
 from ragtui.core.loading.records import read_raw_run
 from ragtui.core.loading.runs import check_run, load_run
+from ragtui.core.loading.schema import RUN_SCHEMA
 from ragtui.core.measuring.evaluate import evaluate
 
 RECORDS = [
@@ -33,7 +34,7 @@ RECORDS = [
 ]
 META = {"name": "baseline", "k": 5, "generator_model": "llama-3.1-70b-instruct"}
 
-COMPARED = [c for c in check_run.__globals__["RUN_SCHEMA"] if not c.endswith("_json") and c != "extra"]
+COMPARED = [c for c in RUN_SCHEMA if not c.endswith("_json") and c != "extra"]
 
 
 def _write_all_formats(tmp_path):

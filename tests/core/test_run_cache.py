@@ -258,7 +258,7 @@ def test_clear_removes_every_entry_and_reports_what_it_freed(tmp_path, write_jso
     for name in "ab":
         load_run(write_jsonl(tmp_path / f"{name}.jsonl", META, [_record(i) for i in range(5)]), cache=cache)
     sizes = sum(info.size for info in cache.entries())
-    assert cache.clear() == (2, sizes)
+    assert cache.clear() == (2, sizes, [])
     assert cache.entries() == []
 
 

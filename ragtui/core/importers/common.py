@@ -11,13 +11,12 @@ in `scores_notes` and whatever else the tool said about it in `score_details`.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.errors import InputError, Problem, problem, shown
 from ragtui.core.loading.records import RawRun
 
 # Record fields ragtui reads; the ones no record of an import carries are listed in
@@ -190,8 +189,7 @@ def set_tool_verdict(record: dict[str, Any], passed: Any, error: str | None = No
 
 def short(value: Any, limit: int = 60) -> str:
     """A value as JSON, cut to `limit` characters, for error messages."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shown(value, limit)
 
 
 def string_or_none(value: Any) -> str | None:

@@ -36,6 +36,7 @@ from ragtui.core.importers.common import (
     string_or_none,
     unique_name,
 )
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _CATEGORY_TAG_PREFIXES = ("category:", "category=")
@@ -58,7 +59,7 @@ def read_deepeval(
         gold_categories: the gold set's categories, so a tag naming one is the category.
     """
     try:
-        document = json.loads(read_bytes_utf8(path))
+        document = bounded_json.loads(read_bytes_utf8(path))
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
     document = _test_run(document)

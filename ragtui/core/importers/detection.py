@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 from ragtui.core.importers.registry import recognised
+from ragtui.core.loading import bounded_json
 
 HEAD_BYTES = 64 * 1024
 FULL_PARSE_LIMIT = 16 * 1024 * 1024
@@ -81,7 +82,7 @@ def _archive_format(path: Path) -> str | None:
 def _json_object_format(path: Path, text: str) -> str | None:
     first = text.split("\n", 1)[0]
     try:
-        obj = json.loads(first)
+        obj = bounded_json.loads(first)
     except json.JSONDecodeError:
         obj = None
     if isinstance(obj, dict):
@@ -98,7 +99,7 @@ def _json_object_format(path: Path, text: str) -> str | None:
     if not small:
         return None
     try:
-        obj = json.loads(path.read_bytes())
+        obj = bounded_json.loads(path.read_bytes())
     except (ValueError, OSError):
         return None
     return recognised("keys", obj) if isinstance(obj, dict) else None

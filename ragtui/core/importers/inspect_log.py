@@ -26,6 +26,7 @@ from ragtui.core.errors import InputError, Problem, problem
 from ragtui.core.importers.common import finish_run, score_value, short, string_or_none
 from ragtui.core.importers.inspect_sample import sample_record, with_attachments
 from ragtui.core.importers.zipentry import read_entry
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
 _SAMPLE_ENTRY = re.compile(r"samples/.+_epoch_\d+\.json")
@@ -137,7 +138,7 @@ def _json_entry(archive: zipfile.ZipFile, name: str, path: Path) -> dict[str, An
 def _json_value(archive: zipfile.ZipFile, name: str, path: Path) -> Any:
     data = read_entry(archive, archive.getinfo(name), path)
     try:
-        return json.loads(data.decode("utf-8").removeprefix("\ufeff"))
+        return bounded_json.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError:
         raise InputError(problem(path, None, name, "not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
@@ -146,7 +147,7 @@ def _json_value(archive: zipfile.ZipFile, name: str, path: Path) -> Any:
 
 def _from_json(path: Path) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
     try:
-        log = json.loads(read_bytes_utf8(path))
+        log = bounded_json.loads(read_bytes_utf8(path))
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
     if not isinstance(log, dict) or not isinstance(log.get("eval"), dict):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import ast
 import io
-import json
 import tokenize
 from typing import Any
+
+from ragtui.core.loading import bounded_json
 
 
 def list_literal(cell: str) -> Any:
@@ -33,7 +34,7 @@ def list_literal(cell: str) -> Any:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
         reason = exc.msg if isinstance(exc, SyntaxError) and exc.msg else type(exc).__name__
     try:
-        return json.loads(stripped)
+        return bounded_json.loads(stripped)
     except (ValueError, RecursionError):
         return reason
 

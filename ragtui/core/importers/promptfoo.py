@@ -32,6 +32,7 @@ from ragtui.core.importers.common import (
     string_or_none,
 )
 from ragtui.core.importers.promptfoo_scores import add_scores
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.records import RawRun, json_lines, read_bytes_utf8
 
 # Variable names teams give the RAG fields in their promptfoo tests, first match wins.
@@ -91,7 +92,7 @@ def _load(path: Path) -> tuple[dict[str, Any], list[Any]]:
     """The whole document (empty for JSONL) and its list of results."""
     text = read_bytes_utf8(path).removeprefix("\ufeff")
     try:
-        document = json.loads(text)
+        document = bounded_json.loads(text)
     except json.JSONDecodeError as exc:
         if exc.msg != "Extra data":
             raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
@@ -283,7 +284,7 @@ def _list_var(variables: dict[str, Any], name: str) -> list[str] | str | None:
         if not value.lstrip().startswith("["):
             return [value]
         try:
-            value = json.loads(value)
+            value = bounded_json.loads(value)
         except json.JSONDecodeError as exc:
             return f"not a JSON array: {exc.msg}"
     if not isinstance(value, list):

@@ -34,6 +34,7 @@ from ragtui.core.importers.common import (
     string_or_none,
 )
 from ragtui.core.importers.list_cells import list_literal
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.records import RawRun, read_bytes_utf8, read_jsonl
 
 # Columns mapped to ragtui fields; `id` and `category` are read when a team added them.
@@ -243,7 +244,7 @@ def _jsonl_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]
 def _json_array_rows(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:
     """`to_json(orient="records")`: lines do not apply, so places are row numbers."""
     try:
-        data = json.loads(text)
+        data = bounded_json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(problem(path, exc.lineno, None, f"malformed JSON: {exc.msg} (column {exc.colno})")) from None
     problems = [problem(path, i, None, f"expected a JSON object, found {short(row)}") for i, row in enumerate(data, 1) if not isinstance(row, dict)]

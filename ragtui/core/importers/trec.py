@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.errors import InputError, Problem, problem, shown
 from ragtui.core.importers.common import finish_run, parse_number
 from ragtui.core.loading.records import RawRun, read_bytes_utf8
 
@@ -84,7 +84,7 @@ def read_qrels(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
         qid, _, docno, rel_text = fields
         rel = _integer(rel_text)
         if rel is None:
-            problems.append(problem(path, line, "rel", f"expected a whole number in column 4, found '{rel_text}'"))
+            problems.append(problem(path, line, "rel", f"expected a whole number in column 4, found {shown(rel_text)}"))
             continue
         seen = judged.setdefault((qid, docno), line)
         if seen != line:
@@ -122,7 +122,8 @@ def _skipped(line: str) -> bool:
 def _integer(text: str) -> int | None:
     stripped = text.strip()
     body = stripped[1:] if stripped[:1] in "+-" else stripped
-    return int(stripped) if body.isascii() and body.isdigit() else None
+    # 18 digits fit any grade or rank; Python refuses str→int past 4,300 with a ValueError.
+    return int(stripped) if body.isascii() and body.isdigit() and len(body) <= 18 else None
 
 
 def sniff(lines: list[str]) -> str | None:

@@ -12,6 +12,11 @@ decompressed by, in order:
    the text comes back whole; the entry's CRC-32 then proves the bytes are exact.
 
 Stored (method 0) and deflated (8) entries need nothing beyond the standard library.
+
+An archive is small and its entries may be huge (a 3 MB deflate entry of 3 GB, a 100 KB
+Zstandard frame of gigabytes): no entry declared larger than MAX_ENTRY_BYTES is read, a
+Zstandard entry is first measured from its block headers (the most its blocks can give,
+without decompressing), and what comes out must be the size the archive declares.
 """
 
 from __future__ import annotations
@@ -29,10 +34,16 @@ _LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature … file name length, ext
 _BOM = "\ufeff".encode()
 # Two ASCII control characters; JSON text may hold them only escaped, never raw.
 _CELL_END, _LINE_END = "\x1f", "\x1e"
+# The most one entry may give: inspect_ai's entries are a sample each, a few megabytes.
+MAX_ENTRY_BYTES = 1_000_000_000
+_SKIPPABLE_MAGIC = 0x184D2A50  # the 16 values 0x184D2A50–5F: a frame to skip
+_BLOCK_MAX = 128 * 1024  # what one compressed block gives at most (the format's bound)
 
 
 def read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
     """The uncompressed bytes of one entry, or an InputError naming the archive and entry."""
+    if info.file_size > MAX_ENTRY_BYTES:
+        raise InputError(problem(path, None, info.filename, f"declares {info.file_size:,} bytes uncompressed, more than the {MAX_ENTRY_BYTES:,} read from one entry"))
     if info.compress_type == ZSTD_METHOD and not hasattr(zipfile, "ZIP_ZSTANDARD"):
         return _read_zstd(info, path)
     try:
@@ -49,6 +60,12 @@ def _read_zstd(info: zipfile.ZipInfo, path: Path) -> bytes:
     if info.flag_bits & 0x1:
         raise InputError(problem(path, None, info.filename, "the entry is encrypted"))
     compressed = _raw_bytes(info, path)
+    most = _zstd_upper_bound(compressed)
+    if most is None:
+        reason = f"cannot decompress this Zstandard entry: its bytes are not whole Zstandard frames (if another tool opens it: {_hint()})"
+        raise InputError(problem(path, None, info.filename, reason))
+    if most > MAX_ENTRY_BYTES:
+        raise InputError(problem(path, None, info.filename, f"a Zstandard entry that can give up to {most:,} bytes, more than the {MAX_ENTRY_BYTES:,} read from one entry"))
     try:
         data, doubt = _zstd_with_package(compressed), ""
         if data is None:
@@ -56,9 +73,44 @@ def _read_zstd(info: zipfile.ZipInfo, path: Path) -> bytes:
             doubt = f" (or it holds bytes polars' reader cannot restore: {_hint()})"
     except _Undecodable as exc:
         raise InputError(problem(path, None, info.filename, f"cannot decompress this Zstandard entry: {exc}")) from None
+    if len(data) != info.file_size:
+        raise InputError(problem(path, None, info.filename, f"corrupt zip entry: {len(data):,} bytes after decompression, the archive declares {info.file_size:,}{doubt}"))
     if zlib.crc32(data) != info.CRC:
         raise InputError(problem(path, None, info.filename, f"corrupt zip entry: CRC-32 does not match after decompression{doubt}"))
     return data
+
+
+def _zstd_upper_bound(data: bytes) -> int | None:
+    """The most bytes these Zstandard frames can decompress to, read from their headers
+    (a raw or RLE block says its size; a compressed one gives at most 128 KiB); None when
+    the bytes are not whole frames."""
+    total, at = 0, 0
+    while at < len(data):
+        if len(data) - at < 8:
+            return None
+        magic = int.from_bytes(data[at : at + 4], "little")
+        if magic & 0xFFFFFFF0 == _SKIPPABLE_MAGIC:
+            at += 8 + int.from_bytes(data[at + 4 : at + 8], "little")
+            continue
+        if data[at : at + 4] != _ZSTD_MAGIC:
+            return None
+        descriptor = data[at + 4]
+        single_segment = descriptor >> 5 & 1
+        content_size_bytes = (1 if single_segment else 0, 2, 4, 8)[descriptor >> 6]
+        at += 5 + (0 if single_segment else 1) + (0, 1, 2, 4)[descriptor & 3] + content_size_bytes
+        while True:
+            if at + 3 > len(data):
+                return None
+            header = int.from_bytes(data[at : at + 3], "little")
+            last, kind, size = header & 1, header >> 1 & 3, header >> 3
+            if kind == 3:
+                return None
+            total += size if kind < 2 else _BLOCK_MAX
+            at += 3 + (1 if kind == 1 else size)
+            if last:
+                break
+        at += 4 if descriptor >> 2 & 1 else 0  # the content checksum
+    return total if at == len(data) else None
 
 
 def _raw_bytes(info: zipfile.ZipInfo, path: Path) -> bytes:
@@ -91,7 +143,11 @@ def _zstd_with_package(data: bytes) -> bytes | None:
     try:
         reader = zstandard.ZstdDecompressor().stream_reader(data, read_across_frames=True)
         with reader:
-            return reader.read()
+            chunks, size = [], 0
+            while size <= MAX_ENTRY_BYTES and (chunk := reader.read(1 << 20)):  # bounded should the headers lie
+                chunks.append(chunk)
+                size += len(chunk)
+            return b"".join(chunks)
     except zstandard.ZstdError as exc:
         raise _Undecodable(str(exc)) from None
 

@@ -35,6 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ragtui.core.loading import bounded_json
+
 FORMAT = "ragtui-judge-cache/1"
 log = logging.getLogger("ragtui.judge")
 
@@ -120,7 +122,7 @@ class CallCache:
             log.warning("judge cache: cannot read %s: %s", self.path(key), exc)
             return None
         try:
-            entry = json.loads(text)
+            entry = bounded_json.loads(text)
         except json.JSONDecodeError:
             log.warning("judge cache: ignoring a damaged entry %s", self.path(key))
             return None

@@ -9,7 +9,8 @@ CallError with a reason fit to be stored in `judge.error`. It never returns a gu
   request, so a run with duplicated questions does not pay twice either.
 - Retries: see retry.py. A 429 also pauses every worker for the wait the server asked
   for, instead of letting the others hammer it into more 429s.
-- Timeouts: `settings.timeout` per request (connect, read, write, pool).
+- Timeouts: `settings.timeout` for each request as a whole (connect to last byte), and
+  a reply of at most MAX_REPLY_BYTES.
 - Fatal errors (401, 403, 404, and a server that refuses connections through every
   retry): every call would fail the same way, so CallError is raised with `fatal=True`;
   a run stops at once instead of recording 1,000 errors.
@@ -33,8 +34,11 @@ from ragtui.core.judge.providers import Completion, Provider, ResponseShapeError
 from ragtui.core.judge.redaction import redact, redact_headers
 from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
 from ragtui.core.judge.settings import JudgeSettings
+from ragtui.core.loading.bounded_json import loads
 
 log = logging.getLogger("ragtui.judge")
+# A judge's reply is a few kilobytes of JSON; anything past this is not one.
+MAX_REPLY_BYTES = 16_000_000
 FATAL_STATUS = {401: "authentication failed", 403: "access denied", 404: "not found (check --base-url and --model)"}
 
 
@@ -149,22 +153,26 @@ class JudgeClient:
                 self.stats.requests += 1
                 started = time.monotonic()
                 try:
-                    response = await http.post(self.provider.url, json=body, headers=request_headers)
-                except httpx.TimeoutException:
+                    # One deadline for the whole exchange: httpx's own timeout is per read,
+                    # and a server sending a byte a second never trips it.
+                    async with asyncio.timeout(self.settings.timeout):
+                        status, headers, raw = await _post_bounded(http, self.provider.url, body, request_headers)
+                except (TimeoutError, httpx.TimeoutException):
                     failure = f"timed out after {self.settings.timeout:g} s"
                 except httpx.TransportError as exc:
                     failure = f"connection failed ({type(exc).__name__}: {self._redact(str(exc)) or 'no detail'})"
                     unreachable = isinstance(exc, httpx.ConnectError)
+                except ReplyTooLarge as exc:
+                    raise CallError(str(exc)) from None
                 else:
-                    status, headers = response.status_code, response.headers
                     log.debug("HTTP %s from %s in %.2f s", status, self.provider.url, time.monotonic() - started)
+                    text = raw.decode("utf-8", errors="replace")
                     if 200 <= status < 300:
                         try:
-                            return self.provider.parse(response.json())
+                            return self.provider.parse(loads(raw))
                         except (ValueError, ResponseShapeError) as exc:
                             failure = f"unexpected reply from the server ({self._redact(str(exc))[:200]})"
                     else:
-                        text = response.text
                         if status == 400 and adaptations < 6 and (change := self.provider.adapt(status, text)):
                             adaptations += 1
                             log.warning("judge: %s", change)
@@ -193,6 +201,23 @@ class JudgeClient:
             attempt += 1
             slept_until = time.monotonic() + delay
             await asyncio.sleep(delay)
+
+
+class ReplyTooLarge(Exception):
+    """A reply longer than MAX_REPLY_BYTES (after decompression): refused, not retried."""
+
+
+async def _post_bounded(http: httpx.AsyncClient, url: str, body: Any, headers: dict[str, str]) -> tuple[int, httpx.Headers, bytes]:
+    """(status, reply headers, body) of one POST, the body read up to MAX_REPLY_BYTES."""
+    async with http.stream("POST", url, json=body, headers=headers) as response:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                raise ReplyTooLarge(f"the server's reply is larger than {MAX_REPLY_BYTES // 1_000_000} MB: refused")
+            chunks.append(chunk)
+        return response.status_code, response.headers, b"".join(chunks)
 
 
 def cached_call(

@@ -11,11 +11,13 @@ repair request, and later shown to the user — never a NaN, never a guess.
 from __future__ import annotations
 
 import functools
-import json
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
+
+from ragtui.core.errors import shown
+from ragtui.core.loading import bounded_json
 
 # Aliases after key normalisation (lower case, accents and separators removed).
 _SENTENCES_KEYS = ("sentences", "phrases", "verdicts", "claims")
@@ -119,8 +121,8 @@ def _without_trailing_commas(text: str) -> str:
 def _loads_object(chunk: str) -> dict[str, Any] | None:
     for attempt in (chunk, _without_trailing_commas(chunk)):
         try:
-            obj = json.loads(attempt)
-        except (json.JSONDecodeError, ValueError):
+            obj = bounded_json.loads(attempt)
+        except ValueError:
             continue
         if isinstance(obj, dict):
             return obj
@@ -133,13 +135,12 @@ def _embedded_objects(text: str) -> list[dict[str, Any]]:
     raw_decode parses one value and ignores what follows, so prose before and after an
     object — or a stray "{" in the prose — does not hide it.
     """
-    decoder = json.JSONDecoder()
     objects: list[dict[str, Any]] = []
     position = text.find("{")
     while position != -1:
         try:
-            obj, end = decoder.raw_decode(text, position)
-        except (json.JSONDecodeError, ValueError):
+            obj, end = bounded_json.raw_decode(text, position)
+        except ValueError:
             position = text.find("{", position + 1)
             continue
         if isinstance(obj, dict):
@@ -233,7 +234,7 @@ def _injection(value: Any) -> bool:
             return True
         if word in _FALSE or word in {"none", "null", ""}:
             return False
-    raise ParseError(f'"injection" must be true or false, found {json.dumps(value, ensure_ascii=False)[:40]}')
+    raise ParseError(f'"injection" must be true or false, found {shown(value)}')
 
 
 def _in_sentence_order(items: list[Any]) -> list[Any]:
@@ -263,7 +264,7 @@ def _attested(value: Any, number: int) -> bool:
             return False
     if value is None:
         raise ParseError(f'sentence {number}: missing "attested" (true or false)')
-    raise ParseError(f'sentence {number}: "attested" must be true or false, found {json.dumps(value, ensure_ascii=False)[:40]}')
+    raise ParseError(f'sentence {number}: "attested" must be true or false, found {shown(value)}')
 
 
 def _evidence(value: Any, known: set[str]) -> list[str]:
@@ -304,6 +305,5 @@ def _score(value: Any) -> int:
         leading = re.match(r"\s*(\d+)", value)
         number = float(leading.group(1)) if leading else None
     if number is None or number != number or not number.is_integer() or not 1 <= number <= 5:
-        shown = json.dumps(value, ensure_ascii=False)[:40] if value is not None else "nothing"
-        raise ParseError(f"utility score must be an integer from 1 to 5, found {shown}")
+        raise ParseError(f"utility score must be an integer from 1 to 5, found {shown(value) if value is not None else 'nothing'}")
     return int(number)

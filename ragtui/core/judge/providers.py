@@ -25,6 +25,7 @@ from typing import Any
 
 from ragtui.core.judge.parsing import VERDICT_SCHEMA_NAME
 from ragtui.core.judge.settings import JudgeSettings
+from ragtui.core.loading import bounded_json
 
 ANTHROPIC_VERSION = "2023-06-01"
 
@@ -66,7 +67,7 @@ class ResponseShapeError(ValueError):
 def error_message(body: str) -> str:
     """The human part of an error body: `error.message`, `error` or the text itself."""
     try:
-        data = json.loads(body)
+        data = bounded_json.loads(body)
     except (json.JSONDecodeError, ValueError):
         return body.strip()[:300]
     if isinstance(data, dict):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import InputError, problem
-from ragtui.core.loading.config import DEFAULT_FALLBACK_PHRASES, DEFAULT_UNANSWERABLE_CATEGORIES
+from ragtui.core.loading.config import DEFAULT_FALLBACK_PHRASES, DEFAULT_UNANSWERABLE_CATEGORIES, MAX_K
 
 PROVIDERS = ("openai", "anthropic", "ollama", "lexical")
 LANGS = ("fr", "en")
@@ -104,6 +104,8 @@ class JudgeSettings:
         for name in ("max_tokens", "concurrency", "k"):
             if getattr(self, name) < 1:
                 raise InputError(problem(where, None, name, f"must be at least 1, got {getattr(self, name)}"))
+        if self.k > MAX_K:
+            raise InputError(problem(where, None, "k", f"expected a whole number from 1 to {MAX_K}, got {self.k}"))
         if self.max_retries < 0 or self.timeout <= 0:
             raise InputError(problem(where, None, "timeout", "timeout must be > 0 and max_retries >= 0"))
         if self.provider in DEFAULT_KEY_ENV and not self.api_key and self.uses_official_endpoint:
@@ -194,17 +196,11 @@ def _load_config(config: Mapping[str, Any] | str | os.PathLike[str] | None) -> t
         config = default
     if isinstance(config, Mapping):
         return dict(config), "config"
-    import yaml
-
     from ragtui.core.loading.records import read_bytes_utf8
-    from ragtui.core.loading.yaml_safe import safe_load
+    from ragtui.core.loading.yaml_safe import load_yaml_file
 
     path = Path(config)
-    try:
-        data = safe_load(read_bytes_utf8(path))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise InputError(problem(path, mark.line + 1 if mark else None, None, f"malformed YAML: {exc}")) from None
+    _, data = load_yaml_file(path, read_bytes_utf8(path))
     if data is None:
         return {}, str(path)
     if not isinstance(data, dict):

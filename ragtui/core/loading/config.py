@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.errors import InputError, Problem, problem, shown
 from ragtui.core.loading.inputs import default_config_path
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.metric_specs import metric_by_name
@@ -27,6 +27,8 @@ DEFAULT_CATEGORY_NAMES = {
 }
 DEFAULT_UNANSWERABLE_CATEGORIES = ("sans_reponse",)
 DEFAULT_K = 5  # when neither -k, nor the config, nor the run says
+# The most passages a k may count, wherever k is read (-k, a config, a run): arrays are sized by it.
+MAX_K = 1000
 
 
 @dataclass(frozen=True)
@@ -113,14 +115,13 @@ def _target_bound(path: Path, line: int | None, name: str, spec: Any, problems: 
 def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]:
     """Parse a config file; returns (config or None, every problem found)."""
     from ragtui.core.loading.records import read_bytes_utf8
-    from ragtui.core.loading.yaml_safe import safe_load_with_node
+    from ragtui.core.loading.yaml_safe import safe_load_with_node, yaml_problem
 
     text = read_bytes_utf8(path)
     try:
         node, data = safe_load_with_node(text)
-    except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark else None
-        return None, [problem(path, line, None, f"malformed YAML: {exc.problem}")]
+    except yaml.YAMLError as exc:
+        return None, [yaml_problem(path, exc)]
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         lines = {key.value: key.start_mark.line + 1 for key, _ in node.value}
@@ -129,8 +130,8 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
     problems: list[Problem] = []
     config = Config(path=path)
     k = data.get("k")
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000):
-        problems.append(problem(path, lines.get("k"), "k", f"expected a whole number from 1 to 1000, found {k!r}"))
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K):
+        problems.append(problem(path, lines.get("k"), "k", f"expected a whole number from 1 to {MAX_K}, found {shown(k)}"))
         k = None
     targets = dict(DEFAULT_TARGETS)
     raw_targets = data.get("targets", {}) or {}

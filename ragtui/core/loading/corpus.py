@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.errors import InputError, Problem, problem, warning
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.records import load_yaml_records
 
 CORPUS_SUFFIXES = (".yaml", ".yml", ".jsonl", ".parquet")
@@ -97,7 +98,7 @@ def _jsonl_passages(path: Path, problems: list[Problem]) -> list[CorpusPassage]:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = bounded_json.loads(line)
             except json.JSONDecodeError as exc:
                 problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
                 continue

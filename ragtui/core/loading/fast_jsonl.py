@@ -12,12 +12,12 @@ still located.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 import polars as pl
 
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.line_texts import line_starts
 from ragtui.core.loading.records import BOM
@@ -94,8 +94,8 @@ def _meta_line(head: bytes) -> dict[str, Any] | None:
     if not head.lstrip().startswith(b'{"run"'):
         return {}
     try:
-        parsed = json.loads(head)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        parsed = bounded_json.loads(head)
+    except ValueError:  # malformed, past a bound or not UTF-8: the exact path says which
         return None
     if not isinstance(parsed, dict) or set(parsed) != {"run"} or not isinstance(parsed["run"], dict):
         return None

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from ragtui.core.errors import InputError, Problem, problem, warning
+from ragtui.core.errors import InputError, Problem, problem, shown, warning
+from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_record
 from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
 from ragtui.core.loading.schema import GOLD_SCHEMA
@@ -38,7 +38,16 @@ class GoldSet:
 
 
 def _gold_records(path: Path) -> tuple[list, list[int], list[Problem], bool]:
-    """(records, their lines, problems, whether the format has question texts)."""
+    """(records, their lines, problems, whether the format has question texts).
+
+    A FIFO is read once (a sniff and a parse would open it twice); a device is refused.
+    """
+    with spooled(path) as copy:
+        records, lines, problems, has_questions = _file_records(copy)
+        return records, lines, renamed(problems, copy, path), has_questions
+
+
+def _file_records(path: Path) -> tuple[list, list[int], list[Problem], bool]:
     from ragtui.core import importers
 
     foreign = importers.detect_gold(path)
@@ -82,7 +91,7 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
     grades: dict[str, dict[str, int]] = {}
     for item, line in zip(items, lines, strict=True):
         if not isinstance(item, dict):
-            problems.append(problem(path, line, None, f"expected a question record, found {json.dumps(item, default=str)[:40]}"))
+            problems.append(problem(path, line, None, f"expected a question record, found {shown(item)}"))
             continue
         row = normalize_gold_record(path, line, item, problems, require_question=require_question)
         if row is not None:

@@ -28,6 +28,8 @@ from typing import Any
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, warning
+from ragtui.core.loading import bounded_json
+from ragtui.core.loading.bounded_file import read_bounded
 from ragtui.core.loading.inputs import default_labels_path
 from ragtui.core.loading.runs import check_run
 
@@ -186,12 +188,9 @@ def replay(path: Path, runs: list[str], base: dict[str, RunLabels] | None = None
     out = base if base is not None else {run: RunLabels(run) for run in runs}
     for labels in out.values():
         labels.path = path
-    try:
-        data = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):  # nothing labelled yet (writing will say why it cannot)
+    if not path.exists():  # nothing labelled yet (writing will say why it cannot)
         return out
-    except OSError as exc:
-        raise InputError(problem(path, None, None, f"cannot read labels: {exc.strerror}")) from None
+    data = read_bounded(path)
     lines = data.split(b"\n")
     problems: list[Problem] = []
     others: Counter[str] = Counter()
@@ -200,7 +199,7 @@ def replay(path: Path, runs: list[str], base: dict[str, RunLabels] | None = None
             continue
         last_unterminated = number == len(lines)  # no newline after it: a write cut short
         try:
-            obj = json.loads(raw.decode("utf-8"))
+            obj = bounded_json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             if last_unterminated:
                 note = warning(path, number, None, "last line cut short (the app was stopped while writing); skipped")

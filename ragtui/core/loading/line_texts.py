@@ -64,6 +64,11 @@ class LineTexts:
     first_line: int  # the line number of row 0 (2 after a metadata line)
     stamp: tuple[int, int]  # file_stamp when the lines were located
 
+    def written_for(self, key: str) -> bool:
+        """True: these texts are the run file's own lines, each checked against its
+        question id as it is read (a run cache entry's key does not apply)."""
+        return True
+
     @property
     def rows(self) -> int:
         return len(self.starts)

@@ -12,8 +12,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.errors import Problem, problem, warning
-from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, VERDICT_ALIASES
+import polars as pl
+
+from ragtui.core.errors import Problem, problem, shown, warning
+from ragtui.core.loading import bounded_json
+from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RECORD_ALIASES, RUN_SCHEMA, VERDICT_ALIASES
 
 # A retrieved passage this long is almost certainly a whole document: shown, but flagged.
 LONG_PASSAGE_CHARS = 100_000
@@ -87,8 +90,7 @@ def _kind(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:37] + "…"
+    return shown(value)
 
 
 def apply_aliases(record: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
@@ -287,6 +289,18 @@ def normalize_gold_record(
     row = {"id": record_id, "line": line, **gold_fields(check, record, required=True, require_question=require_question)}
     row["tags"] = list(dict.fromkeys(check.string_list(record.get("tags"), "tags") or []))  # each tag once, in order
     return row if record_id is not None else None
+
+
+def run_frame(path: Path, rows: list[dict[str, Any]], lines: list[int], problems: list[Problem]) -> pl.DataFrame:
+    """The rows (read from `lines`) as a frame of the run schema. A lone surrogate (a RAGAS
+    CSV cell `'\\ud800'`) is no UTF-8 text and polars refuses the frame for it: only then is
+    each row holding one named at its line and left out, so an ordinary run pays nothing."""
+    try:
+        return pl.DataFrame(rows, schema=RUN_SCHEMA)
+    except UnicodeEncodeError:
+        bad = {i for i, row in enumerate(rows) if bounded_json.has_lone_surrogate(row)}
+        problems.extend(problem(path, lines[i], None, "a lone surrogate (\\ud800–\\udfff) in a text: not UTF-8 text") for i in sorted(bad))
+        return pl.DataFrame([row for i, row in enumerate(rows) if i not in bad], schema=RUN_SCHEMA)
 
 
 def duplicate_id_problems(path: Path, rows: list[dict[str, Any]]) -> list[Problem]:

@@ -17,7 +17,8 @@ from typing import IO, Any
 import yaml
 
 from ragtui.core.atomic import atomic_writer
-from ragtui.core.errors import InputError, Problem, problem
+from ragtui.core.errors import InputError, Problem, problem, shown
+from ragtui.core.loading import bounded_json
 
 RUN_EXTENSIONS = {".jsonl", ".ndjson", ".json", ".yaml", ".yml", ".parquet"}
 PARQUET_META_KEY = "ragtui.run"
@@ -40,14 +41,9 @@ BOM = "\ufeff"
 
 def read_bytes_utf8(path: Path) -> str:
     """Read a whole file as UTF-8, or raise an InputError naming the bad byte's line."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(problem(path, None, None, "file not found")) from None
-    except IsADirectoryError:
-        raise InputError(problem(path, None, None, "is a folder, expected a file")) from None
-    except OSError as exc:
-        raise InputError(problem(path, None, None, f"cannot read: {exc.strerror}")) from None
+    from ragtui.core.loading.bounded_file import read_bounded
+
+    data = read_bounded(path)
     if not data.strip():
         raise InputError(problem(path, None, None, "the file is empty"))
     try:
@@ -77,7 +73,7 @@ def json_lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Probl
         if not line.strip():
             continue
         try:
-            parsed.append((number, json.loads(line)))
+            parsed.append((number, bounded_json.loads(line)))
         except json.JSONDecodeError as exc:
             problems.append(problem(path, number, None, _json_line_error(exc)))
     return parsed, problems
@@ -96,9 +92,7 @@ def read_jsonl(path: Path, text: str | None = None) -> RawRun:
     for number, obj in parsed:
         first = number == first_number
         if not isinstance(obj, dict):
-            shown = json.dumps(obj, ensure_ascii=False)
-            shown = shown if len(shown) <= 40 else shown[:39] + "…"
-            problems.append(problem(path, number, None, f"expected a JSON object, found {shown}"))
+            problems.append(problem(path, number, None, f"expected a JSON object, found {shown(obj)}"))
         elif first and set(obj) == {"run"}:
             if isinstance(obj["run"], dict):
                 meta, meta_line = obj["run"], number
@@ -115,16 +109,9 @@ def read_jsonl(path: Path, text: str | None = None) -> RawRun:
 
 def _yaml_record_lines(text: str, path: Path) -> tuple[Any, list[int] | None]:
     """Load YAML safely, with the line of each top-level record where it has one."""
-    from ragtui.core.loading.yaml_safe import safe_load_with_node
+    from ragtui.core.loading.yaml_safe import load_yaml_file
 
-    try:
-        node, data = safe_load_with_node(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(problem(path, line, None, f"malformed YAML: {exc.problem}")) from None
-    except yaml.YAMLError as exc:
-        raise InputError(problem(path, None, None, f"malformed YAML: {exc}")) from None
+    node, data = load_yaml_file(path, text)
     record_nodes = None
     if isinstance(node, yaml.SequenceNode):
         record_nodes = node.value
@@ -190,7 +177,7 @@ def read_json_or_yaml_run(path: Path) -> RawRun:
     if path.suffix.lower() == ".json":
         text = read_bytes_utf8(path)
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(problem(path, exc.lineno, None, _json_line_error(exc))) from None
         rest, items, lines = _split_container(path, data, ("results",), None)
@@ -217,7 +204,7 @@ def read_parquet_run_frame(path: Path) -> tuple[dict[str, Any], Any, list[Proble
     problems: list[Problem] = []
     if PARQUET_META_KEY in kv:
         try:
-            meta = json.loads(kv[PARQUET_META_KEY])
+            meta = bounded_json.loads(kv[PARQUET_META_KEY])
         except json.JSONDecodeError as exc:
             problems.append(problem(path, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
     sidecar = path.with_name(path.stem + ".run.yaml")
@@ -274,7 +261,7 @@ def write_run_lines(handle: IO[str], meta: dict[str, Any], records: Iterable[dic
 def json_object_line(path: Path, line_no: int, text: str, problems: list[Problem]) -> dict[str, Any] | None:
     """One line of a JSONL sidecar as a JSON object, or None with the problem recorded."""
     try:
-        data = json.loads(text)
+        data = bounded_json.loads(text)
     except json.JSONDecodeError as exc:
         problems.append(problem(path, line_no, None, f"not JSON ({exc.msg})"))
         return None

@@ -12,15 +12,23 @@ Kept free of heavy imports at module level: the CLI names its inputs with it.
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
+
+from ragtui.core.loading import bounded_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.runs import Run
 
 SCHEMES = ("https", "http", "s3", "gs", "az", "abfs", "abfss")
+# The whole fetch of a remote run, metadata and columns: a run of 100,000 questions is a
+# few hundred megabytes, fetched in well under this on any link a team works over.
+FETCH_DEADLINE_S = 300.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,31 @@ def run_location(text: str) -> Path | RemoteLocation:
     return RemoteLocation(text) if is_remote(text) else Path(text)
 
 
+def within_deadline(fetch: Callable[[], T]) -> T:
+    """`fetch()`, or TimeoutError once FETCH_DEADLINE_S have passed.
+
+    polars' readers time out per read, so a server sending a byte every half second (or
+    promising more bytes than it sends) would hold a run open for ever; the fetch runs in
+    a daemon thread, left behind at the deadline (it ends with its connection).
+    """
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = fetch()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller as it was raised
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="ragtui-fetch", daemon=True)
+    thread.start()
+    thread.join(FETCH_DEADLINE_S)
+    if thread.is_alive():
+        raise TimeoutError
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
     """Fetch a Parquet run; raises InputError naming the address on any failure."""
     import polars as pl
@@ -71,8 +104,9 @@ def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
     if location.suffix.lower() != ".parquet":
         raise InputError(problem(location, None, None, "a run at an address must be a Parquet file (.parquet); download other formats first"))
     try:
-        stored_meta = pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY)
-        stored = pl.read_parquet(location.url)
+        stored_meta, stored = within_deadline(lambda: (pl.read_parquet_metadata(location.url).get(PARQUET_META_KEY), pl.read_parquet(location.url)))
+    except TimeoutError:
+        raise InputError(problem(location, None, None, f"cannot fetch: no whole reply within {FETCH_DEADLINE_S:g} s")) from None
     except Exception as exc:  # noqa: BLE001 - object stores raise many types: one message names the address
         reason = " ".join(str(exc).split())[:300]
         raise InputError(problem(location, None, None, f"cannot fetch: {reason}")) from None
@@ -80,7 +114,7 @@ def load_remote_run(location: RemoteLocation, *, detail: bool = True) -> Run:
     meta_dict: dict[str, Any] = {}
     if stored_meta:
         try:
-            meta_dict = json.loads(stored_meta)
+            meta_dict = bounded_json.loads(stored_meta)
         except json.JSONDecodeError as exc:
             problems.append(problem(location, None, "run", f"metadata key {PARQUET_META_KEY} is not JSON: {exc.msg}"))
     frame = canonical_from_frame(stored)

@@ -21,6 +21,13 @@ into place, so a half-written entry is never read.
 
 The cache never grows past its limit (5 GB, or `RAGTUI_CACHE_LIMIT`): after each new
 entry, the least recently used ones are removed first.
+
+An entry carries the key it was written for — in `entry.json` and in the metadata of each
+Parquet file (`ragtui.cache_key`) — and is served only when both match: a file copied in
+from another entry is never served as this run's numbers. The cache removes only what it
+wrote: a folder is an entry when its `entry.json` names it, a build in progress when it
+holds the STAGING_MARKER; in either, only the cache's own file names are removed, a
+symbolic link is never followed, and anything else is left where it is and counted.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import hashlib
 import json
 import os
 import secrets
-import shutil
+import stat
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,6 +45,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ragtui.core.errors import Problem
+from ragtui.core.loading.run_cache_files import (
+    KEY_METADATA,
+    LEAN,
+    MANIFEST,
+    STAGING_MARKER,
+    is_own,
+    own_manifest,
+    remove_entry_folder,
+    unfinished_builds,
+)
 from ragtui.core.user_dirs import xdg_dir
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,8 +71,6 @@ _Binary = TypeVar("_Binary", bound=BinaryIO)
 CACHE_VERSION = 3
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
-MANIFEST = "entry.json"
-LEAN = "frame.parquet"
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
 
 
@@ -86,7 +101,13 @@ def read_through(handle: _Binary) -> _Binary:
 
 
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side)."""
+    """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side).
+
+    Raises OSError for anything but a regular file: a FIFO read here would be read up
+    before its loader opens it, and `/dev/zero` would never end.
+    """
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise OSError(f"{path}: not a regular file")
     with path.open("rb") as handle:
         return hashlib.file_digest(read_through(handle), "sha1").hexdigest()
 
@@ -140,24 +161,30 @@ class RunCache:
     def entries(self) -> list[EntryInfo]:
         """Every complete entry, least recently used first."""
         found = []
-        with contextlib.suppress(FileNotFoundError):
-            for folder in self.folder.iterdir():
+        for folder in self._folders():
+            with contextlib.suppress(OSError, ValueError):
                 manifest = folder / MANIFEST
-                if folder.name.startswith(".") or not manifest.is_file():
-                    continue
-                with contextlib.suppress(OSError, ValueError):
-                    source = str(json.loads(manifest.read_text(encoding="utf-8")).get("source", "?"))
-                    size = sum(part.stat().st_size for part in folder.iterdir())
-                    found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
+                source = str(own_manifest(folder).get("source", "?"))
+                size = sum(part.lstat().st_size for part in folder.iterdir())
+                found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
         return sorted(found, key=lambda info: info.last_used)
 
-    def clear(self) -> tuple[int, int]:
-        """Remove every entry (and any left-over temporary folder); (entries, bytes) removed."""
+    def clear(self) -> tuple[int, int, list[Path]]:
+        """Remove every entry and unfinished build; (entries, bytes removed, what was left:
+        anything in the folder the cache did not write)."""
         entries = self.entries()
+        left: list[Path] = []
+        if self.folder.is_symlink():
+            return 0, 0, [self.folder]
         with contextlib.suppress(FileNotFoundError):
-            for folder in self.folder.iterdir():
-                _remove(folder)
-        return len(entries), sum(info.size for info in entries)
+            for folder in sorted(self.folder.iterdir()):
+                if not (is_own(folder) and remove_entry_folder(folder)):
+                    left.append(folder)
+        return len(entries), sum(info.size for info in entries), left
+
+    def unfinished(self) -> list[Path]:
+        """Builds left by a process that ended before it finished (killed, out of disk)."""
+        return unfinished_builds(self.folder)
 
     def evict(self, keep: Path | None = None) -> list[EntryInfo]:
         """Remove the least recently used entries until the cache fits its limit; `keep`
@@ -168,20 +195,17 @@ class RunCache:
         for info in entries:
             if total <= self.limit:
                 break
-            _remove(info.folder)
+            remove_entry_folder(info.folder)
             total -= info.size
             removed.append(info)
         return removed
 
-
-def _remove(folder: Path) -> None:
-    """Remove an entry; renamed first, so a concurrent reader sees it whole or not at all."""
-    trash = folder.with_name(f".trash-{secrets.token_hex(6)}")
-    try:
-        folder.rename(trash)
-    except OSError:
-        return  # already gone (another process evicted it)
-    shutil.rmtree(trash, ignore_errors=True)
+    def _folders(self) -> list[Path]:
+        """The entries' folders: real folders (never a link) whose manifest names them."""
+        with contextlib.suppress(OSError):
+            if not self.folder.is_symlink():
+                return [folder for folder in self.folder.iterdir() if not folder.name.startswith(".") and is_own(folder)]
+        return []
 
 
 def _schema_signature() -> str:
@@ -214,13 +238,17 @@ class CacheEntry:
         import polars as pl
 
         try:
-            manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            manifest = own_manifest(self.folder)
             if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
                 return None
+            if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
+                return None  # another entry's numbers copied in: never served as this run's
             # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
             # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
             frame = pl.read_parquet(self.folder / LEAN).rechunk()
             texts = _texts(self.folder, manifest, path)
+            if not texts.written_for(self.key):
+                return None
             if texts.rows != frame.height:
                 return None
             # Last used: eviction removes the least recent first. The precise clock, not the
@@ -234,8 +262,7 @@ class CacheEntry:
     def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
         try:
-            manifest = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-            return _texts(self.folder, manifest, self.source)
+            return _texts(self.folder, own_manifest(self.folder), self.source)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -243,11 +270,16 @@ class CacheEntry:
         """A writer for this entry, or why the cache folder cannot be written."""
         from ragtui.core.loading.run_cache_parts import EntryWriter
 
+        staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
         try:
             self.cache.folder.mkdir(parents=True, exist_ok=True)
-            staging = self.cache.folder / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
+            for folder in self.cache.unfinished():
+                remove_entry_folder(folder)
             staging.mkdir()  # 0777 less the umask, as the user's other folders
+            (staging / STAGING_MARKER).write_bytes(b"")
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                remove_entry_folder(staging)
             return f"cannot write {self.cache.folder}: {exc.strerror or exc}"
         return EntryWriter(self, staging)
 

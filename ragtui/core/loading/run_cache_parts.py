@@ -8,7 +8,6 @@ import bisect
 import contextlib
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -16,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ragtui.core.atomic import atomic_write_text, atomic_writer
-from ragtui.core.loading.run_cache import CACHE_VERSION, LEAN, MANIFEST, CacheEntry
+from ragtui.core.loading.run_cache import CACHE_VERSION, CacheEntry
+from ragtui.core.loading.run_cache_files import KEY_METADATA, LEAN, MANIFEST, STAGING_MARKER, remove_entry_folder
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -81,6 +81,13 @@ class TextStore:
             starts.append(total)
             total += int(rows)
         return cls(folder, tuple(str(name) for name, _ in parts), tuple(starts), total)
+
+    def written_for(self, key: str) -> bool:
+        """Whether every text file carries the entry's key (a file copied in from another
+        entry is not this run's texts)."""
+        import polars as pl
+
+        return all(pl.read_parquet_metadata(self.folder / name).get(KEY_METADATA) == key for name in self.parts)
 
     def row(self, index: int, question_id: str | None = None) -> dict[str, Any]:
         """The text columns of frame row `index` (`question_id` is for `LineTexts`' check).
@@ -153,6 +160,8 @@ class EntryWriter:
     def add(self, frame: pl.DataFrame) -> None:
         """Write the text columns of these rows (the next rows of the frame) as one part,
         or as several of at most PART_ROWS rows each."""
+        import polars as pl
+
         from ragtui.core.loading.schema import TEXT_COLUMNS
 
         if frame.height > PART_ROWS:
@@ -160,8 +169,6 @@ class EntryWriter:
             # writes a slice of a large frame at the pace of the whole frame's buffers (16,384
             # rows of a 1,000,000-row run: 9.3 s; the same rows copied: 0.18 s), so a run's
             # texts took over 400 s to cache. Each part is gathered into its own buffers.
-            import polars as pl
-
             for start in range(0, frame.height, PART_ROWS):
                 part = frame.slice(start, PART_ROWS)
                 self.add(part.select(pl.all().gather(pl.int_range(0, pl.len()))))
@@ -175,9 +182,11 @@ class EntryWriter:
                 # view decodes a row group at each step. Against zstd's fastest level, on a
                 # 100,000-question run: written in 0.9 s instead of 1.3 s, a row read in
                 # 6.3 ms instead of 9.4 ms, for 77 MB instead of 52 MB.
-                frame.select(TEXT_COLUMNS).write_parquet(handle, row_group_size=TEXT_ROW_GROUP, compression="snappy")
-        except OSError as exc:
-            self.failed = exc.strerror or str(exc)
+                frame.select(TEXT_COLUMNS).write_parquet(
+                    handle, row_group_size=TEXT_ROW_GROUP, compression="snappy", metadata={KEY_METADATA: self.entry.key}
+                )
+        except (OSError, pl.exceptions.PolarsError) as exc:  # polars says "No space left on device" in its own type
+            self.failed = _why(exc)
             return
         self.parts.append((name, frame.height))
         self.rows += frame.height
@@ -199,20 +208,23 @@ class EntryWriter:
 
         if self.failed is None and self.rows != run.frame.height:
             self.failed = f"{self.rows} rows of texts for {run.frame.height} questions"
+        import polars as pl
+
         if self.failed is None:
             try:
                 digest = self.read_digest or self.entry.digest
                 lines = self._save_lines()
                 manifest = json.dumps(_manifest(self.entry, run, self.parts, digest, lines), ensure_ascii=False, allow_nan=False)
                 with atomic_writer(self.staging / LEAN, "wb") as handle:
-                    without_detail(run.frame).write_parquet(handle)  # a no-op on a frame already lean
+                    without_detail(run.frame).write_parquet(handle, metadata={KEY_METADATA: self.entry.key})  # lean already: a plain write
                 atomic_write_text(self.staging / MANIFEST, manifest)
+                (self.staging / STAGING_MARKER).unlink()
                 self.staging.rename(self.entry.folder)
-            except (OSError, TypeError, ValueError) as exc:
+            except (OSError, TypeError, ValueError, pl.exceptions.PolarsError) as exc:
                 if isinstance(exc, OSError) and self.entry.folder.is_dir():
                     self.abort()
                     return None  # another process cached the same file meanwhile
-                self.failed = getattr(exc, "strerror", None) or str(exc)
+                self.failed = _why(exc)
         if self.failed is not None:
             self.abort()
             return self.failed
@@ -233,13 +245,20 @@ class EntryWriter:
         return LineTexts(self.entry.source, starts, self.stamp[0], self.first_line, self.stamp).save(self.staging)
 
     def abort(self) -> None:
-        """Drop the temporary folder."""
-        shutil.rmtree(self.staging, ignore_errors=True)
+        """Drop the temporary folder (its own files only, as `ragtui cache clear` does)."""
+        remove_entry_folder(self.staging)
+
+
+def _why(exc: BaseException) -> str:
+    """One line on why an entry could not be written ("No space left on device", …)."""
+    reason = getattr(exc, "strerror", None) or str(exc)
+    return " ".join(reason.split())[:200]
 
 
 def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None) -> dict[str, Any]:
     return {
         "lines": lines,
+        "key": entry.key,
         "version": CACHE_VERSION,
         "source": str(entry.source.resolve()),
         "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from ragtui.core.errors import InputError, Problem, problem
-from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record
+from ragtui.core.errors import InputError, Problem, problem, shown
+from ragtui.core.loading.bounded_file import renamed, spooled
+from ragtui.core.loading.config import MAX_K
+from ragtui.core.loading.normalize import duplicate_id_problems, normalize_run_record, run_frame
 from ragtui.core.loading.own_files import own_file
 from ragtui.core.loading.records import RUN_EXTENSIONS, RawRun, read_parquet_run_frame, read_raw_run
-from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
+from ragtui.core.loading.schema import without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
     from ragtui.core.loading.line_texts import LineTexts
@@ -87,8 +89,8 @@ def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | No
         return None
 
     k = meta.get("k")
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-        problems.append(problem(path, line, "run.k", f"expected a whole number ≥ 1, found {k!r}"))
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K):
+        problems.append(problem(path, line, "run.k", f"expected a whole number from 1 to {MAX_K}, found {shown(k)}"))
         k = None
     phrases = meta.get("fallback_phrases")
     if phrases is not None and (not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases)):
@@ -110,13 +112,14 @@ def parse_meta(path: Path | RemoteLocation, meta: dict[str, Any], line: int | No
 def frame_from_raw(raw: RawRun) -> tuple[pl.DataFrame, list[Problem]]:
     """Validate every record of a RawRun; returns the frame and all problems found."""
     problems = list(raw.problems)
-    rows = []
+    rows, lines = [], []
     for record, line in zip(raw.records, raw.lines):
         row = normalize_run_record(raw.path, line, record, problems)
         if row is not None:
             rows.append(row)
+            lines.append(line)
     problems += duplicate_id_problems(raw.path, rows)
-    return pl.DataFrame(rows, schema=RUN_SCHEMA), problems
+    return run_frame(raw.path, rows, lines, problems), problems
 
 
 def check_run(
@@ -207,6 +210,10 @@ def load_run(
         # polars fetches it; there is no cheap, trustworthy "unchanged" check to cache it by.
         return load_remote_run(path if isinstance(path, RemoteLocation) else RemoteLocation(str(path)), detail=detail)
     path = Path(path)
+    with spooled(path) as copy:
+        if copy != path:  # a FIFO: its bytes, read once, loaded as a file (and not cached)
+            run = load_run(copy, fmt, gold_questions, detail=detail, variant=variant, gold_categories=gold_categories)
+            return replace(run, path=path, warnings=tuple(renamed(run.warnings, copy, path)))
     fmt = file_format(path, fmt)  # detected once, for both paths
     entry = None
     if cache is not None:

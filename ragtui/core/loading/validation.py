@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragtui.core.errors import InputError, Problem
+from ragtui.core.loading.bounded_file import renamed, spooled
 from ragtui.core.loading.config import config_problems_and_value
 from ragtui.core.loading.gold import check_gold
 from ragtui.core.loading.runs import check_run
@@ -33,7 +34,19 @@ def guess_kind(path: Path) -> str:
 
 
 def validate_file(path: Path, kind: str = "auto", fmt: str | None = None) -> tuple[str, list[Problem]]:
-    """(the kind it was checked as, every problem found)."""
+    """(the kind it was checked as, every problem found).
+
+    A FIFO is read once and checked as the file it gave; a device or a socket is named as such.
+    """
+    try:
+        with spooled(path) as copy:
+            checked, problems = _validate(copy, kind, fmt)
+            return checked, renamed(problems, copy, path)
+    except InputError as exc:
+        return ("file" if kind == "auto" else kind), exc.problems
+
+
+def _validate(path: Path, kind: str, fmt: str | None) -> tuple[str, list[Problem]]:
     kind = guess_kind(path) if kind == "auto" else kind
     try:
         if kind == "config":

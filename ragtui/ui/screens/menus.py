@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.notes import MARK_LABELS, MARK_LETTERS, MARK_MEANINGS, MARKS, Mark
 from ragtui.ui.safe_text import safe
 
@@ -97,6 +98,9 @@ class MarkMenu(ModalScreen[tuple[str | None, str] | None]):
         self.question_id = question_id
         self.current = current
         self.chosen: str | None = None
+        # The stored note is data: pre-filled as the screen shows text (an OSC in a notes file
+        # would otherwise reach the terminal), and kept as stored when saved unedited.
+        self._shown_note = neutralize(current.note, keep_newlines=False) if current else ""
 
     def compose(self) -> ComposeResult:
         options = [
@@ -108,7 +112,7 @@ class MarkMenu(ModalScreen[tuple[str | None, str] | None]):
         with Vertical():
             yield Static(Content.assemble("Mark ", safe(self.question_id, one_line=True, limit=40).stylize("bold")), classes="menu-title")
             yield OptionList(*options)
-            yield Input(value=self.current.note if self.current else "", placeholder="note (optional, one line) — Enter saves", id="mark-note")
+            yield Input(value=self._shown_note, placeholder="note (optional, one line) — Enter saves", id="mark-note")
             yield Static("letter: pick · then a note and Enter · Esc: cancel", classes="menu-hint")
 
     def on_mount(self) -> None:
@@ -147,7 +151,8 @@ class MarkMenu(ModalScreen[tuple[str | None, str] | None]):
         if mark is None:  # Enter in the note before picking: the highlighted mark
             highlighted = self.query_one(OptionList).highlighted
             mark = MARKS[highlighted] if highlighted is not None and highlighted < len(MARKS) else MARKS[0]
-        self.dismiss((mark, event.value))
+        unedited = self.current is not None and event.value == self._shown_note
+        self.dismiss((mark, self.current.note if unedited and self.current is not None else event.value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from ragtui.core.judge.batch.api import BatchAPI, BatchRequest, JobStatus, Limits, RequestResult
 from ragtui.core.judge.client import CallError
+from ragtui.core.loading import bounded_json
 
 COUNTS = ("processing", "succeeded", "errored", "canceled", "expired")
 UNRUN = {
@@ -91,7 +92,7 @@ class AnthropicBatchAPI(BatchAPI):
 
     async def results(self, job_id: str, status: JobStatus) -> list[RequestResult]:
         text = (await self.http.send("GET", self._results_url(job_id, status))).text
-        return [self._read_line(json.loads(line)) for line in text.splitlines() if line.strip()]
+        return [self._read_line(bounded_json.loads(line)) for line in text.splitlines() if line.strip()]
 
     def _read_line(self, line: dict[str, Any]) -> RequestResult:
         custom_id = str(line.get("custom_id"))

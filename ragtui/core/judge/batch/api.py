@@ -32,6 +32,8 @@ from ragtui.core.judge.settings import JudgeSettings
 
 log = logging.getLogger("ragtui.judge")
 TRANSFER_TIMEOUT = 600.0  # seconds to upload or download a job file of up to 256 MB
+# A job's results: its requests' replies, a few kilobytes each, for at most 100,000 requests.
+MAX_TRANSFER_BYTES = 2_000_000_000
 
 
 @dataclass(frozen=True)
@@ -111,9 +113,11 @@ class BatchHTTP:
             self.requests += 1
             response_headers = None
             try:
-                response = await self._client.request(method, url, headers=headers, **kwargs)
-            except httpx.TransportError as exc:
-                reason = "timed out" if isinstance(exc, httpx.TimeoutException) else f"connection failed ({type(exc).__name__})"
+                # One deadline for the whole exchange (httpx's is per read) and a bounded body.
+                async with asyncio.timeout(max(self.settings.timeout, TRANSFER_TIMEOUT)):
+                    response = await self._bounded(method, url, headers, kwargs)
+            except (httpx.TransportError, TimeoutError) as exc:
+                reason = "timed out" if isinstance(exc, httpx.TimeoutException | TimeoutError) else f"connection failed ({type(exc).__name__})"
                 # Refused before anything was sent: the job cannot exist, retrying is safe.
                 if not idempotent and not isinstance(exc, httpx.ConnectError):
                     raise UncertainSubmission(f"{method} {url}: {reason}") from None
@@ -135,6 +139,25 @@ class BatchHTTP:
             log.info("judge batch: %s; retry %d in %.2f s", failure, attempt + 1, delay)
             attempt += 1
             await asyncio.sleep(delay)
+
+
+    async def _bounded(self, method: str, url: str, headers: dict[str, str], kwargs: dict[str, Any]) -> httpx.Response:
+        """The response with its body read, at most MAX_TRANSFER_BYTES of it (CallError past that)."""
+        assert self._client is not None
+        request = self._client.build_request(method, url, headers=headers, **kwargs)
+        response = await self._client.send(request, stream=True)
+        try:
+            chunks, size = [], 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_TRANSFER_BYTES:
+                    raise CallError(f"{method} {url}: the reply is larger than {MAX_TRANSFER_BYTES // 1_000_000:,} MB: refused", fatal=True)
+                chunks.append(chunk)
+        finally:
+            await response.aclose()
+        # The body is decoded already: its headers must not say to decode it again.
+        kept = [(name, value) for name, value in response.headers.multi_items() if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        return httpx.Response(response.status_code, headers=kept, content=b"".join(chunks), request=request)
 
 
 class BatchAPI:

@@ -34,6 +34,7 @@ from typing import Any
 from ragtui.core.atomic import atomic_write_text
 from ragtui.core.errors import InputError, problem
 from ragtui.core.judge.batch.api import now_iso
+from ragtui.core.loading import bounded_json
 from ragtui.core.loading.own_files import BATCH_JOBS_SUFFIX
 
 FORMAT = "ragtui-judge-batch/1"
@@ -68,7 +69,7 @@ class JobFile:
         if not path.exists():
             return cls(path, {"format": FORMAT, **identity, "jobs": [], "failed": {}, "adaptations": []})
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = bounded_json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError(problem(path, None, None, f"unreadable batch job file ({exc}); it may list jobs still running at the provider")) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("jobs"), list):

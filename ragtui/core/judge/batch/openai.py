@@ -22,6 +22,7 @@ from typing import Any
 
 from ragtui.core.judge.batch.api import BatchAPI, BatchRequest, JobStatus, Limits, RequestResult
 from ragtui.core.judge.providers import error_message
+from ragtui.core.loading import bounded_json
 
 ENDPOINT = "/v1/chat/completions"
 ENDED = frozenset({"completed", "failed", "expired", "cancelled"})
@@ -88,7 +89,7 @@ class OpenAIBatchAPI(BatchAPI):
             text = (await self.http.send("GET", f"{self.base}/files/{file_id}/content")).text
             for raw_line in text.splitlines():
                 if raw_line.strip():
-                    results.append(self._read_line(json.loads(raw_line)))
+                    results.append(self._read_line(bounded_json.loads(raw_line)))
         return results
 
     def _read_line(self, line: dict[str, Any]) -> RequestResult:
