@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ragtui.cli.common import positive_int, positive_k
 from ragtui.cli.judge_batch import add_batch_arguments, check_batch_flags
-from ragtui.cli.judge_progress import verdicts_cost
+from ragtui.cli.judge_summary import print_summary
 from ragtui.cli.messages import InertFormatter, say
 
 PROVIDER_CHOICES = ("openai", "anthropic", "ollama", "lexical")
@@ -37,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "judge") -> None:
     judge = parser.add_argument_group("judge model")
     judge.add_argument("--provider", choices=PROVIDER_CHOICES, help="wire format: openai (also vLLM, llama.cpp, Ollama /v1), anthropic, ollama (native), lexical (offline, approximate); default openai")
     judge.add_argument("--model", help="the judge model, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:14b")
+    judge.add_argument(
+        "--jury", metavar="M1,M2",
+        help="judge with each model in turn (same provider): OUT holds M1's verdicts and every juror's in `jury`, "
+        "and each further juror's run is written as OUT.jury-2.jsonl, … (compare them with `ragtui agreement`)",
+    )
     judge.add_argument("--base-url", metavar="URL", help="the server, e.g. http://localhost:8000/v1 for vLLM (default: the provider's official API)")
     judge.add_argument("--api-key-env", metavar="NAME", help="the environment variable holding the API key")
     judge.add_argument("--lang", choices=("fr", "en"), help="language of the judge prompts (default fr)")
@@ -63,7 +68,7 @@ def _settings(args: argparse.Namespace, run_meta: dict, out: Path):
     meta_k = run_meta.get("k") if isinstance(run_meta.get("k"), int) else None
     overrides = {
         "provider": args.provider,
-        "model": args.model,
+        "model": args.model if args.model is not None or not args.jury else args.jury.split(",")[0].strip(),
         "base_url": args.base_url,
         "api_key_env": args.api_key_env,
         "lang": args.lang,
@@ -126,58 +131,13 @@ def _judge_logging(verbose: bool):
         logger.setLevel(old_level)
 
 
-def _print_summary(result, settings, out: Path, calls_line: str | None = None) -> None:
-    from ragtui.core.sanitize import neutralize
-
-    totals = result.totals
-    paid = totals.calls - totals.cached_calls
-    say(
-        f"ragtui: judged {totals.judged} answers with {result.meta['judge_model']} "
-        f"({result.meta['judge_prompt_version']}): {totals.judged - totals.errors} with verdicts, {totals.errors} judge errors")
-    if calls_line:  # a batch run tells its calls apart (ragtui.cli.judge_batch)
-        say(calls_line)
-    elif settings.provider != "lexical":
-        say(
-            f"ragtui: {totals.calls} calls ({paid} paid now, {totals.cached_calls} from the cache), "
-            f"{totals.tokens_in} tokens in, {totals.tokens_out} out, {verdicts_cost(totals.cost_usd)}")
-    flagged = (
-        ("the judge reported an injection attempt in {n} answer(s)", "verdicts kept, marked injection: true", totals.injection_ids),
-        ("{n} question(s) address the judge (detector)", "read them before trusting a score", totals.directed_ids),
-    )
-    for what, advice, ids in flagged:
-        if ids:
-            shown = ", ".join(neutralize(i, keep_newlines=False) for i in sorted(ids)[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            say(f"ragtui: warning: {what.format(n=len(ids))}: {shown} — {advice}")
-    _print_error_origin(totals)
-    for record in [r for r in result.records if (r.get("judge") or {}).get("error")][:5]:
-        say(f"ragtui: judge error on {record.get('id')}: {record['judge']['error']}")
-    if totals.errors > 5:
-        say(f"ragtui: … and {totals.errors - 5} more (judge.error in {out})")
-    noise = _noise_line(result.records)
-    if noise:
-        say(noise)
-    say(f"ragtui: wrote {out}")
-
-
-def _print_error_origin(totals) -> None:
-    """What --retry-errors did, or that it would help: errors replayed by the cache stay otherwise."""
-    if totals.retried_ids:
-        still = len(set(totals.retried_ids) & set(totals.error_ids))
-        say(f"ragtui: asked again {len(totals.retried_ids)} question(s) whose judge error came from the cache (--retry-errors): {len(totals.retried_ids) - still} now with verdicts")
-    if totals.replayed_error_ids:
-        n = len(totals.replayed_error_ids)
-        say(f"ragtui: {n} judge error(s) come from replies kept in the cache, not asked again: rerun with --retry-errors to ask those questions again")
-
-
 def run(args: argparse.Namespace) -> int:
     """Judge RUN into OUT. Exit 0 (judge errors are recorded, not fatal), 2 on unusable input."""
-    import asyncio
-    import signal
 
     from ragtui.cli.judge_progress import Progress
     from ragtui.cli.output import check_output_path, is_stdout, output_stream
     from ragtui.core.errors import InputError, problem
-    from ragtui.core.judge.runner import family_warning, judge_run
+    from ragtui.core.judge.runner import family_warning
     from ragtui.core.loading.records import read_raw_run, write_run_lines
 
     if args.print_prompt is not None:
@@ -207,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         say(f"ragtui: warning: {warning}")
     if settings.provider == "lexical":
         say("ragtui: note: the lexical judge is approximate (word overlap, no model): use it offline or in tests")
+    if args.jury:
+        return _run_jury(args, raw, gold, settings, out)
     if args.batch:
         from ragtui.cli.judge_batch import run_batch
 
@@ -215,6 +177,23 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(problem("command line", None, "--repeat", "the lexical judge gives the same verdicts every time: repetitions would measure nothing"))
     progress = None if args.quiet else Progress(len(raw.records) * args.repeat, sys.stderr)
 
+    result = _judge_once(args, raw, gold, settings, out, progress=progress, repeat=args.repeat)
+    if isinstance(result, int):
+        return result
+    with output_stream(args.output) as handle:
+        write_run_lines(handle, result.meta, result.records)
+    print_summary(result, settings, out)
+    return 0
+
+
+def _judge_once(args: argparse.Namespace, raw, gold: dict, settings, out: Path, *, progress=None, repeat: int = 1):
+    """The run judged once through `settings`; an exit code instead when it was interrupted or stopped."""
+    import asyncio
+    import signal
+
+    from ragtui.core.judge.client import CallError
+    from ragtui.core.judge.runner import judge_run
+
     async def main():
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
@@ -222,9 +201,7 @@ def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         except (NotImplementedError, RuntimeError, ValueError):
             pass
-        return await judge_run(raw, settings, gold=gold, progress=progress, repeat=args.repeat, retry_errors=args.retry_errors)
-
-    from ragtui.core.judge.client import CallError
+        return await judge_run(raw, settings, gold=gold, progress=progress, repeat=repeat, retry_errors=args.retry_errors)
 
     try:
         with _judge_logging(args.verbose):
@@ -238,9 +215,60 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for message in result.warnings:
         say(f"ragtui: warning: {message}")
+    return result
+
+
+def _jury_problem(args: argparse.Namespace, settings) -> str | None:
+    """Why --jury cannot run with these options, or None."""
+    from ragtui.cli.output import is_stdout
+
+    if args.model is not None:
+        return "--jury names the models: drop --model"
+    if args.batch or args.repeat > 1:
+        return "--jury judges through interactive calls, once per model: drop --batch and --repeat"
+    if settings.provider == "lexical":
+        return "the lexical judge is no model: a jury needs two models of a provider"
+    if is_stdout(args.output):
+        return "a jury writes a file per juror beside OUT: give -o OUT.jsonl, not -"
+    return None
+
+
+def _run_jury(args: argparse.Namespace, raw, gold: dict, settings, out: Path) -> int:
+    """`--jury M1,M2`: the run judged by each model in turn; OUT with every juror's verdicts."""
+
+    from ragtui.cli.output import output_stream
+    from ragtui.core.errors import InputError, problem
+    from ragtui.core.judge.jury import juror_path, jury_models, with_jury
+    from ragtui.core.judge.runner import family_warning
+    from ragtui.core.loading.records import write_run_lines
+
+    try:
+        models = jury_models(args.jury)
+    except ValueError as exc:
+        raise InputError(problem("command line", None, "--jury", str(exc))) from None
+    why = _jury_problem(args, settings)
+    if why is not None:
+        raise InputError(problem("command line", None, "--jury", why))
+    results = []
+    for model in models:
+        juror = settings.replace(model=model).validated()
+        warning = family_warning(raw.meta.get("generator_model"), juror)
+        if warning and model != models[0]:  # the first model's warning was said already
+            say(f"ragtui: warning: {warning}")
+        result = _judge_once(args, raw, gold, juror, out)
+        if isinstance(result, int):
+            return result
+        results.append((juror, result))
+    first_settings, first = results[0]
+    for position, (juror, result) in enumerate(results[1:], start=2):
+        path = juror_path(out, position)
+        with output_stream(str(path)) as handle:
+            write_run_lines(handle, result.meta, result.records)
+        print_summary(result, juror, path)
     with output_stream(args.output) as handle:
-        write_run_lines(handle, result.meta, result.records)
-    _print_summary(result, settings, out)
+        write_run_lines(handle, first.meta, with_jury(first.records, [result.records for _, result in results[1:]]))
+    print_summary(first, first_settings, out)
+    say(f"ragtui: compare the jurors with: ragtui agreement {out} {juror_path(out, 2)}")
     return 0
 
 
@@ -250,20 +278,3 @@ def _check_repeat(args: argparse.Namespace) -> None:
 
     if args.repeat > 1 and args.batch:
         raise InputError(problem("command line", None, "--repeat", "--repeat judges through interactive calls: drop --batch (or judge once with --batch, then repeat without it)"))
-
-
-def _noise_line(records: list[dict]) -> str | None:
-    """`ragtui: 3 repetitions of 40 answers: faithfulness 4.0 % flip (…)` from the judged records."""
-    from ragtui.core.calibration_words import noise_text
-    from ragtui.core.measuring.judge_noise import noise_of_judge, summarize
-
-    found = {}
-    for record in records:
-        noise = noise_of_judge(record.get("judge") or {})
-        if noise is not None:
-            found[str(record.get("id"))] = noise
-    run = summarize(found)
-    if run is None:
-        return None
-    rates = [(metric, rate.flipped, rate.units) for metric, rate in (("faithfulness", run.faithfulness), ("utility", run.utility))]
-    return "ragtui: " + noise_text(run.repeats, run.answers, rates, len(run.unstable_ids), run.left_out)

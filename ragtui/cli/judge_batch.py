@@ -108,7 +108,8 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
     import asyncio
     import signal
 
-    from ragtui.cli.judge import _judge_logging, _print_summary
+    from ragtui.cli.judge import _judge_logging
+    from ragtui.cli.judge_summary import print_summary
     from ragtui.cli.output import output_stream
     from ragtui.core.judge.batch.jobfile import job_file_path, open_job_count
     from ragtui.core.judge.batch.runner import BatchOptions, check_batch_settings, judge_run_batch
@@ -154,6 +155,6 @@ def run_batch(args: argparse.Namespace, raw, gold: dict, settings, out: Path) ->
             f"a judge error; --retry-errors submits them again")
     with output_stream(args.output) as handle:
         write_run_lines(handle, result.meta, result.records)
-    _print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
+    print_summary(result, settings, out, calls_line=_calls_line(outcome, result))
     say(f"ragtui: batch run took {format_duration(time.monotonic() - started)} here; jobs in {job_path}")
     return 0

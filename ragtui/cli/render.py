@@ -11,7 +11,7 @@ import textwrap
 from typing import Any
 
 from ragtui.cli import render_system as system
-from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_gold import group_tables
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.measuring.metric_specs import HEADLINE, metric_by_name
@@ -156,7 +156,7 @@ def render_text(report: dict[str, Any]) -> str:
     """The report as aligned plain text."""
     two = "B" in report["runs"]
     status_line = status_from_line(report)
-    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), ""]
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), *[line for text in filter(None, [clustering_line(report)]) for line in _wrapped("", text)], ""]
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
@@ -168,7 +168,7 @@ def render_text(report: dict[str, Any]) -> str:
             title, header, rows = certainty
             lines += ["", *_wrapped("", title), *_table(rows, header, gap=" ")]
     lines += tool_text_lines(report, _table)
-    lines += group_tables(report, two, _table, _category_rows, headline_names(report))
+    lines += group_tables(report, two, _table, _category_rows, headline_names(report)) + [line for text in grid_lines(report) for line in _wrapped("", text)]
     lines += ["", *_failure_lines(report)]
     lines += _calibration_lines(report)
     lines += _noise_lines(report)

@@ -18,6 +18,8 @@ from ragtui.core.calibration_words import (
     cal_signed,
     corrected_text,
     noise_text,
+    plan_text,
+    worth_text,
 )
 from ragtui.core.sanitize import neutralize
 
@@ -55,7 +57,12 @@ def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] |
 
 
 def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
-    """(prefix, text) pairs: one per metric and run, then the corrected Δ."""
+    """(prefix, text) pairs: one per metric and run, its label plan, then the corrected Δ."""
+    categories = report.get("categories") or {}
+
+    def names(category: str) -> str:
+        return neutralize(str((categories.get(category) or {}).get("name") or category), keep_newlines=False)
+
     out: list[tuple[str, str]] = []
     for metric in ("faithfulness", "utility"):
         entry = report["metrics"].get(metric, {}).get("corrected")
@@ -67,12 +74,24 @@ def corrected_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
             if c is None:
                 out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, 0)))
                 continue
+            if c.get("too_few_to_correct"):
+                out.append((f"  {metric} {side}: ", corrected_text(metric, raw, None, None, c["labels"], too_few=True)))
+                continue
             text = corrected_text(metric, raw, c["value"], c["ci"], c["labels"]) + f", λ {c['lambda']:.2f}"
             budget = budget_text(metric, c["label_budget"], c["label_budget_target"], c["best_half_width"])
             text += f"; {budget}" if budget else ""
             if c.get("partly_labelled"):
                 text += f"; {c['partly_labelled']} answers partly labelled, left out until complete"
+            if c.get("stratified"):
+                text += "; stratified by category (λ per category)"
+            if c.get("effective_labels") is not None:
+                text += "; " + worth_text(c["effective_labels"], c["answers"], weak=c["weak_judge"])
             out.append((f"  {metric} {side}: ", text))
+        for side, plan in (entry.get("label_plan") or {}).items():
+            if plan is not None and plan["total"] is not None and entry.get(side) is not None:
+                following = plan["next"] or {}
+                name = names(following["category"]) if following.get("category") else None
+                out.append((f"  {metric} {side} plan: ", plan_text(metric, name, following.get("more", 0), plan["target_half_width"], plan["total"])))
         if entry.get("delta") is not None:
             out.append((f"  {metric} Δ: ", f"{cal_signed(metric, entry['delta'])}{cal_interval(metric, entry['delta_ci'], signed=True)} (corrected B − corrected A)"))
     return out

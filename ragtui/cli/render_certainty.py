@@ -1,9 +1,11 @@
-"""How sure the report is: each run against its target, and the power of the comparison.
+"""How sure the report is: each run against its target, the power of the comparison, the
+documents its questions come from, and the category cells that survive many tests.
 
-Two small tables for the text and markdown reports, read from the report document (they
-never re-compute): which runs meet, miss, or cannot yet tell against their targets with
-the interval that decided it, and, for two runs, the smallest drop the comparison could
-detect at 80 % power and the questions a drop of `max_drop` would need.
+Small tables and lines for the text and markdown reports, read from the report document
+(they never re-compute): which runs meet, miss, or cannot yet tell against their targets
+with the interval that decided it; for two runs, the smallest drop the comparison could
+detect at 80 % power and the questions a drop of `max_drop` would need; "clustered by
+document (7)"; and the grid's cells whose change survives the adjustment.
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from ragtui.core.measuring.metric_specs import MetricSpec, metric_by_name
+from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
+    MULTIPLE_TESTING_SHORT,
     TARGET_LEGEND,
+    clustered_text,
     count_text,
     drop_text,
     interval_text,
@@ -94,3 +99,29 @@ def power_table(report: dict[str, Any]) -> Table | None:
     if "power" not in report:
         return None
     return _power_title(report) + ":", ["metric", "n", "detects ≥", "n needed"], _power_rows(report)
+
+
+def clustering_line(report: dict[str, Any]) -> str | None:
+    """`clustered by document (7): intervals resample documents (named by: corpus)`; None when independent."""
+    clustering = report.get("clustering")
+    if not clustering:
+        return None
+    return f"{clustered_text(clustering['clusters'])}: intervals and tests resample documents (named by: {', '.join(clustering['by'])})"
+
+
+def grid_lines(report: dict[str, Any]) -> list[str]:
+    """A blank line, then the category cells whose change survives the grid's adjustment, one
+    per line; [] with one run (no grid)."""
+    grid = report.get("multiple_testing")
+    if not grid:
+        return []
+    method = MULTIPLE_TESTING_SHORT.get(grid["method"], grid["method"])
+    head = f"Category changes that survive {method} over {grid['cells']} cells (adjusted p < {grid['level']:g}):"
+    if not grid["surviving"]:
+        return ["", head, "  none: no category cell changed beyond what {n} tests give by chance".format(n=grid["cells"])]
+    names = {category: data.get("name", category) for category, data in report["categories"].items()}
+    lines = ["", head]
+    for cell in grid["surviving"]:
+        name = neutralize(names.get(cell["category"], cell["category"]), keep_newlines=False)
+        lines.append(f"  {name} · {cell['metric']}: {cell['verdict']} (p {cell['p_value']:.2g}, adjusted {cell['p_adjusted']:.2g})")
+    return lines

@@ -24,7 +24,7 @@ from ragtui.cli.render import (
     target_text,
     value_text,
 )
-from ragtui.cli.render_certainty import power_table, target_table
+from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_system import system_errors_text
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.vocabulary import (
@@ -191,7 +191,11 @@ def render_markdown(report: dict[str, Any]) -> str:
     title = f"{md_code(runs['A']['name'])} → {md_code(runs['B']['name'])}" if two else md_code(runs["A"]["name"])
     out = [f"### ragtui report: {title} (k = {report['k']})", "", *_runs(report), "", *_metrics(report, two)]
     out += tool_markdown_lines(report)
+    clustering = clustering_line(report)
+    out += ["", md_code(clustering)] if clustering else []
     out += ["", *_categories(report, two)]
+    grid = grid_lines(report)[1:]
+    out += ["", f"- {md_code(grid[0])}", *[f"  - {md_code(line.strip())}" for line in grid[1:]]] if grid else []
     if report.get("tags"):
         out += ["", *_categories(report, two, "tags")]
     out += _certainty(report)

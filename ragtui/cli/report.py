@@ -29,6 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         help="output format (default: text); junit, github and html are for CI (docs/ci.md)",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically; - for stdout) instead of stdout")
+    parser.add_argument(
+        "--corpus", metavar="DIR|FILE",
+        help="the corpus (YAML documents, JSONL or Parquet passages): a question's document is its first gold passage's, "
+        "and intervals and tests treat the questions of one document as one cluster",
+    )
     parser.add_argument("--notes", metavar="FILE", help="list the triage marks of this notes file (the app's sidecar) in a section")
     gates = parser.add_argument_group("gates (each prints one line on stderr saying why it passed or failed)")
     gates.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a metric regressed (its interval lies below 0)")
@@ -64,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         a=run_location(args.a),
         b=run_location(args.b[0]) if args.b else None,
         gold=Path(args.gold) if args.gold else None,
+        corpus=Path(args.corpus) if args.corpus else None,
         gold_edits=Path(args.gold_edits) if args.gold_edits else None,
         config=Path(args.config) if args.config else None,
         k=args.k,

@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--question", metavar="ID", help="open the question view on this question")
     parser.add_argument(
         "--corpus", metavar="DIR|FILE",
-        help="the corpus (YAML documents, JSONL or Parquet passages): a gold passage not retrieved is shown with its text",
+        help="the corpus (YAML documents, JSONL or Parquet passages): a gold passage not retrieved is shown with its text, "
+        "and the statistics treat the questions of one document as one cluster",
     )
 
 

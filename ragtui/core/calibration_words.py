@@ -7,6 +7,7 @@ and in score units for utility. Plain numbers in, plain text out: no Textual, no
 
 from __future__ import annotations
 
+from ragtui.core.measuring.label_values import MIN_CORRECTED_ANSWERS
 from ragtui.core.vocabulary import MINUS
 
 NO_SAMPLED = "no labels from the random queue yet: the bias and corrected values need them (L)"
@@ -45,9 +46,18 @@ def half_width_text(metric: str, value: float) -> str:
     return f"±{value:.2f}" if metric == "utility" else f"±{value * 100:.1f} pts"
 
 
-def corrected_text(metric: str, raw: float | None, value: float | None, ci, labels: int) -> str:
+def too_few_text(labels: int, *, why: bool = True) -> str:
+    """`2 labels — too few to correct`: said instead of a corrected value under the minimum
+    (with `why`, followed by the minimum)."""
+    text = f"{labels} labels — too few to correct"
+    return text + f" (it takes {MIN_CORRECTED_ANSWERS} labelled answers)" if why else text
+
+
+def corrected_text(metric: str, raw: float | None, value: float | None, ci, labels: int, *, too_few: bool = False) -> str:
     """`87.5 % · corrected 84.1 % (79.0…89.2), 40 sentence labels` — or the raw value alone."""
     head = "n/a" if raw is None else cal_value(metric, raw)
+    if too_few:
+        return f"{head} · {too_few_text(labels)}"
     if value is None:
         return f"{head} · not corrected (no sampled labels)"
     unit = "sentence labels" if metric == "faithfulness" else "labels"
@@ -63,6 +73,23 @@ def budget_text(metric: str, budget: int | None, target: float, best: float | No
     if budget == 0:
         return f"within {wanted}"
     return f"label ≈ {budget} more answers from the queue for {wanted}"
+
+
+def plan_text(metric: str, category: str | None, more: int, target: float, total: int | None) -> str:
+    """`label 12 more in Procedural to reach ±3.0 pts` (Neyman allocation over the categories)."""
+    wanted = half_width_text(metric, target)
+    if total is None:
+        return f"{wanted} is out of reach even with every answer labelled"
+    if category is None:
+        return f"the labels per category already reach {wanted}"
+    return f"label {more} more in {category} to reach {wanted}"
+
+
+def worth_text(effective: float, labelled: int, *, weak: bool) -> str:
+    """`the judge makes 12 labelled answers worth 19.4`, or the warning that it is too weak to help."""
+    if weak:
+        return f"the judge is too weak to help: {labelled} labelled answers are worth {effective:.1f} with it — label more"
+    return f"the judge makes {labelled} labelled answers worth {effective:.1f}"
 
 
 def bias_text(metric: str, value: float, ci, labels: int) -> str:

@@ -12,6 +12,7 @@ from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.errors import InputError
 from ragtui.core.gold.edits import with_gold_edits
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
+from ragtui.core.loading.corpus import load_corpus
 from ragtui.core.loading.gold import GoldSet, load_gold
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.loading.labels import load_labels
@@ -100,6 +101,8 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
             return None
 
     config = attempt(load_config, inputs.config)
+    corpus = attempt(load_corpus, inputs.corpus) if inputs.corpus is not None else None
+    documents = {pid: p.document for pid, p in corpus.passages.items() if p.document is not None} if corpus is not None else None
     gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
     gold_notes: list[str] = []
     edits_path = inputs.gold_edits_path()
@@ -118,7 +121,9 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     k = resolve_k(inputs.k, config, run_a)
 
     def measure(run: Run) -> Evaluation:
-        return with_tool_scores(evaluate(run, gold, config, k, trec_denominator=inputs.trec_denominator), config)
+        return with_tool_scores(
+            evaluate(run, gold, config, k, trec_denominator=inputs.trec_denominator, passage_documents=documents), config
+        )
 
     if run_b is None:
         evaluations = [measure(run_a)]

@@ -130,6 +130,13 @@ CAUSE_SHORT = {
     "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "system_error": "system err", "judge_error": "judge err",
 }
 JUDGE_CHANGED_NOTE = "⚠ judge changed: Δ mixes judges"
+MULTIPLE_TESTING_SHORT = {"holm": "Holm", "bh": "Benjamini–Hochberg"}
+
+
+def clustered_text(clusters: int | None) -> str | None:
+    """`clustered by document (7)`: the panels' and reports' word for a clustered interval."""
+    return None if clusters is None else f"clustered by document ({clusters})"
+
 
 # Column headings short enough for a category grid at 80 columns.
 SHORT_LABELS = {

@@ -13,7 +13,6 @@ from ragtui.core.comparing.targets import (
     target_verdict,
     wilson_interval,
 )
-from ragtui.core.session import load_comparison
 
 
 def test_wilson_interval_matches_the_score_interval_computed_by_hand():
@@ -36,17 +35,6 @@ def test_a_verdict_needs_the_whole_interval_on_one_side_of_the_target():
     assert target_verdict((0.03, 0.07), 0.05, higher_is_better=False) == INCONCLUSIVE
     assert target_verdict(None, 0.80, higher_is_better=True) is None
     assert target_verdict((0.1, 0.2), None, higher_is_better=True) is None
-
-
-@pytest.fixture(scope="module")
-def sample_comparison():
-    from ragtui.cli.tui import sample_inputs
-    from ragtui.core.loading.inputs import Inputs
-
-    paths = sample_inputs()
-    if not paths["a"].is_file():
-        pytest.skip("the bundled sample (sample_data/) is not there")
-    return load_comparison(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"]))
 
 
 def test_on_the_sample_b_recall_at_5_is_inconclusive_against_80_percent(sample_comparison):

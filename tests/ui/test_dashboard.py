@@ -382,3 +382,23 @@ def test_the_run_header_shows_the_judge_trust_the_report_prints_sidecar_labels_i
     header = build_dashboard_data(comparison).runs[0].calibration
     assert (header.sentences, header.sentence_agreement) == (3, pytest.approx(2 / 3))
     assert build_report(comparison)["calibration"]["A"]["sentence_agreement"] == round(2 / 3, 4)
+
+
+async def test_with_its_corpus_the_samples_panels_say_clustered_by_document_and_the_grid_legend_names_holm():
+    from dataclasses import replace
+
+    from ragtui.cli.tui import sample_inputs
+    from ragtui.core.loading.inputs import Inputs
+
+    paths = sample_inputs()
+    corpus = paths["a"].parent / "corpus"
+    if not corpus.is_dir():
+        pytest.skip("the bundled sample (sample_data/) is not there")
+    inputs = replace(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=paths["config"], cache=False), corpus=corpus)
+    app = RagtuiApp(inputs)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until_loaded(pilot)
+        await pilot.pause()
+        panels = {p.metric.spec.key: p for p in app.screen.query(MetricPanel)}
+        assert str(panels["recall"].border_subtitle) == "clustered by document (7)"
+        assert "underlined: Δ survives Holm" in text_of(app.screen.query_one("#categories-legend"))

@@ -95,3 +95,28 @@ async def test_esc_goes_back_to_the_question_view(triage):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, QuestionScreen) and app.screen.question_id == "proc-02"
+
+
+async def test_a_jurys_verdicts_sit_side_by_side_with_the_judges_and_differences_are_marked(tmp_path, write_jsonl):
+    from ragtui.core.loading.inputs import Inputs
+    from ragtui.core.session import load_comparison
+
+    sentences = [{"text": "Premiere phrase.", "attested": True}, {"text": "Deuxieme phrase.", "attested": True}]
+    juror = {"model": "model-two", "faithfulness": {"sentences": [{"text": "Premiere phrase.", "attested": True},
+                                                                    {"text": "Deuxieme phrase.", "attested": False}]},
+             "utility": {"score": 3}}
+    run = write_jsonl(tmp_path / "judged.jsonl", {"name": "jury", "judge_model": "model-one"}, [{
+        "id": "q1", "question": "Q ?", "gold_passages": ["p1"], "retrieved": [{"id": "p1", "text": "t"}],
+        "answer": "Premiere phrase. Deuxieme phrase.",
+        "judge": {"model": "model-one", "faithfulness": {"sentences": sentences}, "utility": {"score": 4}},
+        "jury": [juror],
+    }])
+    comparison = load_comparison(Inputs(a=run, cache=False))
+    async with _inspect(comparison, "q1", "A").run_test(size=TALL) as pilot:
+        await pilot.pause()
+        jury = str(pilot.app.screen.query_one(".verdict-jury", Static).render()).splitlines()
+        assert jury[0] == "Jury · side by side"
+        assert "model-one" in jury[1] and "model-two" in jury[1]
+        assert jury[2].split() == ["1", "✓", "✓"]
+        assert jury[3].split() == ["2", "✓", "✗", "≠"]
+        assert jury[4].split() == ["u", "4", "3", "≠"]

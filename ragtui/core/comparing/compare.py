@@ -57,7 +57,9 @@ def paired_frame(a: Evaluation, b: Evaluation) -> pl.DataFrame:
     # Only what `_status` reads besides the metrics' own columns: list columns are costly to join.
     keep = ["id", "category", "present", "failed", "failures", "measured", "hit_at_k", "first_gold_rank", "retrieved_ids"]
     keep += [f"{spec.key}:{part}" for spec in METRICS for part in ("num", "den")]
-    left = _measure_columns(a).select(keep + (["tags"] if "tags" in a.questions.columns else []))
+    # A question's document is the gold set's (or the corpus's): read from A's side, as its tags.
+    own: list[str] = [column for column in ("tags", "cluster") if column in a.questions.columns]
+    left = _measure_columns(a).select(keep + own)
     right = _measure_columns(b).select(keep)
     return left.join(right.drop("category"), on="id", how="inner", suffix="_b", maintain_order="left")
 

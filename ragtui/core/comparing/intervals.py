@@ -11,14 +11,25 @@ such field reads as pending (`Comparison.intervals_pending`) — never as a pass
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from ragtui.core.comparing.clustered import (
+    cluster_bootstrap_deltas,
+    clustered_paired_p,
+    clusters_in,
+    design_effect,
+    expanded_confidence,
+)
+from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.quantiles import paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
-from ragtui.core.comparing.stats import mcnemar_exact_p, paired_bootstrap_ci
+from ragtui.core.comparing.stats import bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
 from ragtui.core.comparing.targets import read_targets
+from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.metric_specs import UTILITY_RANGE, MetricSpec
 
 if TYPE_CHECKING:
@@ -46,30 +57,135 @@ def change_verdict(spec: MetricSpec, ci: tuple[float, float] | None, p_value: fl
     return NO_CLEAR_CHANGE
 
 
-def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, config: Config) -> MetricComparison:
+@dataclass(frozen=True)
+class PairedChange:
+    """Δ's interval and test over some paired questions, and how clustered they are."""
+
+    ci: tuple[float, float] | None
+    p_value: float | None
+    clusters: int | None = None
+    design_effect: float | None = None
+
+
+def paired_change(
+    spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
+    confidence: float, *, bootstrap_p_value: bool = False,
+) -> PairedChange:
+    """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
+
+    A 0/1 metric's p is exact McNemar's (Obuchowski's clustered test with clusters); another
+    metric's is the bootstrap's own, when asked (`bootstrap_p_value`: the category grid, whose
+    many cells also draw their counts the fast way, `stats.multinomial_counts`).
+    """
+    num_a, den_a, num_b, den_b = columns
+    both = (den_a > 0) & (den_b > 0)
+    if clusters is None:
+        deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value)
+        ci = percentile_interval(deltas, confidence)
+        count, effect = None, None
+    else:
+        deltas = cluster_bootstrap_deltas(num_a, den_a, num_b, den_b, clusters, fast_counts=bootstrap_p_value)
+        count = clusters_in((den_a > 0) | (den_b > 0), clusters)
+        ci = percentile_interval(deltas, expanded_confidence(confidence, count))
+        effect = design_effect(num_a, den_a, num_b, den_b, clusters)
+    p_value = None
+    if spec.binary:
+        if clusters is None:
+            worse = int(((num_a == 1) & (num_b == 0) & both).sum())
+            better = int(((num_a == 0) & (num_b == 1) & both).sum())
+            p_value = mcnemar_exact_p(worse, better)
+        else:
+            p_value = clustered_paired_p((num_b - num_a)[both], Clusters(clusters.index[both], clusters.count))
+    elif bootstrap_p_value:
+        p_value = bootstrap_p(deltas)
+    return PairedChange(ci, p_value, count, effect)
+
+
+def _columns(frame: pl.DataFrame, spec: MetricSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    num_a, den_a, num_b, den_b = frame.select(
+        f"{spec.key}:num", f"{spec.key}:den", f"{spec.key}:num_b", f"{spec.key}:den_b"
+    ).to_numpy().T
+    return num_a, den_a, num_b, den_b
+
+
+def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, clusters: Clusters | None, config: Config) -> MetricComparison:
     """One metric's Δ interval, McNemar p, verdict and power over the paired questions."""
     spec = metric.spec
     if metric.delta is None:  # nothing measured in a run: nothing to resample or to size
         return replace(metric, intervals_pending=False)
-    num_a, den_a, num_b, den_b = paired.select(
-        f"{spec.key}:num", f"{spec.key}:den", f"{spec.key}:num_b", f"{spec.key}:den_b"
-    ).to_numpy().T
-    if spec.quantile is not None:
+    num_a, den_a, num_b, den_b = columns = _columns(paired, spec)
+    change = paired_change(spec, columns, clusters, config.confidence)
+    if spec.quantile is not None:  # latency p50/p95: the bootstrap of the quantiles' difference (quantiles.py)
         ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence)
-    else:
-        ci = paired_bootstrap_ci(num_a, den_a, num_b, den_b, confidence=config.confidence)
+        return replace(metric, ci=ci, p_value=None, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
     if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
-        return replace(metric, ci=ci, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
-    p_value = None
-    if spec.binary:
-        both = (den_a > 0) & (den_b > 0)
-        worse = int(((num_a == 1) & (num_b == 0) & both).sum())
-        better = int(((num_a == 0) & (num_b == 1) & both).sum())
-        p_value = mcnemar_exact_p(worse, better)
+        return replace(metric, ci=change.ci, p_value=change.p_value, verdict=change_verdict(spec, change.ci, change.p_value, config.confidence), intervals_pending=False)
     scale = UTILITY_RANGE if spec.scale == "score" else 1.0
     power = metric_power(spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence)
-    verdict = change_verdict(spec, ci, p_value, config.confidence)
-    return replace(metric, ci=ci, p_value=p_value, verdict=verdict, power=power, intervals_pending=False)
+    verdict = change_verdict(spec, change.ci, change.p_value, config.confidence)
+    return replace(
+        metric, ci=change.ci, p_value=change.p_value, verdict=verdict, power=power, intervals_pending=False,
+        clusters=change.clusters, design_effect=change.design_effect,
+    )
+
+
+def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | None, confidence: float) -> str:
+    """A grid cell's verdict: regressed or improved only when its adjusted p is below 1 − confidence."""
+    if delta is None or p_adjusted is None or p_adjusted >= 1 - confidence or delta == 0:
+        return NO_CLEAR_CHANGE
+    better = delta > 0 if spec.higher_is_better else delta < 0
+    return IMPROVED if better else REGRESSED
+
+
+def with_category_changes(
+    categories: dict[str, CategoryComparison], paired: pl.DataFrame, clusters: Clusters | None,
+    specs: dict[str, MetricSpec], config: Config,
+) -> dict[str, CategoryComparison]:
+    """Every grid cell's Δ interval and p, adjusted over the grid (metrics × categories).
+
+    The headline metrics are a family of their own and keep their unadjusted verdicts.
+    """
+    labels = paired.get_column("category")
+    # Each metric's four columns read once, each category's rows found once: selecting them
+    # per cell from the frame cost more than the cells' bootstraps at 100,000 questions.
+    columns = {name: _columns(paired, spec) for name, spec in specs.items()}
+    masks = {category: (labels == category).to_numpy() for category in categories}
+    changes: dict[tuple[str, str], PairedChange] = {}
+    for category, data in categories.items():
+        mask = masks[category]
+        part_clusters = Clusters(clusters.index[mask], clusters.count) if clusters is not None else None
+        for name, cell in data.metrics.items():
+            if cell.delta is None:
+                continue
+            part = tuple(column[mask] for column in columns[name])
+            changes[(category, name)] = paired_change(
+                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True
+            )
+    tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
+    adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
+    out = {}
+    for category, data in categories.items():
+        cells = {}
+        for name, cell in data.metrics.items():
+            change = changes.get((category, name))
+            if change is None:
+                cells[name] = cell
+                continue
+            p_adjusted = adjusted.get((category, name))
+            cells[name] = replace(
+                cell, ci=change.ci, p_value=change.p_value, p_adjusted=p_adjusted,
+                verdict=adjusted_verdict(specs[name], cell.delta, p_adjusted, config.confidence),
+                clusters=change.clusters, design_effect=change.design_effect,
+            )
+        out[category] = replace(data, metrics=cells)
+    return out
+
+
+def paired_clusters(comparison: Comparison, paired: pl.DataFrame) -> Clusters | None:
+    """The paired questions' clusters, or None when nothing names a document (the independent path)."""
+    if not comparison.a.clustered_by or "cluster" not in paired.columns:
+        return None
+    return cluster_index(paired.get_column("cluster"), paired.get_column("id"))
 
 
 def with_targets(
@@ -102,19 +218,23 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
         return comparison
     a, b, config = comparison.a, comparison.b, comparison.config
     metrics = comparison.metrics
+    categories = comparison.categories
     runs: dict[str, Evaluation] = {"A": a}
     if b is not None:
         if paired is None:
             from ragtui.core.comparing.compare import paired_frame  # it builds on this module
 
             paired = paired_frame(a, b)
-        metrics = {name: _paired_interval(metric, paired, config) for name, metric in metrics.items()}
+        clusters = paired_clusters(comparison, paired)
+        metrics = {name: _paired_interval(metric, paired, clusters, config) for name, metric in metrics.items()}
+        specs = {name: metric.spec for name, metric in metrics.items()}
+        categories = with_category_changes(comparison.categories, paired, clusters, specs, config)
         # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
         ids = paired.select("id")
         runs = {
             label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
             for label, run in (("A", a), ("B", b))
         }
-    metrics, categories = with_targets(metrics, comparison.categories, runs, config)
+    metrics, categories = with_targets(metrics, categories, runs, config)
     return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
 

@@ -48,8 +48,7 @@ def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozense
         out["B"] = _num(m.b.value, digits)
         out["delta"] = _num(m.delta, digits)
         out["ci"] = [_num(m.ci[0], digits), _num(m.ci[1], digits)] if m.ci else None
-        # p-values can be tiny: keep 4 significant digits rather than 4 decimals.
-        out["p_value"] = None if m.p_value is None else float(f"{m.p_value:.4g}")
+        out["p_value"] = _p(m.p_value)
     out["target"] = m.target
     out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",), digits))
     if two_runs:
@@ -57,12 +56,45 @@ def _metric(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozense
         out["drop_flagged"] = m.drop_flagged
         out["judge_changed"] = m.judge_changed
         out.update(power_fields(m.power))
+        out["clusters"], out["design_effect"] = m.clusters, _num(m.design_effect)
     out["n"] = m.n if two_runs else m.a.n
     out["n_by_run"] = {"A": m.a.n, **({"B": m.b.n} if two_runs and m.b else {})}
     out["higher_is_better"] = m.spec.higher_is_better
     # Runs where the metric measured nothing although it had questions to measure.
     out["not_available"] = [side for side, names in (unavailable or {}).items() if m.name in names]
     return out
+
+
+def _p(value: float | None) -> float | None:
+    """A p-value for the document: they can be tiny, so 4 significant digits rather than 4 decimals."""
+    return None if value is None else float(f"{value:.4g}")
+
+
+def grid_section(comparison: Comparison) -> dict[str, Any]:
+    """`multiple_testing`: how the grid's p-values were adjusted, over how many cells, and which survive."""
+    config = comparison.config
+    cells = [
+        (category, name, cell) for category, data in comparison.categories.items()
+        for name, cell in data.metrics.items() if cell.p_adjusted is not None
+    ]
+    return {
+        "method": config.multiple_testing,
+        "family": "metrics × categories (the headline metrics are a family of their own)",
+        "cells": len(cells),
+        "level": _num(1 - config.confidence),
+        "surviving": [
+            {"category": category, "metric": name, "verdict": cell.verdict, "p_value": _p(cell.p_value), "p_adjusted": _p(cell.p_adjusted)}
+            for category, name, cell in cells if cell.verdict in ("regressed", "improved")
+        ],
+    }
+
+
+def clustering_section(comparison: Comparison) -> dict[str, Any] | None:
+    """`clustering`: what named the questions' documents, and how many there are; None: independent."""
+    by = comparison.a.clustered_by
+    if not by:
+        return None
+    return {"by": list(by), "clusters": int(comparison.a.questions.get_column("cluster").drop_nulls().n_unique())}
 
 
 def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...], digits: int = 4) -> dict[str, Any]:
@@ -94,6 +126,12 @@ def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) ->
                 entry["B"] = _num(cell.b.value, digits) if cell.b else None
                 entry["delta"] = _num(cell.delta, digits)
                 entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
+                if not by_tag:  # the grid's tests are over the categories
+                    entry["ci"] = [_num(cell.ci[0]), _num(cell.ci[1])] if cell.ci else None
+                    entry["p_value"] = _p(cell.p_value)
+                    entry["p_adjusted"] = _p(cell.p_adjusted)
+                    entry["verdict"] = cell.verdict
+                    entry["clusters"], entry["design_effect"] = cell.clusters, _num(cell.design_effect)
             if comparison.metrics[name].target is not None and not by_tag:  # targets are read per category only
                 entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",), digits))
             metrics[name] = entry
@@ -142,7 +180,9 @@ def build_report(comparison: Comparison) -> dict[str, Any]:
     report["recall_curve"] = curve
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     add_noise_fields(report, comparison)
+    report["clustering"] = clustering_section(comparison)
     if two_runs:
+        report["multiple_testing"] = grid_section(comparison)
         config = comparison.config
         report["power"] = {"level": POWER, "confidence": config.confidence, "max_drop": config.max_drop}
     report["warnings"] = list(dict.fromkeys(comparison.warnings))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragtui.core.comparing.result import Comparison
-from ragtui.core.measuring.label_values import Corrected, CorrectedMetric, MeanWithInterval
+from ragtui.core.measuring.label_values import MIN_CORRECTED_ANSWERS, Corrected, CorrectedMetric, MeanWithInterval
 from ragtui.core.vocabulary import json_number as _num
 
 
@@ -41,18 +41,37 @@ def _corrected_run(metric: CorrectedMetric) -> dict[str, Any] | None:
     if c is None:
         return None
     return {
-        "value": _num(c.value), "ci": _pair(c.ci), "labels": c.labels, "lambda": _num(c.lam),
+        # Under the minimum of labelled answers no value is given: its interval would not hold.
+        "value": None if c.too_few else _num(c.value), "ci": None if c.too_few else _pair(c.ci),
+        "too_few_to_correct": c.too_few, "minimum_answers": MIN_CORRECTED_ANSWERS, "labels": c.labels, "lambda": _num(c.lam),
         "answers": c.groups, "raw": _num(metric.raw), "label_budget": metric.budget,
         "label_budget_target": _num(metric.target_half_width), "best_half_width": _num(metric.floor_half_width),
         "partly_labelled": metric.partly_labelled,
+        "stratified": metric.stratified,
+        "effective_labels": None if c.too_few else _num(metric.effective_labels),
+        "weak_judge": metric.weak_judge,
+    }
+
+
+def _plan(metric: CorrectedMetric) -> dict[str, Any] | None:
+    """The label plan (Neyman allocation over the categories) for `label_budget_target`."""
+    plan = metric.plan
+    if plan is None:
+        return None
+    return {
+        "target_half_width": _num(plan.target_half_width),
+        "total": plan.total,
+        "next": {"category": plan.next_category, "more": plan.next_more} if plan.next_category is not None else None,
+        "by_category": {k: {"have": p.have, "needed": p.needed, "more": p.more} for k, p in plan.by_category.items()},
     }
 
 
 def corrected_sections(comparison: Comparison) -> dict[str, dict[str, Any]]:
-    """metric name → the `corrected` object: {"A", "B", "delta", "delta_ci"} (None where no sampled labels)."""
+    """metric name → the `corrected` object: {"A", "B", "label_plan", "delta", "delta_ci"} (None where no sampled labels)."""
     out: dict[str, dict[str, Any]] = {}
     for name, corrected in comparison.corrected.items():
         entry: dict[str, Any] = {side: _corrected_run(metric) for side, metric in corrected.runs.items()}
+        entry["label_plan"] = {side: _plan(metric) for side, metric in corrected.runs.items()}
         if "B" in corrected.runs:
             entry["delta"], entry["delta_ci"] = _num(corrected.delta), _pair(corrected.delta_ci)
         out[name] = entry

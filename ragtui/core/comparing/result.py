@@ -80,6 +80,10 @@ class MetricComparison:
     # Each run's interval and its verdict against the target, by run label ("A", "B").
     targets: dict[str, TargetReading] = field(default_factory=dict)
     power: Power | None = None  # what this comparison could detect (two runs only)
+    # Questions grouped by document (measuring/clusters.py): how many documents the metric's
+    # questions come from, and the clustered variance of Δ over the independent one.
+    clusters: int | None = None
+    design_effect: float | None = None
     # `compare(..., intervals=False)`: ci, p_value, verdict, targets and power not computed yet.
     intervals_pending: bool = False
 
@@ -97,6 +101,15 @@ class CategoryCell:
     b: MetricValue | None = None
     delta: float | None = None
     targets: dict[str, TargetReading] = field(default_factory=dict)
+    # Δ's paired interval and test, as the headline metrics have them; `p_adjusted` is the
+    # p-value adjusted over the whole grid (Holm or Benjamini–Hochberg), which alone decides
+    # `verdict`.
+    ci: tuple[float, float] | None = None
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    verdict: str | None = None
+    clusters: int | None = None
+    design_effect: float | None = None
 
     def value(self, run: str) -> MetricValue | None:
         """The value of run "A" or "B"."""

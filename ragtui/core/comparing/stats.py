@@ -1,4 +1,4 @@
-"""Uncertainty of a difference between two runs: paired bootstrap and exact McNemar.
+"""Uncertainty of a difference between two runs: paired bootstrap, its p, and exact McNemar.
 
 The bootstrap resamples questions (pairs), never runs separately, and is exact but
 fast: questions with identical per-question values are interchangeable, so drawing n
@@ -53,12 +53,37 @@ def _distinct_rows_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ordered[starts], counts
 
 
-def bootstrap_delta_sums(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
-    """Column sums of `values` (n × c) over `resamples` resamples of its rows: (resamples × c)."""
+def multinomial_counts(rng: np.random.Generator, n: int, shares: np.ndarray, size: int) -> np.ndarray:
+    """Multinomial(n, shares) counts, `size` draws at once: one vectorised binomial per category,
+    each conditional on the categories before it. The same distribution as
+    `Generator.multinomial`, which loops over every draw and category in turn: 0.5 s for
+    10,000 draws over 64 categories, against 0.02 s here."""
+    out = np.empty((size, shares.size), dtype=np.int64)
+    remaining = np.full(size, n, dtype=np.int64)
+    left = 1.0
+    for j, share in enumerate(shares[:-1]):
+        chance = min(1.0, max(0.0, share / left)) if left > 0 else 0.0
+        drawn = rng.binomial(remaining, chance)
+        out[:, j] = drawn
+        remaining -= drawn
+        left -= share
+    out[:, -1] = remaining
+    return out
+
+
+def bootstrap_delta_sums(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False) -> np.ndarray:
+    """Column sums of `values` (n × c) over `resamples` resamples of its rows: (resamples × c).
+
+    `fast_counts` draws the counts with `multinomial_counts` (the category grid's many cells);
+    without it numpy's own sampler draws them, so the headline intervals published before
+    stay the same draws.
+    """
     n = values.shape[0]
     rng = np.random.default_rng(seed)
     unique, counts = _distinct_rows(values)
     if len(unique) * 4 <= n or len(unique) <= 64:
+        if fast_counts:
+            return multinomial_counts(rng, n, counts / n, resamples) @ unique
         weights = rng.multinomial(n, counts / n, size=resamples)
         return weights @ unique
     sums = np.empty((resamples, values.shape[1]))
@@ -67,6 +92,43 @@ def bootstrap_delta_sums(values: np.ndarray, resamples: int = RESAMPLES, seed: i
         idx = rng.integers(0, n, size=(stop - start, n))
         sums[start:stop] = values[idx].sum(axis=1)
     return sums
+
+
+def paired_bootstrap_deltas(
+    num_a: np.ndarray,
+    den_a: np.ndarray,
+    num_b: np.ndarray,
+    den_b: np.ndarray,
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    fast_counts: bool = False,
+) -> np.ndarray:
+    """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a over paired resamples, those that define both ratios."""
+    if len(num_a) == 0:
+        return np.zeros(0)
+    values = np.column_stack([num_a, den_a, num_b, den_b]).astype(np.float64)
+    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts)
+    delta = _ratio(sums[:, 2], sums[:, 3]) - _ratio(sums[:, 0], sums[:, 1])
+    return delta[~np.isnan(delta)]
+
+
+def percentile_interval(deltas: np.ndarray, confidence: float) -> tuple[float, float] | None:
+    """The percentile interval of resampled values; None when there are none."""
+    if deltas.size == 0:
+        return None
+    alpha = 1.0 - confidence
+    low, high = np.quantile(deltas, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def bootstrap_p(deltas: np.ndarray) -> float | None:
+    """Two-sided p of Δ = 0, dual to the percentile interval: twice the smaller share of
+    resamples on either side of 0 (each side counting 0), with the +1 that keeps it above 0."""
+    if deltas.size == 0:
+        return None
+    below, above = int((deltas <= 0).sum()), int((deltas >= 0).sum())
+    return min(1.0, 2.0 * (1 + min(below, above)) / (deltas.size + 1))
 
 
 def paired_bootstrap_ci(
@@ -83,18 +145,8 @@ def paired_bootstrap_ci(
 
     Returns None when there is nothing to resample or no resample defines both ratios.
     """
-    n = len(num_a)
-    if n == 0:
-        return None
-    values = np.column_stack([num_a, den_a, num_b, den_b]).astype(np.float64)
-    sums = bootstrap_delta_sums(values, resamples, seed)
-    delta = _ratio(sums[:, 2], sums[:, 3]) - _ratio(sums[:, 0], sums[:, 1])
-    delta = delta[~np.isnan(delta)]
-    if delta.size == 0:
-        return None
-    alpha = 1.0 - confidence
-    low, high = np.quantile(delta, [alpha / 2, 1 - alpha / 2])
-    return float(low), float(high)
+    deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, resamples=resamples, seed=seed)
+    return percentile_interval(deltas, confidence)
 
 
 def mcnemar_exact_p(b: int, c: int) -> float:

@@ -21,9 +21,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from ragtui.core.comparing.clustered import expanded_confidence
 from ragtui.core.comparing.quantiles import quantile_interval
 from ragtui.core.comparing.result import NO_READING, TargetReading
 from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
+from ragtui.core.measuring.clusters import Clusters, cluster_index
+from ragtui.core.measuring.distributions import t_quantile
 from ragtui.core.measuring.metric_specs import METRICS, MetricSpec, metric_by_name
 from ragtui.core.measuring.metrics import num_den
 from ragtui.core.vocabulary import interval_text, target_text, value_text
@@ -40,11 +43,15 @@ def two_sided_z(confidence: float) -> float:
     return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
 
 
-def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float] | None:
-    """Wilson score interval of a proportion; holds near 0 and 1 where the normal one does not."""
+def wilson_interval(
+    successes: float, n: float, confidence: float = 0.95, *, quantile: float | None = None
+) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion; holds near 0 and 1 where the normal one does not.
+
+    `quantile` replaces the normal one (t_{G−1}'s, for a clustered share)."""
     if n <= 0:
         return None
-    z = two_sided_z(confidence)
+    z = two_sided_z(confidence) if quantile is None else quantile
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
@@ -67,13 +74,51 @@ def bootstrap_ratio_interval(
     return float(low), float(high)
 
 
-def run_interval(spec: MetricSpec, num: np.ndarray, den: np.ndarray, confidence: float) -> tuple[float, float] | None:
-    """The run's interval for one metric: Wilson for a 0/1 outcome per question, else the bootstrap."""
+def clustered_wilson_interval(outcomes: np.ndarray, clusters: Clusters, confidence: float = 0.95) -> tuple[float, float] | None:
+    """Wilson's interval over the effective number of questions, n / design effect, with t_{G−1}'s quantile.
+
+    The design effect is the clustered variance of the share over the binomial one, never
+    taken below 1: a handful of documents cannot vouch for more independence than the
+    questions themselves have (Korn & Graubard's effective-n interval).
+    """
+    n = outcomes.size
+    if n == 0:
+        return None
+    count = int(np.unique(clusters.index).size)
+    share = float(outcomes.mean())
+    effect = 1.0
+    if count >= 2 and 0.0 < share < 1.0:
+        sums = np.bincount(clusters.index, weights=outcomes - share, minlength=clusters.count)
+        clustered = count / (count - 1) * float((sums**2).sum()) / (n * n)
+        effect = max(1.0, clustered / (share * (1 - share) / n))
+    quantile = t_quantile(confidence, count - 1) if count >= 2 else two_sided_z(confidence)
+    return wilson_interval(share * n / effect, n / effect, confidence, quantile=quantile)
+
+
+def run_interval(
+    spec: MetricSpec, num: np.ndarray, den: np.ndarray, confidence: float, clusters: Clusters | None = None
+) -> tuple[float, float] | None:
+    """The run's interval for one metric: Wilson for a 0/1 outcome per question, else the bootstrap.
+
+    With clusters: the clustered Wilson interval, or the bootstrap of whole clusters (its
+    percentile interval expanded for few of them, as Δ's is).
+    """
+    measured = den > 0
+    if spec.quantile is not None:  # latency p50/p95: the bootstrap of the run's quantile (quantiles.py)
+        return quantile_interval(num, measured, spec.quantile, confidence=confidence)
+    if clusters is None:
+        if spec.binary:
+            return wilson_interval(float(num[measured].sum()), float(measured.sum()), confidence)
+        return bootstrap_ratio_interval(num, den, confidence)
+    kept = Clusters(clusters.index[measured], clusters.count)
     if spec.binary:
-        return wilson_interval(float(num[den > 0].sum()), float((den > 0).sum()), confidence)
-    if spec.quantile is not None:
-        return quantile_interval(num, den > 0, spec.quantile, confidence=confidence)
-    return bootstrap_ratio_interval(num, den, confidence)
+        return clustered_wilson_interval(num[measured].astype(np.float64), kept, confidence)
+    if not measured.any():
+        return None
+    count = int(np.unique(kept.index).size)
+    sums = kept.sums(np.column_stack([num[measured], den[measured]]).astype(np.float64))
+    sums = sums[sums[:, 1] > 0]
+    return bootstrap_ratio_interval(sums[:, 0], sums[:, 1], expanded_confidence(confidence, count))
 
 
 def target_verdict(ci: tuple[float, float] | None, target: float | None, higher_is_better: bool) -> str | None:
@@ -92,8 +137,10 @@ def target_verdict(ci: tuple[float, float] | None, target: float | None, higher_
     return INCONCLUSIVE
 
 
-def _reading(spec: MetricSpec, num: np.ndarray, den: np.ndarray, target: float, confidence: float) -> TargetReading:
-    ci = run_interval(spec, num, den, confidence)
+def _reading(
+    spec: MetricSpec, num: np.ndarray, den: np.ndarray, target: float, confidence: float, clusters: Clusters | None = None
+) -> TargetReading:
+    ci = run_interval(spec, num, den, confidence, clusters)
     return TargetReading(target_verdict(ci, target, spec.higher_is_better), ci)
 
 
@@ -114,6 +161,10 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
         num_expr, den_expr = num_den(spec)
         columns += [num_expr.alias(f"{spec.key}:num"), den_expr.alias(f"{spec.key}:den")]
     frame = evaluation.questions.select(pl.col("category"), *columns)
+    clusters = (
+        cluster_index(evaluation.questions.get_column("cluster"), evaluation.questions.get_column("id"))
+        if evaluation.clustered_by else None
+    )
     # Each category's rows found once, by polars: comparing a numpy array of Python strings
     # for every metric and category took 0.8 s at 1,000,000 questions.
     categories = frame.get_column("category")
@@ -122,9 +173,10 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
         num = frame.get_column(f"{spec.key}:num").to_numpy()
         den = frame.get_column(f"{spec.key}:den").to_numpy()
         name = spec.name(k)
-        overall[name] = _reading(spec, num, den, target, config.confidence)
+        overall[name] = _reading(spec, num, den, target, config.confidence, clusters)
         for category, mask in masks.items():
-            by_category.setdefault(category, {})[name] = _reading(spec, num[mask], den[mask], target, config.confidence)
+            part = Clusters(clusters.index[mask], clusters.count) if clusters is not None else None
+            by_category.setdefault(category, {})[name] = _reading(spec, num[mask], den[mask], target, config.confidence, part)
     return overall, by_category
 
 

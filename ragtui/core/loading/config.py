@@ -27,6 +27,8 @@ DEFAULT_CATEGORY_NAMES = {
 }
 DEFAULT_UNANSWERABLE_CATEGORIES = ("sans_reponse",)
 DEFAULT_K = 5  # when neither -k, nor the config, nor the run says
+# How the category grid's p-values are adjusted for testing many cells at once.
+MULTIPLE_TESTING = {"holm": "Holm (family-wise error)", "bh": "Benjamini–Hochberg (false discovery rate)"}
 # The most passages a k may count, wherever k is read (-k, a config, a run): arrays are sized by it.
 MAX_K = 1000
 
@@ -57,6 +59,11 @@ class Config:
     path: Path | None = None
     # `TOOL:METRIC` → threshold and target of a peer tool's metric.
     tool_targets: dict[str, ToolTarget] = field(default_factory=dict)
+    # `regression: {multiple_testing: holm | bh}`: the category grid's adjustment.
+    multiple_testing: str = "holm"
+    # `clusters: {passage_pattern: REGEX}`: a question's document is the pattern's first group
+    # over its first gold passage id, when neither the gold set nor a corpus names it.
+    cluster_pattern: str | None = None
     # Sections other commands own (e.g. `judge:`), kept as read.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -146,7 +153,7 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         if number is not None:
             targets[str(name)] = number
     regression = data.get("regression", {}) or {}
-    max_drop, confidence = 0.03, 0.95
+    max_drop, confidence, multiple_testing = 0.03, 0.95, "holm"
     if not isinstance(regression, dict):
         problems.append(problem(path, lines.get("regression"), "regression", "expected a mapping with max_drop and confidence"))
     else:
@@ -157,13 +164,22 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         if "confidence" in regression:
             number = _number(path, lines.get("regression"), "regression.confidence", regression["confidence"], problems, low=0.5, high=0.999)
             confidence = confidence if number is None else number
+        if "multiple_testing" in regression:
+            chosen = regression["multiple_testing"]
+            if chosen in MULTIPLE_TESTING:
+                multiple_testing = chosen
+            else:
+                problems.append(problem(
+                    path, lines.get("regression"), "regression.multiple_testing", f"expected one of {', '.join(MULTIPLE_TESTING)}, found {chosen!r}"
+                ))
+    cluster_pattern = _cluster_pattern(path, lines.get("clusters"), data.get("clusters"), problems)
     phrases = data.get("fallback_phrases", list(DEFAULT_FALLBACK_PHRASES))
     if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
         problems.append(problem(path, lines.get("fallback_phrases"), "fallback_phrases", "expected a list of non-empty strings"))
         phrases = list(DEFAULT_FALLBACK_PHRASES)
     categories, unanswerable = _categories(path, lines, data, problems)
     tool_targets = _tool_targets(path, lines.get("tool_targets"), data.get("tool_targets"), problems)
-    known = {"k", "targets", "regression", "fallback_phrases", "categories", "unanswerable_categories", "tool_targets"}
+    known = {"k", "targets", "regression", "fallback_phrases", "categories", "unanswerable_categories", "tool_targets", "clusters"}
     config = replace(
         config,
         k=k,
@@ -174,6 +190,8 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         categories=categories,
         unanswerable_categories=unanswerable,
         tool_targets=tool_targets,
+        multiple_testing=multiple_testing,
+        cluster_pattern=cluster_pattern,
         extra={key: value for key, value in data.items() if key not in known},
     )
     return config, problems
@@ -192,6 +210,27 @@ def _categories(path: Path, lines: dict[str, int], data: dict, problems: list[Pr
         problems.append(problem(path, lines.get("unanswerable_categories"), "unanswerable_categories", "expected a list of category names"))
         unanswerable = list(DEFAULT_UNANSWERABLE_CATEGORIES)
     return names, tuple(unanswerable)
+
+
+def _cluster_pattern(path: Path, line: int | None, raw: Any, problems: list[Problem]) -> str | None:
+    """`clusters: {passage_pattern: "^p_(.+)_\\d+$"}`: a regular expression with one group."""
+    if raw is None:
+        return None
+    pattern = raw.get("passage_pattern") if isinstance(raw, dict) else None
+    if not isinstance(pattern, str) or not pattern:
+        problems.append(problem(path, line, "clusters.passage_pattern", "expected a regular expression whose first group is the document"))
+        return None
+    import re
+
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        problems.append(problem(path, line, "clusters.passage_pattern", f"not a regular expression: {exc}"))
+        return None
+    if compiled.groups < 1:
+        problems.append(problem(path, line, "clusters.passage_pattern", "needs a group, (…), that captures the document"))
+        return None
+    return pattern
 
 
 def _tool_targets(path: Path, line: int | None, raw: Any, problems: list[Problem]) -> dict[str, ToolTarget]:

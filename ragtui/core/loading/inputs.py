@@ -60,7 +60,8 @@ class Inputs:
     cache: bool = True
     # The gold edits made in triage (--gold-edits); None: `GOLD.edits.jsonl` beside the gold set, when there.
     gold_edits: Path | None = None
-    # The corpus (--corpus): the question view shows the text of a gold passage not retrieved.
+    # The corpus (--corpus): the question view shows the text of a gold passage not retrieved,
+    # and the statistics cluster the questions by their first gold passage's document.
     corpus: Path | None = None
     # With TREC qrels as the gold set: average retrieval over every judged topic, as trec_eval does.
     trec_denominator: bool = False
@@ -80,7 +81,10 @@ class Inputs:
         labels = (self.labels,) if self.labels is not None else tuple(default_labels_path(run) for run in runs)
         config = self.config if self.config is not None else default_config_path()
         gold = (self.gold, self.gold_edits_path()) if self.gold is not None else ()
-        return (*runs, *gold, config, *labels)
+        corpus: tuple[Path, ...] = ()
+        if self.corpus is not None:  # a folder's state is that of each of its files
+            corpus = tuple(sorted(self.corpus.iterdir())) if self.corpus.is_dir() else (self.corpus,)
+        return (*runs, *gold, config, *labels, *corpus)
 
     def gold_edits_path(self) -> Path | None:
         """The edits log replayed over the gold set: --gold-edits, else `GOLD.edits.jsonl` beside it."""

@@ -283,6 +283,7 @@ def normalize_gold_record(
     record_id = check.string(record.get("id"), "id", required=True)
     row = {"id": record_id, "line": line, **gold_fields(check, record, required=True, require_question=require_question)}
     row["tags"] = list(dict.fromkeys(check.string_list(record.get("tags"), "tags") or []))  # each tag once, in order
+    row["document"] = check.string(record.get("document"), "document")
     return row if record_id is not None else None
 
 

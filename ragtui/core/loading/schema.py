@@ -61,8 +61,9 @@ RUN_SCHEMA: dict[str, pl.DataType] = {
 }
 
 # A gold set's own fields: the rare cases a question covers (`tags: [acronyme, tableau]`),
-# never read from a run (a run's `tags` stays one of its extra fields).
-GOLD_ONLY_FIELDS: dict[str, pl.DataType] = {"tags": pl.List(pl.String)}
+# never read from a run (a run's `tags` stays one of its extra fields), and the document it
+# was written from (`document`: its cluster in the statistics).
+GOLD_ONLY_FIELDS: dict[str, pl.DataType] = {"tags": pl.List(pl.String), "document": pl.String()}
 
 GOLD_SCHEMA: dict[str, pl.DataType] = {"id": pl.String(), "line": pl.Int64(), **GOLD_FIELDS, **GOLD_ONLY_FIELDS}
 

@@ -6,6 +6,10 @@ Faithfulness counts an answer as labelled once every one of its judged sentences
 a sampled label (its sentences are the units, the answer the independent group); an
 answer labelled only in part stays with the unlabelled ones until it is complete, and is
 counted. Utility's unit is the answer.
+
+Each metric's value is stratified by category once every category holds enough labelled
+answers (`stratified.py`: λ per category), with a label plan for the narrowest interval and
+the number of labels the correction is worth.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from ragtui.core.measuring.ppi import (
     label_budget,
     ppi_mean,
     projected_half_widths,
+    ratio_variance,
     z_value,
 )
+from ragtui.core.measuring.stratified import effective_labels, neyman_plan, stratified_estimate
 
 BOUNDS = {"faithfulness": (0.0, 1.0), "utility": (1.0, 5.0)}
 # Utility is on a 1–5 scale: "±3 points" is the same share of its range as for a rate.
@@ -84,20 +90,51 @@ def _judge_as_people(units: pl.DataFrame) -> GroupSpread | None:
     return GroupSpread(variance, variance, 0.0, variance, 0, int(residuals.size))
 
 
+def _variance_alone(with_label: pl.DataFrame) -> float:
+    """Var of the people's mean alone, answers as the unit: what the labels give without the judge."""
+    return ratio_variance(with_label.get_column("human").cast(pl.Float64).to_numpy(), _answers(with_label))[0]
+
+
 def _correct_one(metric: str, units: pl.DataFrame, labelled: pl.DataFrame, partly: int,
                  confidence: float, max_drop: float) -> CorrectedMetric:
     raw = float(units.get_column("judge").cast(pl.Float64).to_numpy().mean()) if units.height else None
     with_label, without = _split(units, labelled)
-    corrected = _estimate(with_label, without, metric, confidence) if with_label.height else None
-    by_category = {}
+    pooled = _estimate(with_label, without, metric, confidence) if with_label.height else None
+    by_category: dict[str, Corrected | None] = {}
+    weights: dict[str, float] = {}
+    spreads: dict[str, GroupSpread] = {}
+    have: dict[str, int] = {}
+    available: dict[str, int] = {}
+    alone: dict[str, float] = {}
     for (category,), group in units.group_by("category", maintain_order=True):
         part_with, part_without = _split(group, labelled)
-        by_category[category] = _estimate(part_with, part_without, metric, confidence) if part_with.height else None
+        found = _estimate(part_with, part_without, metric, confidence) if part_with.height else None
+        name = str(category)
+        by_category[name] = found
+        weights[name] = group.height / units.height
+        fallback = _judge_as_people(group)
+        spread = found.spread if found is not None and found.groups >= MIN_LABELLED_GROUPS and found.spread is not None else fallback
+        if spread is not None:
+            spreads[name] = spread
+        have[name] = found.groups if found is not None else 0
+        available[name] = int(group.get_column("id").n_unique())
+        alone[name] = _variance_alone(part_with) if part_with.height else 0.0
+    stratified = stratified_estimate(by_category, weights, confidence=confidence, bounds=BOUNDS[metric])
+    corrected = stratified if stratified is not None else pooled
     target = max_drop * SCALE[metric]
-    spread = corrected.spread if corrected is not None and corrected.groups >= MIN_LABELLED_GROUPS else _judge_as_people(units)
+    spread = pooled.spread if pooled is not None and pooled.groups >= MIN_LABELLED_GROUPS else _judge_as_people(units)
     budget = label_budget(spread, target, confidence=confidence) if spread is not None else None
     floor = float(projected_half_widths(spread, confidence)[-1]) if spread is not None else None
-    return CorrectedMetric(metric, raw, corrected, budget, target, floor, partly, dict(sorted(by_category.items())))
+    lambdas = {k: c.lam for k, c in by_category.items() if c is not None}
+    plan = neyman_plan(spreads, lambdas, weights, have, available, target, confidence) if spreads else None
+    worth = None
+    if corrected is not None and not corrected.too_few:
+        variance_alone = sum(weights[k] ** 2 * alone[k] for k in alone) if stratified is not None else _variance_alone(with_label)
+        worth = effective_labels(corrected, variance_alone)
+    return CorrectedMetric(
+        metric, raw, corrected, budget, target, floor, partly, dict(sorted(by_category.items())),
+        stratified=stratified is not None, plan=plan, effective_labels=worth,
+    )
 
 
 def correct(questions: pl.DataFrame, labels: RunLabels, *, confidence: float = 0.95,
@@ -114,11 +151,17 @@ def correct(questions: pl.DataFrame, labels: RunLabels, *, confidence: float = 0
 
 
 def corrected_delta(a: Corrected | None, b: Corrected | None, confidence: float = 0.95) -> tuple[float | None, tuple[float, float] | None]:
-    """Δ = corrected B − corrected A, its interval from both runs' variances (independent samples)."""
-    if a is None or b is None:
+    """Δ = corrected B − corrected A, its interval from both runs' variances (independent samples).
+
+    Each run's variance enters with its own t quantile, √(t_A²·Var_A + t_B²·Var_B): the
+    interval of Δ is never narrower than either run's own.
+    """
+    if a is None or b is None or a.too_few or b.too_few:
         return None, None
     delta = b.value - a.value
     if a.variance is None or b.variance is None:
         return delta, None
-    half = z_value(confidence) * math.sqrt(a.variance + b.variance)
+    quantile_a = a.quantile if a.quantile is not None else z_value(confidence)
+    quantile_b = b.quantile if b.quantile is not None else z_value(confidence)
+    half = math.sqrt(quantile_a**2 * a.variance + quantile_b**2 * b.variance)
     return delta, (delta - half, delta + half)

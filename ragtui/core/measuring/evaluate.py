@@ -19,6 +19,7 @@ from ragtui.core.loading.config import DEFAULT_K, Config
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.loading.runs import Run
 from ragtui.core.loading.schema import GOLD_FIELDS, UNCATEGORIZED
+from ragtui.core.measuring.clusters import with_clusters
 from ragtui.core.measuring.retrieval import RETRIEVAL_COLUMNS, retrieval_outcomes, sorted_ids
 from ragtui.core.measuring.textnorm import contains_any_phrase
 
@@ -47,6 +48,8 @@ class Evaluation:
     extra_ids: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
     utility_target: float = 4.0
+    # What named the questions' documents (measuring/clusters.py); empty: each question stands alone.
+    clustered_by: tuple[str, ...] = ()
 
     @functools.cached_property
     def judge_directed(self) -> RunFlags:
@@ -124,14 +127,20 @@ def _no_relevant_topics_warning(run: Run, frame: pl.DataFrame, trec_denominator:
     ]
 
 
-def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = None, *, trec_denominator: bool = False) -> Evaluation:
+def evaluate(
+    run: Run, gold: GoldSet | None, config: Config, k: int | None = None, *,
+    trec_denominator: bool = False, passage_documents: dict[str, str] | None = None,
+) -> Evaluation:
     """Measure `run` against `gold` (else the gold fields in the run) at cut-off k.
 
     `trec_denominator`: with a gold set read from TREC qrels, a topic judged with no relevant
     document scores 0 in the retrieval means, as trec_eval counts it, instead of being left out.
+    `passage_documents` (passage id → document, from `--corpus`) names the document of a
+    question the gold set does not place (measuring/clusters.py).
     """
     k = k if k is not None else (config.k or DEFAULT_K)
     frame, extra, warnings = _join_gold(run, gold)
+    frame, clustered_by = with_clusters(frame, passage_documents, config.cluster_pattern)
     trec_denominator = trec_denominator and gold is not None and gold.from_qrels
     if gold is not None and gold.from_qrels:
         warnings += _no_relevant_topics_warning(run, frame, trec_denominator)
@@ -178,6 +187,7 @@ def evaluate(run: Run, gold: GoldSet | None, config: Config, k: int | None = Non
         extra_ids=extra,
         warnings=tuple(warnings),
         utility_target=config.utility_target,
+        clustered_by=clustered_by,
     )
 
 

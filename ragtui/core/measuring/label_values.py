@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 CORRECTED_METRICS = ("faithfulness", "utility")
+# Below this many labelled answers no corrected value is given (ppi.py; bench/bench_ppi.py:
+# with fewer, the interval covers under 93 % of the time where 95 % is asked).
+MIN_CORRECTED_ANSWERS = 10
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,12 @@ class Corrected:
     lam: float
     variance: float | None  # of θ̂
     spread: GroupSpread | None = None
+    quantile: float | None = None  # of the interval: t's, on the labelled answers' degrees of freedom
+
+    @property
+    def too_few(self) -> bool:
+        """Fewer labelled answers than a trustworthy correction needs: no value is shown."""
+        return self.groups < MIN_CORRECTED_ANSWERS
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,36 @@ class Calibration:
 
 
 @dataclass(frozen=True)
+class PlannedCategory:
+    """One category in the label plan: labelled answers, the Neyman share of the total, and the gap."""
+
+    have: int
+    needed: int
+    more: int
+
+
+@dataclass(frozen=True)
+class LabelPlan:
+    """Where to label next for the narrowest corrected interval (Neyman allocation, n_k ∝ w_k·σ_k).
+
+    `total` is None when even labelling every answer would not reach the target.
+    """
+
+    target_half_width: float
+    total: int | None
+    by_category: dict[str, PlannedCategory]
+    next_category: str | None  # the category with the largest gap; None once the plan is met
+
+    @property
+    def next_more(self) -> int:
+        return self.by_category[self.next_category].more if self.next_category is not None else 0
+
+
+# Under this gain the judge is too weak to help: its labels count as fewer than 10 % more.
+WEAK_JUDGE_GAIN = 1.1
+
+
+@dataclass(frozen=True)
 class CorrectedMetric:
     """One run's corrected metric, with what it would take to make it tight enough."""
 
@@ -91,3 +130,17 @@ class CorrectedMetric:
     floor_half_width: float | None = None  # the half-width with every answer labelled
     partly_labelled: int = 0  # sampled answers with some sentences still unlabelled
     by_category: dict[str, Corrected | None] = field(default_factory=dict)
+    # The value is the weighted sum of the categories' own PPI++ values (λ per category)
+    # when each category holds enough labelled answers; else the pooled PPI++ value.
+    stratified: bool = False
+    plan: LabelPlan | None = None
+    # How many labels alone would give the same interval (labelled answers × Var(labels alone) / Var(θ̂)).
+    effective_labels: float | None = None
+
+    @property
+    def weak_judge(self) -> bool:
+        """The correction's labels count for less than 10 % more with the judge than without it."""
+        c = self.corrected
+        if c is None or c.too_few or self.effective_labels is None:
+            return False
+        return self.effective_labels < WEAK_JUDGE_GAIN * c.groups

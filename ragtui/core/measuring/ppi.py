@@ -6,14 +6,26 @@ the N units without a label:
     θ̂ = λ·mean(f̃) + mean(Y − λ·f)
 
 The judge's values carry the N unlabelled units; the labelled ones remove its bias.
-λ is PPI++'s power-tuned weight, Cov(Y, f) / ((1 + n/N)·Var(f)), clipped to [0, 1]:
-a useless judge gets λ = 0 (the people's mean), a perfect one λ = N/(N + n) (then θ̂
-is the raw mean of every unit). With every unit labelled (N = 0), λ = 0.
 
 Units come in groups that are not independent (the sentences of one answer share its
 passages and its generation): the variance of each mean is the cluster-robust variance
 of a ratio estimator with the group (the answer) as the independent unit. A unit is a
 sentence for faithfulness (groups: answers) and an answer for utility (one per group).
+
+λ minimises the reported variance, Var(θ̂) = λ²·V(f̃) + c·V(Y − λf): with a_g and b_g
+the labelled groups' linearised values of Y and f (`group_residuals`),
+V(Y − λf) = Σ(a_g − λ b_g)² / (G(G−1)) and c = (G−1)/(G−2), so
+λ = (c·Σ a_g b_g / (G(G−1))) / (V(f̃) + c·Σ b_g² / (G(G−1))), clipped to [0, 1] and kept
+only where it beats λ = 0 (c = 1 there) — PPI++'s power tuning with the answer as the unit
+(a useless judge gets λ = 0, the people's mean; with every unit labelled, λ = 0).
+
+The interval is θ̂ ± t·√Var(θ̂) with t_{G−1}'s quantile, G the labelled answers: the
+variance rests on G independent draws, and with ten of them the normal quantile covered
+84 % where 95 % was asked (bench/bench_ppi.py compares it with a bootstrap of answers).
+A fitted λ (> 0) costs one more degree of freedom: t_{G−2}, and V(Y − λf) scaled by
+(G−1)/(G−2) — λ then minimises that variance, the one reported, exactly. Under
+`MIN_CORRECTED_ANSWERS` labelled answers no corrected value is given at all
+(`Corrected.too_few`): the views say "n labels — too few to correct".
 """
 
 from __future__ import annotations
@@ -23,13 +35,20 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ragtui.core.measuring.label_values import Corrected, GroupSpread, MeanWithInterval
+from ragtui.core.measuring.distributions import t_quantile
+from ragtui.core.measuring.label_values import MIN_CORRECTED_ANSWERS, Corrected, GroupSpread, MeanWithInterval
 
 MIN_LABELLED_GROUPS = 2  # below this no variance can be estimated: no interval
+__all__ = ["MIN_CORRECTED_ANSWERS", "MIN_LABELLED_GROUPS", "Corrected", "GroupSpread", "ppi_mean"]
 
 
 def z_value(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def interval_quantile(confidence: float, labelled_groups: int) -> float:
+    """t_{G−1}'s two-sided quantile: the corrected interval rests on G labelled answers."""
+    return t_quantile(confidence, labelled_groups - 1) if labelled_groups >= 2 else math.inf
 
 
 def _group_ids(groups: np.ndarray) -> np.ndarray:
@@ -90,16 +109,42 @@ def _spread(y: np.ndarray, f: np.ndarray, groups: np.ndarray, f_tilde: np.ndarra
     )
 
 
-def power_tuned_lambda(y: np.ndarray, f: np.ndarray, unlabelled: int) -> float:
-    """PPI++'s λ = Cov(Y, f) / ((1 + n/N)·Var(f)), clipped to [0, 1]; 0 when N = 0 or f is constant."""
-    n = y.size
-    if unlabelled == 0 or n < 2:
+def _fitted_factor(count: int) -> float:
+    """(G−1)/(G−2): λ fitted on the G labelled answers leaves G − 2 degrees of freedom to
+    their variance, as a regression's slope does to its residuals."""
+    return (count - 1) / (count - 2) if count > 2 else math.inf
+
+
+def reported_variance(lam: float, a: np.ndarray, b: np.ndarray, var_unlabelled: float) -> float:
+    """Var(θ̂) at λ as the interval reports it: λ²·V(f̃) + V(Y − λf), the latter scaled by
+    (G−1)/(G−2) when λ is fitted (λ > 0). `a`, `b`: the labelled groups' residuals."""
+    count = a.size
+    labelled = float(((a - lam * b) ** 2).sum()) / (count * (count - 1)) if count > 1 else 0.0
+    if lam == 0:
+        return labelled
+    return lam**2 * var_unlabelled + _fitted_factor(count) * labelled
+
+
+def power_tuned_lambda(y: np.ndarray, f: np.ndarray, groups: np.ndarray, var_unlabelled: float, unlabelled: int) -> float:
+    """The λ in [0, 1] that minimises the reported (answer-clustered) variance.
+
+    0 when nothing is unlabelled, under three labelled answers (no degree of freedom left
+    to fit it), or when f does not vary — or when fitting it costs more than it saves.
+    """
+    if unlabelled == 0:
         return 0.0
-    var_f = float(f.var())
-    if var_f <= 0:
+    a, b = group_residuals(y, groups), group_residuals(f, groups)
+    count = a.size
+    if count < 3:
         return 0.0
-    cov = float(((y - y.mean()) * (f - f.mean())).mean())
-    return min(1.0, max(0.0, cov / ((1 + n / unlabelled) * var_f)))
+    scale = count * (count - 1) / _fitted_factor(count)
+    judge = float((b**2).sum()) / scale
+    if judge + var_unlabelled <= 0:
+        return 0.0
+    lam = min(1.0, max(0.0, float((a * b).sum()) / scale / (var_unlabelled + judge)))
+    if lam > 0 and reported_variance(lam, a, b, var_unlabelled) >= reported_variance(0.0, a, b, var_unlabelled):
+        return 0.0
+    return lam
 
 
 def ppi_mean(
@@ -124,23 +169,24 @@ def ppi_mean(
     f_tilde = np.asarray(f_unlabelled, dtype=np.float64)
     if y.size == 0:
         return None
-    lam = power_tuned_lambda(y, f, f_tilde.size)
+    groups, groups_tilde = np.asarray(groups), np.asarray(groups_unlabelled)
+    var_unlabelled, _ = ratio_variance(f_tilde, groups_tilde)
+    lam = power_tuned_lambda(y, f, groups, var_unlabelled, f_tilde.size)
     rectifier = y - lam * f
     value = float(rectifier.mean() + (lam * f_tilde.mean() if f_tilde.size else 0.0))
-    groups, groups_tilde = np.asarray(groups), np.asarray(groups_unlabelled)
     var_labelled, count = ratio_variance(rectifier, groups)
-    var_unlabelled, _ = ratio_variance(f_tilde, groups_tilde)
     spread = _spread(y, f, groups, f_tilde, groups_tilde)
     if bounds is not None:
         value = min(max(value, bounds[0]), bounds[1])
     if count < MIN_LABELLED_GROUPS:
         return Corrected(value, None, int(y.size), count, lam, None, spread)
-    variance = lam**2 * var_unlabelled + var_labelled
-    half = z_value(confidence) * math.sqrt(variance)
+    variance = lam**2 * var_unlabelled + (var_labelled * _fitted_factor(count) if lam > 0 else var_labelled)
+    quantile = interval_quantile(confidence, count - (1 if lam > 0 else 0))
+    half = quantile * math.sqrt(variance)
     low, high = value - half, value + half
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
-    return Corrected(value, (low, high), int(y.size), count, lam, variance, spread)
+    return Corrected(value, (low, high), int(y.size), count, lam, variance, spread, quantile)
 
 
 def clustered_mean(values: np.ndarray, groups: np.ndarray, *, confidence: float = 0.95) -> MeanWithInterval | None:

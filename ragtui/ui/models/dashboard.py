@@ -64,6 +64,7 @@ class DashboardData:
     # The comparison the values were picked from: None for a dashboard read back from the
     # cache until its runs are loaded. Not a value the dashboard shows: equality ignores it.
     comparison: Comparison | None = field(default=None, compare=False, repr=False)
+    multiple_testing: str = "holm"  # how the grid's p-values are adjusted (its ‼ marks)
 
 
 def _header(comparison: Comparison, label: str) -> RunHeader:
@@ -102,6 +103,7 @@ def build_dashboard_data(comparison: Comparison) -> DashboardData:
         two_runs=comparison.b is not None,
         confidence=config.confidence,
         max_drop=config.max_drop,
+        multiple_testing=config.multiple_testing,
         status_from=comparison.status_from,
         intervals_pending=comparison.intervals_pending,
         # The same warning can come from both runs; show it once.

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ragtui.core.loading.inputs import Inputs
 
 # Raised whenever what a copy holds, or how it is keyed, changes.
-DASHBOARD_CACHE_VERSION = 1
+DASHBOARD_CACHE_VERSION = 2
 FOLDER = "dashboards"
 KEEP = 64  # copies kept, the most recently used (each a few kilobytes)
 _HASHED_UP_TO = 4 * 1000**2  # files this small are also keyed by their bytes (4 ms a file at most)

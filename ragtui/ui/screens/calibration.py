@@ -26,6 +26,8 @@ from ragtui.core.calibration_words import (
     cal_value,
     corrected_text,
     noise_text,
+    plan_text,
+    worth_text,
 )
 from ragtui.core.comparing.compare import Comparison, relabelled
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
@@ -72,17 +74,25 @@ def _confusion_lines(c: Calibration) -> list[Content]:
 
 def _corrected_lines(metric: str, result: CorrectedMetric, category_name) -> list[Content]:
     c = result.corrected
-    text = corrected_text(metric, result.raw, c.value if c else None, c.ci if c else None, c.labels if c else 0)
-    lines = [join(Content.styled(f"{metric} ", "bold"), text + (f" · λ {c.lam:.2f}" if c else ""))]
+    too_few = c is not None and c.too_few
+    text = corrected_text(metric, result.raw, c.value if c else None, c.ci if c else None, c.labels if c else 0, too_few=too_few)
+    lines = [join(Content.styled(f"{metric} ", "bold"), text + (f" · λ {c.lam:.2f}" if c and not too_few else ""))]
     budget = budget_text(metric, result.budget, result.target_half_width, result.floor_half_width)
     if budget:
         lines.append(Content.styled(f"  {budget}", "dim"))
+    plan = result.plan
+    if plan is not None and c is not None and plan.total is not None:  # where to label next (Neyman allocation over the categories)
+        following = category_name(plan.next_category) if plan.next_category is not None else None
+        lines.append(join("  ", safe(plan_text(metric, following, plan.next_more, plan.target_half_width, plan.total), one_line=True)))
+    if result.effective_labels is not None and c is not None:
+        worth = worth_text(result.effective_labels, c.groups, weak=result.weak_judge)
+        lines.append(Content.styled(f"  {worth}", "$warning" if result.weak_judge else "dim"))
     if result.partly_labelled:
         lines.append(Content.styled(f"  answers partly labelled: {result.partly_labelled}, left out until complete", "dim"))
     by_category = [
         f"{category_name(cat)} {cal_value(metric, value.value)}" for cat, value in result.by_category.items() if value is not None
     ]
-    if c is not None and by_category:
+    if c is not None and not too_few and by_category:
         lines.append(join("  by category ", safe(" · ".join(by_category), one_line=True)))
     return lines
 

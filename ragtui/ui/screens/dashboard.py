@@ -19,7 +19,13 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING, TARGET_LEGEND, WORST
+from ragtui.core.vocabulary import (
+    INTERVALS_FAILED,
+    INTERVALS_PENDING,
+    MULTIPLE_TESTING_SHORT,
+    TARGET_LEGEND,
+    WORST,
+)
 from ragtui.ui.messages import DashboardPainted, OpenFailures
 from ragtui.ui.models.dashboard import DashboardData
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
@@ -154,7 +160,8 @@ class DashboardScreen(Screen):
     def _grid_legend(self) -> Content:
         worst = "biggest drop" if self.side == "B" and self.data.two_runs else "weakest value"
         against = self._pending if self.data.intervals_pending else TARGET_LEGEND
-        return Content.styled(f"{WORST} {worst} per metric · vs target: {against} · arrows + Enter: that category's failures", "dim")
+        survives = f"underlined: Δ survives {MULTIPLE_TESTING_SHORT[self.data.multiple_testing]} · " if self.side == "B" and self.data.two_runs else ""
+        return Content.styled(f"{WORST} {worst} per metric · {survives}vs target: {against} · arrows + Enter: that category's failures", "dim")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "tradeoff" and not self.several_runs:

@@ -2,7 +2,7 @@
 
 Model, every sentence with its verdict, reason and evidence text, the human label beside
 it where the run has one (disagreements marked ≠), utility and its reason, the judge
-error, and the raw judge JSON — the inspector hides nothing the file holds. `t`
+error, the jury's verdicts side by side (`ragtui judge --jury`), and the raw judge JSON — the inspector hides nothing the file holds. `t`
 switches between A and B; `j` / `k` move the focused sentence, which the person's label
 keys (`+ - 1–5 0`, `ragtui.ui.screens.label_keys`) act on; Esc goes back.
 
@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.judge.jury import jurors_of
 from ragtui.core.vocabulary import JUDGE_DIRECTED_MARK, JUDGE_INJECTION_LABEL
 from ragtui.ui.models.question import judge_reported_injection, side_flags
 from ragtui.ui.safe_text import join, safe
@@ -30,7 +31,7 @@ from ragtui.ui.triage_keys import TRIAGE_BINDINGS, TriageKeys
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_header import directed_content
-from ragtui.ui.widgets.verdict_sections import raw_json_content, sentence_content, summary_content, utility_content
+from ragtui.ui.widgets.verdict_sections import jury_content, raw_json_content, sentence_content, summary_content, utility_content
 from ragtui.ui.widgets.verdict_styles import role_colour
 
 WINDOW = 12  # sentences mounted at a time
@@ -142,6 +143,9 @@ class VerdictScreen(TriageKeys, LabelKeys, Screen):
         if self.window and self.window.stop < len(said):
             widgets.append(Static(Content(f"⋮ sentences {self.window.stop + 1}–{len(said)} below (j goes on)").stylize("dim")))
         widgets.append(Static(utility_content(row, self._colour), classes="verdict-utility"))
+        jurors = jurors_of(row.get("extra"))
+        if jurors:  # `ragtui judge --jury`: the other models' verdicts beside this judge's
+            widgets.append(Static(jury_content(row, jurors, self._colour), classes="verdict-jury"))
         widgets.append(Static(raw_json_content(row.get("judge_json"), "Raw judge JSON"), classes="verdict-raw"))
         if row.get("human_json"):
             widgets.append(Static(raw_json_content(row.get("human_json"), "Raw human label JSON"), classes="verdict-raw"))

@@ -143,8 +143,12 @@ class CategoryGrid(DataTable):
                 verdict = cell.target_reading(self.side).verdict if cell is not None else None
                 if number is not None and verdict is not None:
                     text += f" {target_symbol(verdict)}"  # ? where the category is too small to tell
+                # Underlined: the change survives the adjustment over the whole grid (no colour
+                # needed, no column wider).
+                survives = show_delta and cell is not None and cell.verdict in ("regressed", "improved")
                 worst_here = worst.get(metric.name) == category
-                cells.append(Text(f"{text} {WORST}" if worst_here else text, style="bold" if worst_here else ""))
+                style = " ".join(part for part, on in (("bold", worst_here), ("underline", survives)) if on)
+                cells.append(Text(f"{text} {WORST}" if worst_here else text, style=style))
             self.add_row(*cells, key=category)
         if self.row_count:
             self.cursor_coordinate = self.validate_cursor_coordinate(cursor)

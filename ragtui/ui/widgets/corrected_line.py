@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from ragtui.core.calibration_words import cal_interval, cal_value, half_width_text
+from ragtui.core.calibration_words import cal_interval, cal_value, half_width_text, too_few_text
 from ragtui.core.measuring.label_values import CORRECTED_METRICS, CorrectedMetric
 from ragtui.ui.safe_text import join
 
@@ -23,6 +23,9 @@ def corrected_content(metric: str, corrections: dict[str, dict[str, CorrectedMet
         if result is None or result.corrected is None:
             continue
         c = result.corrected
+        if c.too_few:
+            lines.append(join(Content.styled(f"corrected {side} ", "dim"), too_few_text(c.labels, why=False)))
+            continue
         parts: list[Content | str] = [
             Content.styled(f"corrected {side} ", "dim"),
             Content.styled(cal_value(metric, c.value), "bold"),

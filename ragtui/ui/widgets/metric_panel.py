@@ -25,6 +25,7 @@ from ragtui.core.vocabulary import (
     VERDICT_STYLE,
     VERDICT_SYMBOL,
     ci_text,
+    clustered_text,
     count_text,
     delta_text,
     interval_text,
@@ -146,6 +147,7 @@ class MetricPanel(Static):
         self.metric = metric
         self._settings = (two_runs, confidence, max_drop)
         self.border_title = panel_title(metric, k)
+        self.border_subtitle = clustered_text(metric.clusters) or ""
 
     def _shown(self) -> Content:
         if self._corrected is None:
@@ -158,6 +160,7 @@ class MetricPanel(Static):
         self.metric = metric
         self.raw_content = panel_content(metric, two_runs, confidence, max_drop, pending)
         self.set_classes(" ".join(_verdict_classes(metric, two_runs)))
+        self.border_subtitle = clustered_text(metric.clusters) or ""
         self.update(self._shown())
 
     def set_corrected(self, corrected: Content | None) -> None:

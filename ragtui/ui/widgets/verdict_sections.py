@@ -15,6 +15,7 @@ from typing import Any
 
 from textual.content import Content
 
+from ragtui.core.judge.jury import JurorVerdict
 from ragtui.core.measuring.judge_noise import score_repeats, sentence_repeats
 from ragtui.core.vocabulary import DISAGREE_MARK, UNSTABLE_MARK
 from ragtui.ui.models.question import passage_text
@@ -188,3 +189,29 @@ def _pretty(value: Any, limit: int | None) -> str:
         if limit is not None and size > limit:
             break
     return "".join(chunks)
+
+
+def jury_content(row: dict[str, Any], jurors: list[JurorVerdict], colour: Colour) -> Content:
+    """`ragtui judge --jury`: every juror's verdict on each sentence and the utility, side by side
+    (≠ where they differ), the first column being the run's own judge."""
+    first = [s.get("attested") for s in row.get("judge_sentences") or []]
+    models = [str(row.get("judge_model") or "judge"), *(juror.model for juror in jurors)]
+    width = max(8, *(min(len(model), 20) for model in models))
+    header = Content.assemble("   #  ", *(safe(model, one_line=True, limit=20).pad_right(width - min(len(model), 20) + 2) for model in models))
+    lines = [Content("Jury · side by side").stylize("bold"), header.stylize("dim")]
+    for index in range(max([len(first), *(len(juror.attested) for juror in jurors)], default=0)):
+        said = [first[index] if index < len(first) else None, *(j.attested[index] if index < len(j.attested) else None for j in jurors)]
+        cells = []
+        for attested in said:
+            symbol, role, _ = verdict_mark(attested)
+            cells.append(Content(symbol.ljust(width + 2)).stylize(colour(role)))
+        differ = len({value for value in said if value is not None}) > 1
+        lines.append(Content.assemble(f"   {index + 1:<3}", *cells, Content(DISAGREE_MARK).stylize(colour("regression")) if differ else ""))
+    scores = [row.get("judge_utility"), *(juror.utility for juror in jurors)]
+    shown = [("–" if score is None else f"{score:g}").ljust(width + 2) for score in scores]
+    differ = len({score for score in scores if score is not None}) > 1
+    lines.append(Content.assemble("   u  ", *shown, Content(DISAGREE_MARK).stylize(colour("regression")) if differ else ""))
+    for juror in jurors:
+        if juror.error:
+            lines.append(Content.assemble("   ", safe(juror.model, one_line=True, limit=20), ": ", safe(juror.error, one_line=True, limit=120)).stylize("italic"))
+    return Content("\n").join(lines)
