@@ -80,7 +80,7 @@ test: install-test
 	[ $$suite -eq 0 ] && [ $$typed -eq 0 ]
 
 # Every row of the README's performance tables: retrieval (bench_core), `n` and `j`
-# (bench_triage), the judge (bench_judge), and the scale rows (bench_scale --markdown);
+# (bench_triage), the judge (bench_judge), `ragtui run` (bench_run), and the scale rows (bench_scale --markdown);
 # with the detector and power figures of docs/performance.md. bench_scale.py writes
 # 2 × 1,000,000-question runs (about 8 GB) under bench/out and takes most of an hour on
 # a 2-core machine.
@@ -88,6 +88,7 @@ bench: install-test
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_triage.py
 	$(BIN)/python bench/bench_judge.py
+	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_judge_directed.py
 	$(BIN)/python bench/bench_power.py
 	$(BIN)/python bench/bench_scale.py --markdown

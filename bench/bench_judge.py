@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,15 +69,18 @@ def make_records(n: int) -> list[dict]:
     return records
 
 
-async def transport_baseline(url: str, n: int, concurrency: int) -> float:
-    """Bare httpx POSTs against the same server: the ceiling any httpx-based judge can reach here."""
+async def transport_baseline(url: str, n: int, concurrency: int, body: Callable[[int], dict] | None = None) -> float:
+    """Bare httpx POSTs of `body(i)` to `url` (default: a judge call to the fake LLM), in seconds:
+    the ceiling any httpx-based client can reach against that server."""
     import httpx
 
-    import ragtui.core.judge.client  # noqa: F401  (the same sniffio guard as the judge)
+    from ragtui.core import http_clients  # noqa: F401  (the same sniffio guard as ragtui's clients)
 
-    def body(i: int) -> dict:  # distinct calls: the server counts repeats as paid twice
+    def judge_call(i: int) -> dict:  # distinct calls: the server counts repeats as paid twice
         return {"model": "m", "temperature": 0, "max_tokens": 100, "messages": [{"role": "user", "content": f'<phrase n="1">x</phrase> {i}'}]}
 
+    make = body or judge_call
+    target = url if body is not None else f"{url}/v1/chat/completions"
     remaining = list(range(n))
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(limits=limits) as client:
@@ -84,7 +88,7 @@ async def transport_baseline(url: str, n: int, concurrency: int) -> float:
         async def worker() -> None:
             while remaining:
                 i = remaining.pop()
-                (await client.post(f"{url}/v1/chat/completions", json=body(i))).json()
+                (await client.post(target, json=make(i))).json()
 
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))

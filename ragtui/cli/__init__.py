@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "open": ("ragtui.cli.tui", "open the TUI on a single run"),
     "report": ("ragtui.cli.report", "the same numbers without a screen: text, markdown, json, or junit, github and html for CI"),
     "validate": ("ragtui.cli.validate", "check gold sets, run files and configs; list every problem"),
+    "run": ("ragtui.cli.run", "ask your RAG system every gold question and write the run (resumable)"),
     "gold": ("ragtui.cli.gold", "check a gold set (composition, power, findings) or apply the edits made in triage"),
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
     "agreement": ("ragtui.cli.agreement", "the same answers judged twice: agreement, κ, α and the difference of two judges"),

@@ -44,6 +44,7 @@ class RunLine:
     extra_questions: int
     judge_errors: int
     judge_model: str | None
+    system_errors: int = 0  # questions the system under test failed on (`ragtui run`'s `error`)
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,10 @@ class CiReport:
 
 def _runs(report: Report) -> tuple[RunLine, ...]:
     return tuple(
-        RunLine(label, run["name"], run["path"], run["questions"], run["missing"], run["extra_questions"], run["judge_errors"], run["judge_model"])
+        RunLine(
+            label, run["name"], run["path"], run["questions"], run["missing"], run["extra_questions"], run["judge_errors"], run["judge_model"],
+            run.get("system_errors", 0),
+        )
         for label, run in report["runs"].items()
     )
 

@@ -2,6 +2,9 @@
 
 On a terminal the line is redrawn in place (at most 10 times a second):
     judge  412/1000  41%  38.2/s  ETA 0:00:15  errors 2  retries 3  $0.0412  cached 120
+`ragtui run` draws the same line with the median latency of the questions so far and
+without the cache count:
+    run  412/1000  41%  38.2/s  ETA 0:00:15  errors 2  p50 412 ms  retries 0  $0.0000
 ("cost unknown" in place of the cost when the model has no price)
 In CI or when stderr is a file, the same text is printed as a new line every
 `interval` seconds (and at the end), so a log stays readable. Plain stdlib: no rich.
@@ -9,7 +12,9 @@ In CI or when stderr is a file, the same text is printed as a new line every
 
 from __future__ import annotations
 
+import bisect
 import collections
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -41,6 +46,7 @@ class Progress:
         interval: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
         label: str = "judge",
+        show_cached: bool = True,
     ):
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
@@ -48,6 +54,8 @@ class Progress:
         self.interval = interval if not self.tty else 0.1
         self.clock = clock
         self.label = label
+        self.show_cached = show_cached
+        self.latencies: list[float] = []  # ms of each question, when the caller times them (`ragtui run`)
         self.done = 0
         self.errors = 0
         self.cached = 0
@@ -58,8 +66,18 @@ class Progress:
         self._window: collections.deque[tuple[float, int]] = collections.deque([(self.started, 0)])
         self._closed = False
 
-    def update(self, *, error: bool = False, cost: float | None = 0.0, cached: bool = False, retries: int | None = None) -> None:
-        """One more question finished."""
+    def begin(self, total: int) -> None:
+        """Start counting `total` questions now (a run knows them once it has read what is recorded)."""
+        self.total = total
+        self.started = self.clock()
+        self._window = collections.deque([(self.started, 0)])
+
+    def update(
+        self, *, error: bool = False, cost: float | None = 0.0, cached: bool = False, retries: int | None = None, latency_ms: float | None = None
+    ) -> None:
+        """One more question finished (in `latency_ms`, when it was timed)."""
+        if latency_ms is not None:
+            bisect.insort(self.latencies, latency_ms)  # kept sorted: the median is read at each draw
         self.done += 1
         self.errors += int(error)
         self.cached += int(cached)
@@ -91,10 +109,12 @@ class Progress:
             f"{rate:.1f}/s",
             f"ETA {eta}",
             f"errors {self.errors}",
-            f"retries {self.retries}",
-            cost_text(self.cost),
-            f"cached {self.cached}",
         ]
+        if self.latencies:
+            parts.append(f"p50 {statistics.median(self.latencies):.0f} ms")
+        parts += [f"retries {self.retries}", cost_text(self.cost)]
+        if self.show_cached:
+            parts.append(f"cached {self.cached}")
         return "  ".join(parts)
 
     def _draw(self, now: float) -> None:

@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from ragtui.cli import render_system as system
 from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_gold import group_tables
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
@@ -35,7 +36,7 @@ LEGEND_TEXT = (
     "models or prompts; n/a: not measured)"
 )
 # Regressions that are not the system getting worse, counted apart in the summary.
-REGRESSED_APART = {"missing": "missing from B", "judge_error": "judge errors"}
+REGRESSED_APART = {"missing": "missing from B", "system_error": "system errors", "judge_error": "judge errors"}
 
 
 def _safe(text: Any) -> str:
@@ -45,7 +46,7 @@ def _safe(text: Any) -> str:
 def value_text(name: str, value: float | None) -> str:
     if value is None:
         return "n/a"
-    return f"{value:.2f}" if is_score(name) else f"{value:.3f}"
+    return system.quantity_value(name, value) or (f"{value:.2f}" if is_score(name) else f"{value:.3f}")
 
 
 def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = True) -> str:
@@ -53,8 +54,8 @@ def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = 
 
     `unit=False` leaves out " pts" (the text table names the unit in its header).
     """
-    if delta is None:
-        return "n/a"
+    if delta is None or system.quantity_scale(name):  # n/a, or `+250 ms (+122…+405)`
+        return system.quantity_delta(name, delta, ci)
     if is_score(name):
         body = f"{delta:+.2f}"
         interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
@@ -69,7 +70,7 @@ def target_text(name: str, metric: Mapping[str, Any]) -> str:
     if target is None:
         return ""
     op = "≥" if metric.get("higher_is_better", True) else "≤"
-    return f"{op}{target:.2f}"
+    return op + (system.quantity_value(name, target) or f"{target:.2f}")
 
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
@@ -94,7 +95,7 @@ def _runs_lines(report: Report) -> list[str]:
         lines += _wrapped(
             "   ",
             f"{run['questions']} questions · {run['missing']} missing · {run['extra_questions']} not in gold · "
-            f"{run['judge_errors']} judge errors",
+            f"{run['judge_errors']} judge errors" + system.system_errors_text(run),
         )
         lines += _wrapped("   ", directed_text(run))
         lines += _wrapped("   ", models)
@@ -123,10 +124,10 @@ def drop_note(name: str, metric: Mapping[str, Any]) -> str | None:
 
 def _main_rows(report: Report, two: bool) -> list[list[str]]:
     rows = []
-    for name, m in report["metrics"].items():
+    for name, m in system.quality_metrics(report):  # latency, cost, tokens have their own table (render_system)
         row = [name, target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}"]
         if two:
-            verdict = m.get("verdict") or "" or ""
+            verdict = m.get("verdict") or ""
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
@@ -149,8 +150,7 @@ def render_text(report: Report) -> str:
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
-    if two:
-        lines += _wrapped("", LEGEND_TEXT)
+    lines += (_wrapped("", LEGEND_TEXT) if two else []) + system.quantity_lines(report, two, _table)  # latency, cost, tokens apart
     notes = [n for n in (drop_note(name, m) for name, m in report["metrics"].items()) if n]
     lines += ["", *[line for note in notes for line in _wrapped("! ", note)]] if notes else []
     for certainty in (target_table(report), power_table(report)):

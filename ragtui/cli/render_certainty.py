@@ -68,7 +68,7 @@ def _power_rows(report: Report) -> list[list[str]]:
     rows = []
     for name, metric in report["metrics"].items():
         spec = _spec(name)
-        if spec is None or "n_needed" not in metric:
+        if spec is None or "n_needed" not in metric or spec.quantity:  # power is sized in points, not ms or $
             continue
         drop = _drop(report, spec)
         mde = drop_text(metric["mde"], spec) if metric["mde"] is not None else ("none" if metric["n_needed"] is not None else "n/a")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ragtui.cli.ci_model import CiReport
 from ragtui.cli.render_junit import failure_message
+from ragtui.cli.render_system import quantity_scale
 from ragtui.core.sanitize import neutralize
 
 STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
@@ -50,7 +51,9 @@ def render_github(reports: list[CiReport]) -> str:
         for metric in report.metrics:
             change = f"{metric.name}: A {metric.a} → B {metric.b}, Δ {metric.delta}"
             if metric.verdict == "regressed":
-                lines.append(command("error", f"{head}: {metric.name} regressed", change))
+                # Latency, cost and tokens fail CI through their targets only (gates.py): a warning here.
+                kind = "warning" if quantity_scale(metric.name) is not None else "error"
+                lines.append(command(kind, f"{head}: {metric.name} regressed", change))
             elif metric.drop_flagged:
                 lines.append(command("warning", f"{head}: {metric.name} dropped more than max_drop", f"{change}: could be noise"))
         for question in report.questions:

@@ -21,6 +21,7 @@ from ragtui.cli.render import (
     value_text,
 )
 from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
+from ragtui.cli.render_system import system_errors_text
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.comparing.report_model import Report, groups
 from ragtui.core.sanitize import md_code
@@ -50,7 +51,7 @@ def _runs(report: Report) -> list[str]:
     for label, run in report["runs"].items():
         lines.append(
             f"- **{label}** {md_code(run['name'])}: {run['questions']} questions · {run['missing']} missing · "
-            f"{run['extra_questions']} not in gold · {run['judge_errors']} judge errors · judge {md_code(run['judge_model'] or 'n/a')}"
+            f"{run['extra_questions']} not in gold · {run['judge_errors']} judge errors{system_errors_text(run)} · judge {md_code(run['judge_model'] or 'n/a')}"
         )
     return lines
 

@@ -90,6 +90,7 @@ KIND_CODES = {
     "answered_unanswerable": "H",
     "false_abstention": "A",
     "low_utility": "U",
+    "system_error": "S",
     "judge_error": "J",
     "missing": "M",
 }
@@ -99,6 +100,7 @@ KIND_LABELS = {
     "answered_unanswerable": "answered the unanswerable",
     "false_abstention": "false abstention",
     "low_utility": "low utility",
+    "system_error": "system error",
     "judge_error": "judge error",
     "missing": "missing",
     "tool_fail": "failed by the tool",
@@ -112,6 +114,7 @@ CAUSE_LABELS = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation",
     "missing": "missing from B",
+    "system_error": "system error in B",
     "judge_error": "judge error in B",
 }
 # The cause spelled out, for the reports' regressed list.
@@ -120,10 +123,11 @@ CAUSE_EXPLAINED = {
     "generation_same_passages": "generation (same passages)",
     "generation": "generation (retrieval not worse)",
     "missing": "missing from B",
+    "system_error": "system error in B (the call failed)",
     "judge_error": "judge error in B (not the system)",
 }
 CAUSE_SHORT = {
-    "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "judge_error": "judge err",
+    "retrieval": "retrieval", "generation_same_passages": "gen·same", "generation": "generation", "missing": "missing", "system_error": "system err", "judge_error": "judge err",
 }
 JUDGE_CHANGED_NOTE = "⚠ judge changed: Δ mixes judges"
 MULTIPLE_TESTING_SHORT = {"holm": "Holm", "bh": "Benjamini–Hochberg"}
@@ -162,19 +166,33 @@ def short_label(spec: MetricSpec, k: int) -> str:
     return SHORT_LABELS.get(spec.key, spec.label).format(k=k)
 
 
+def quantity_text(value: float, scale: str, *, signed: bool = False, unit: bool = True) -> str:
+    """A latency, a cost or a token count in its unit: `1563 ms`, `$0.000824`, `937 tokens`;
+    signed for a Δ (`+251 ms`, `+$0.000002`); `unit=False` where a heading names it (`1563`)."""
+    sign = ("+" if value >= 0 else MINUS) if signed else ("" if value >= 0 else MINUS)
+    size = abs(value)
+    if scale == "usd":
+        return f"{sign}{'$' if unit else ''}{size:.6f}"
+    return f"{sign}{size:.0f}" + (f" {'ms' if scale == 'ms' else 'tokens'}" if unit else "")
+
+
 def value_text(value: float | None, spec: MetricSpec, *, digits: int = 1) -> str:
-    """`91.7%` for a rate, `4.12` for a score, `n/a` when there is nothing to measure."""
+    """`91.7%` for a rate, `4.12` for a score, `1563 ms` for a quantity, `n/a` when there is nothing to measure."""
     if value is None:
         return "n/a"
+    if spec.quantity:
+        return quantity_text(value, spec.scale)
     if spec.scale == "score":
         return f"{value:.{digits + 1}f}"
     return f"{value * 100:.{digits}f}%"
 
 
 def delta_text(delta: float | None, spec: MetricSpec, *, digits: int = 1, unit: bool = True) -> str:
-    """`−6.0 pts` for a rate, `−0.21` for a score."""
+    """`−6.0 pts` for a rate, `−0.21` for a score, `+251 ms` for a quantity."""
     if delta is None:
         return "n/a"
+    if spec.quantity:
+        return quantity_text(delta, spec.scale, signed=True)
     if spec.scale == "score":
         return _signed(delta, digits + 1)
     return _signed(delta * 100, digits) + (" pts" if unit else "")
@@ -211,6 +229,8 @@ def interval_text(ci: tuple[float, float] | None, spec: MetricSpec) -> str:
     if ci is None:
         return "n/a"
     low, high = ci
+    if spec.quantity:
+        return f"{quantity_text(low, spec.scale)}…{quantity_text(high, spec.scale)}"
     if spec.scale == "score":
         return f"{low:.2f}…{high:.2f}"
     return f"{low * 100:.1f}…{high * 100:.1f}%"
@@ -220,6 +240,8 @@ def drop_text(drop: float | None, spec: MetricSpec) -> str:
     """The size of a drop, unsigned: `3 pts`, `9.1 pts`, `0.12` (utility's score units)."""
     if drop is None:
         return "n/a"
+    if spec.quantity:
+        return quantity_text(drop, spec.scale)
     if spec.scale == "score":
         return f"{drop:.2f}"
     return f"{drop * 100:.1f}".removesuffix(".0") + " pts"

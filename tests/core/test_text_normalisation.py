@@ -34,3 +34,18 @@ def test_each_tricky_character_normalises_alike_in_python_and_polars():
 @given(st.lists(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cn")), max_size=12), min_size=1, max_size=20))
 def test_python_and_polars_normalise_any_text_alike(texts):
     assert _polars(texts) == [normalize_for_match(t) for t in texts]
+
+
+def test_one_answer_and_a_column_of_answers_are_found_abstaining_alike():
+    from ragtui.core.measuring.textnorm import contains_any_phrase, has_any_phrase
+
+    phrases = ("Je ne trouve pas cette information",)
+    texts = [
+        "Je ne trouve pas cette information.",
+        "je ne TROUVE pas cette information dans les documents",
+        "Je ne trouve pas cette informationnelle",  # not the phrase: words are whole
+        "Quatre mois.",
+        "",
+    ]
+    column = pl.DataFrame({"t": texts}).select(contains_any_phrase(pl.col("t"), phrases).alias("found")).get_column("found").to_list()
+    assert column == [has_any_phrase(t, phrases) for t in texts] == [True, True, False, False, False]

@@ -90,7 +90,7 @@ def test_recall_at_own_k_per_category(sweep):
 
 
 def test_the_targets_are_the_configs_with_the_recall_target_written_for_the_comparison_k(sweep):
-    assert sweep.targets == {"recall": 0.70, "faithfulness": 0.60, "utility": 4.0}
+    assert sweep.targets == {"recall": 0.70, "faithfulness": 0.60, "utility": 4.0, "tokens": None, "cost_usd": None}
     assert sweep.target_k == 1  # the reference's k: the comparisons' k
     assert sweep.categories == ("factuelle_courte", "procedurale", "sans_reponse")
 

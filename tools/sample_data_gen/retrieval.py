@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bm25 import BM25
+from ragtui.sample_data.example_system import BM25
+
 from .corpus import Passage
 from .text import acronyms, tokens, word_count
 

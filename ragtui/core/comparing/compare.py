@@ -30,7 +30,7 @@ from ragtui.core.loading.labels import RunLabels
 from ragtui.core.measuring.calibration import calibrate
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metric_specs import METRICS, UTILITY_RANGE, MetricValue
-from ragtui.core.measuring.metrics import summarize, summarize_by_category, summarize_by_tag
+from ragtui.core.measuring.metrics import metric_value, quantile_of, summarize, summarize_by_category, summarize_by_tag
 from ragtui.core.measuring.retrieval import same_top_k
 
 __all__ = ["IMPROVED", "NO_CLEAR_CHANGE", "REGRESSED", "STATUSES", "UTILITY_RANGE", "Comparison", "MetricComparison", "compare", "paired_frame", "relabelled"]
@@ -40,8 +40,12 @@ STATUSES = ("regressed", "fixed", "still_failing", "passing", "not_measured")
 
 def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue], dict[str, MetricValue]]:
     """Each metric of A and of B over the same (paired) questions, with each run's n."""
+    quantiles = [
+        quantile_of(spec, pl.col(f"{spec.key}:num{side}"), pl.col(f"{spec.key}:den{side}")).alias(f"{spec.key}:q{side}")
+        for spec in METRICS if spec.quantile is not None for side in ("", "_b")
+    ]
     sums = frame.select(
-        pl.col(f"^{spec.key}:(num|den)(_b)?$").sum() for spec in METRICS
+        *[pl.col(f"^{spec.key}:(num|den)(_b)?$").sum() for spec in METRICS], *quantiles
     ).row(0, named=True) if frame.height else {}
     counts = frame.select(
         [(pl.col(f"{spec.key}:den{side}") > 0).sum().alias(f"{spec.key}:n{side}") for spec in METRICS for side in ("", "_b")]
@@ -50,9 +54,7 @@ def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue],
     out_b: dict[str, MetricValue] = {}
     for spec in METRICS:
         for side, out in (("", out_a), ("_b", out_b)):
-            den = sums.get(f"{spec.key}:den{side}", 0.0)
-            value = sums[f"{spec.key}:num{side}"] / den if den else None
-            out[spec.name(k)] = MetricValue(value, int(counts.get(f"{spec.key}:n{side}", 0)))
+            out[spec.name(k)] = MetricValue(metric_value(spec, sums, side), int(counts.get(f"{spec.key}:n{side}", 0)))
     return out_a, out_b
 
 
@@ -68,6 +70,8 @@ def _metric_values(paired: pl.DataFrame, a: Evaluation, config: Config, judge_ch
         point_a, point_b = values_a[name].value, values_b[name].value
         delta = point_b - point_a if point_a is not None and point_b is not None else None
         scale = UTILITY_RANGE if spec.scale == "score" else 1.0
+        if spec.quantity and point_a is not None:  # ms, $ or tokens: max_drop is a share of A's value
+            scale = abs(point_a)
         bad_move = None if delta is None else (-delta if spec.higher_is_better else delta)
         out[name] = MetricComparison(
             name=name,
@@ -102,6 +106,7 @@ def _status(paired: pl.DataFrame, k: int) -> pl.DataFrame:
     only_judge_error = (kinds_added.list.len() == 1) & kinds_added.list.contains("judge_error")
     cause = (
         pl.when(~pl.col("present_b")).then(pl.lit("missing"))
+        .when(kinds_added.list.contains("system_error").fill_null(False)).then(pl.lit("system_error"))
         .when(only_judge_error.fill_null(False)).then(pl.lit("judge_error"))
         .when(gold_fell_out.fill_null(False)).then(pl.lit("retrieval"))
         .when(same_passages.fill_null(False)).then(pl.lit("generation_same_passages"))

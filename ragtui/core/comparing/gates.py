@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragtui.core.comparing.targets import inconclusive_targets, metric_spec, target_failures
+from ragtui.core.measuring.metric_specs import metric_by_name
 from ragtui.core.vocabulary import ci_text, delta_text
 
 ON_REGRESSION, BELOW_TARGET, ON_DROP = "--fail-on-regression", "--fail-below-target", "--fail-on-drop"
@@ -46,9 +47,22 @@ def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _answer_metrics(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The metrics that judge answers: latency, cost and tokens gate through their targets only
+    (`{max: …}` with --fail-below-target), since a slower CI runner is not a regression of the system."""
+    return {name: m for name, m in report["metrics"].items() if not _is_quantity(name)}
+
+
+def _is_quantity(name: str) -> bool:
+    try:
+        return metric_by_name(name).quantity
+    except KeyError:  # a peer tool's metric
+        return False
+
+
 def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """ragtui's metrics and a peer tool's (`TOOL:METRIC`): a tool's metrics gate like ragtui's own."""
-    return {**report["metrics"], **report.get("tool_metrics", {})}
+    return {**_answer_metrics(report), **report.get("tool_metrics", {})}
 
 
 def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
@@ -57,6 +71,10 @@ def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
         if m.get("verdict") == "regressed":
             spec = metric_spec(name, m)
             regressed.append(f"{name} regressed (Δ {delta_text(m['delta'], spec)}, CI {ci_text(m['ci'], spec)})")
+    # A question the system failed on is in no metric: more of them in B is a regression in itself.
+    errors = {side: run.get("system_errors", 0) for side, run in report["runs"].items()}
+    if errors.get("B", 0) > errors.get("A", 0):
+        regressed.append(f"B failed on more questions than A (system errors: A {errors['A']}, B {errors['B']})")
     return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
@@ -85,10 +103,10 @@ def _drop(report: dict[str, Any]) -> tuple[list[str], int]:
     drops = [
         f"{name} dropped more than max_drop (Δ {delta_text(m['delta'], metric_spec(name, m))}, "
         f"{(m.get('verdict') or 'n/a').replace('_', ' ')})"
-        for name, m in report["metrics"].items()
+        for name, m in _answer_metrics(report).items()
         if m.get("drop_flagged")
     ]
-    return drops, sum(1 for m in report["metrics"].values() if m.get("delta") is not None)
+    return drops, sum(1 for m in _answer_metrics(report).values() if m.get("delta") is not None)
 
 
 def _gate(

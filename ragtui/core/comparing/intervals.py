@@ -26,6 +26,7 @@ from ragtui.core.comparing.clustered import (
 from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
+from ragtui.core.comparing.quantiles import paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
 from ragtui.core.comparing.stats import bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
 from ragtui.core.comparing.targets import read_targets
@@ -115,6 +116,11 @@ def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, clusters: C
         return replace(metric, intervals_pending=False)
     num_a, den_a, num_b, den_b = columns = _columns(paired, spec)
     change = paired_change(spec, columns, clusters, config.confidence)
+    if spec.quantile is not None:  # latency p50/p95: the bootstrap of the quantiles' difference (quantiles.py)
+        ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence)
+        return replace(metric, ci=ci, p_value=None, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
+    if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
+        return replace(metric, ci=change.ci, p_value=change.p_value, verdict=change_verdict(spec, change.ci, change.p_value, config.confidence), intervals_pending=False)
     scale = UTILITY_RANGE if spec.scale == "score" else 1.0
     power = metric_power(spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence)
     verdict = change_verdict(spec, change.ci, change.p_value, config.confidence)

@@ -17,7 +17,8 @@ def measure_columns(evaluation: Evaluation) -> pl.DataFrame:
         num, den = num_den(spec)
         specs += [num.alias(f"{spec.key}:num"), den.alias(f"{spec.key}:den")]
     frame = evaluation.questions.with_columns(specs)
-    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS]
+    # Passing is a claim about the answer: a latency or a cost alone measures nothing of it.
+    measures = [pl.col(f"{spec.key}:den") > 0 for spec in METRICS if not spec.quantity]
     if "tool_pass" in frame.columns:  # a peer tool's own pass/fail verdict measures the question too
         measures.append(pl.col("tool_pass").is_not_null())
     measured = pl.any_horizontal(measures)

@@ -37,6 +37,7 @@ def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
         "missing": c.missing,
         "extra_questions": c.extra,
         "judge_errors": c.judge_errors,
+        "system_errors": c.system_errors,
         "judge_directed": evaluation.judge_directed,
         "abstained_excluded_from_faithfulness": c.abstained_excluded,
         "failing": c.failing,
@@ -78,10 +79,11 @@ def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) ->
     for category, data in groups.items():
         metrics = {}
         for name, cell in data.metrics.items():
-            entry: dict[str, Any] = {"A": _num(cell.a.value), "n": cell.a.n}
+            digits = comparison.metrics[name].spec.json_digits
+            entry: dict[str, Any] = {"A": _num(cell.a.value, digits), "n": cell.a.n}
             if two_runs:
-                entry["B"] = _num(cell.b.value) if cell.b else None
-                entry["delta"] = _num(cell.delta)
+                entry["B"] = _num(cell.b.value, digits) if cell.b else None
+                entry["delta"] = _num(cell.delta, digits)
                 entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
                 if not by_tag:  # the grid's tests are over the categories
                     entry["ci"] = [_num(cell.ci[0]), _num(cell.ci[1])] if cell.ci else None
@@ -90,7 +92,7 @@ def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) ->
                     entry["verdict"] = cell.verdict
                     entry["clusters"], entry["design_effect"] = cell.clusters, _num(cell.design_effect)
             if comparison.metrics[name].target is not None and not by_tag:  # targets are read per category only
-                entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",)))
+                entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",), digits))
             metrics[name] = entry
         out[category] = {"name": category if by_tag else comparison.config.category_name(category), "n": data.n, "metrics": metrics}
     return out

@@ -11,14 +11,15 @@ from ragtui.core.vocabulary import json_number as _num
 
 def metric_fields(m: MetricComparison, two_runs: bool, unavailable: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
     """One metric's fields in the report: values, Δ, intervals, verdicts, targets, power, n."""
-    out: dict[str, Any] = {"A": _num(m.a.value)}
+    digits = m.spec.json_digits
+    out: dict[str, Any] = {"A": _num(m.a.value, digits)}
     if two_runs and m.b is not None:
-        out["B"] = _num(m.b.value)
-        out["delta"] = _num(m.delta)
-        out["ci"] = [_num(m.ci[0]), _num(m.ci[1])] if m.ci else None
+        out["B"] = _num(m.b.value, digits)
+        out["delta"] = _num(m.delta, digits)
+        out["ci"] = [_num(m.ci[0], digits), _num(m.ci[1], digits)] if m.ci else None
         out["p_value"] = p_value(m.p_value)
     out["target"] = m.target
-    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",)))
+    out.update(target_fields(m.targets, ("A", "B") if two_runs else ("A",), digits))
     if two_runs:
         out["verdict"] = m.verdict
         out["drop_flagged"] = m.drop_flagged
@@ -33,12 +34,12 @@ def metric_fields(m: MetricComparison, two_runs: bool, unavailable: dict[str, fr
     return out
 
 
-def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...]) -> dict[str, Any]:
+def target_fields(readings: dict[str, TargetReading], runs: tuple[str, ...], digits: int = 4) -> dict[str, Any]:
     """`meets_target` (meets / misses / inconclusive, or null) and `ci_by_run`, each run's own interval."""
     chosen = {run: readings.get(run, NO_READING) for run in runs}
     return {
         "meets_target": {run: r.verdict for run, r in chosen.items()},
-        "ci_by_run": {run: [_num(r.ci[0]), _num(r.ci[1])] if r.ci else None for run, r in chosen.items()},
+        "ci_by_run": {run: [_num(r.ci[0], digits), _num(r.ci[1], digits)] if r.ci else None for run, r in chosen.items()},
     }
 
 

@@ -31,6 +31,7 @@ class RunFields(TypedDict):
     missing: int
     extra_questions: int
     judge_errors: int
+    system_errors: int
     judge_directed: dict[str, Any]
     abstained_excluded_from_faithfulness: int
     failing: int

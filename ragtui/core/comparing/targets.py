@@ -8,7 +8,7 @@ one of three verdicts: `meets` when the whole interval lies on the good side of 
 Intervals: Wilson for a proportion of questions (recall, abstention, false abstention: a
 0/1 outcome per question), the bootstrap over questions for everything else (pooled ratios
 such as faithfulness, where a question weighs by its sentence count, and means such as
-utility). Per category too: a category of 14 questions is `inconclusive` against almost
+utility or cost), the bootstrap of the quantile for latency p50/p95 (`quantiles.py`). Per category too: a category of 14 questions is `inconclusive` against almost
 any target, and the grid says so instead of showing a bare percentage.
 """
 
@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from ragtui.core.comparing.clustered import expanded_confidence
+from ragtui.core.comparing.quantiles import quantile_interval
 from ragtui.core.comparing.result import NO_READING, TargetReading
 from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
 from ragtui.core.measuring.clusters import Clusters, cluster_index
@@ -103,6 +104,8 @@ def run_interval(
     percentile interval expanded for few of them, as Δ's is).
     """
     measured = den > 0
+    if spec.quantile is not None:  # latency p50/p95: the bootstrap of the run's quantile (quantiles.py)
+        return quantile_interval(num, measured, spec.quantile, confidence=confidence)
     if clusters is None:
         if spec.binary:
             return wilson_interval(float(num[measured].sum()), float(measured.sum()), confidence)

@@ -27,7 +27,8 @@ from ragtui.core.measuring.metrics import summarize, summarize_by_category
 from ragtui.core.vocabulary import run_label
 
 AXES = ("recall", "faithfulness")  # x, y
-SHOWN = ("recall", "faithfulness", "utility")
+# Beside the two axes: what a run costs (k = 20 sends more tokens than k = 5).
+SHOWN = ("recall", "faithfulness", "utility", "tokens", "cost_usd")
 ALL_QUESTIONS = None  # the category key of the overall reading
 
 # `k10`, `k=10`, `k-10`, `k_10`, `top10`, `top-10` as a whole token of a run's name or file stem.
@@ -36,7 +37,7 @@ _K_IN_NAME = re.compile(r"(?:^|[^a-z0-9])(?:k|top)[=_-]?(\d{1,3})(?![0-9])", re.
 
 @dataclass(frozen=True)
 class TradeoffPoint:
-    """One run: its own k, and recall (at that k), faithfulness and utility, overall and per category."""
+    """One run: its own k, and recall (at that k), faithfulness, utility, tokens and cost, overall and per category."""
 
     label: str  # run_label: "A" (the reference), "B1", "B2", …
     name: str
@@ -103,13 +104,9 @@ def _point(position: int, evaluation: Evaluation, comparison_k: int) -> Tradeoff
     recall, recall_by_category = recall_at(evaluation.questions, k)
     if summary[recall_name].value is None:  # retrieval not available in this file: no recall at any k
         recall, recall_by_category = MetricValue(None, 0), {}
-    values = {"recall": recall, "faithfulness": summary["faithfulness"], "utility": summary["utility"]}
+    values = {"recall": recall, **{name: summary[name] for name in SHOWN if name != "recall"}}
     categories = {
-        category: {
-            "recall": recall_by_category.get(category, MetricValue(None, 0)),
-            "faithfulness": found["faithfulness"],
-            "utility": found["utility"],
-        }
+        category: {"recall": recall_by_category.get(category, MetricValue(None, 0)), **{name: found[name] for name in SHOWN if name != "recall"}}
         for category, found in by_category.items()
     }
     return TradeoffPoint(run_label(position), evaluation.run.name, k, source, values, categories)

@@ -21,15 +21,14 @@ CallError with a reason fit to be stored in `judge.error`. It never returns a gu
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from ragtui.core.http_clients import RequestSlots
 from ragtui.core.judge.cache import CallCache, call_key
 from ragtui.core.judge.providers import Completion, Provider, ResponseShapeError, error_message, make_provider
 from ragtui.core.judge.redaction import redact, redact_headers
@@ -37,16 +36,7 @@ from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
 from ragtui.core.judge.settings import JudgeSettings
 from ragtui.core.loading.bounded_json import loads
 
-# httpcore 1.0 tries `import sniffio` several times per request to tell trio from
-# asyncio. Recent anyio no longer installs sniffio, and a failed import rescans sys.path
-# every time: about 1 ms of CPU per request, a tenth of the judge's throughput at
-# concurrency 16. A None entry makes the import fail at once; httpcore then assumes
-# asyncio, exactly as it does on the slow path.
-if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
-    sys.modules["sniffio"] = None  # type: ignore[assignment]
-
 log = logging.getLogger("ragtui.judge")
-POOL_SIZE = 4  # connections per httpx pool (see JudgeClient.__aenter__)
 # A judge's reply is a few kilobytes of JSON; anything past this is not one.
 MAX_REPLY_BYTES = 16_000_000
 FATAL_STATUS = {401: "authentication failed", 403: "access denied", 404: "not found (check --base-url and --model)"}
@@ -90,31 +80,16 @@ class JudgeClient:
         self.provider: Provider = make_provider(settings)
         self.policy = RetryPolicy(settings.max_retries, settings.backoff_base, settings.backoff_max, settings.retry_after_max)
         self.stats = ClientStats()
-        # One slot per request allowed in flight, each bound to one of a few small
-        # connection pools (see __aenter__): taking a slot is the concurrency bound.
-        self._slots: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
-        self._pools: list[httpx.AsyncClient] = []
+        self._slots = RequestSlots(settings.concurrency, settings.timeout)
         self._pause_until = 0.0
         self._inflight: dict[str, asyncio.Future[Completion]] = {}
 
     async def __aenter__(self) -> JudgeClient:
-        if not self._pools:
-            # httpcore rescans its whole pool for every request it places (O(connections)
-            # per step, with a getpeername() per idle connection): pools of at most
-            # POOL_SIZE connections halve the client's CPU per request at concurrency 16.
-            concurrency = self.settings.concurrency
-            count = -(-concurrency // POOL_SIZE)
-            size = -(-concurrency // count)
-            limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-            self._pools = [httpx.AsyncClient(timeout=httpx.Timeout(self.settings.timeout), limits=limits) for _ in range(count)]
-            for slot in range(concurrency):
-                self._slots.put_nowait(self._pools[slot % count])
+        self._slots.open()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        pools, self._pools = self._pools, []
-        for pool in pools:
-            await pool.aclose()
+        await self._slots.aclose()
 
     def _redact(self, text: str) -> str:
         return redact(text, [self.settings.api_key])
@@ -161,7 +136,7 @@ class JudgeClient:
             await asyncio.sleep(delay)
 
     async def _request(self, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any]) -> Completion:
-        assert self._pools, "use `async with JudgeClient(...)`"
+        assert self._slots.pools, "use `async with JudgeClient(...)`"
         attempt = 0
         adaptations = 0
         slept_until = 0.0
@@ -170,7 +145,7 @@ class JudgeClient:
             headers: httpx.Headers | None = None
             status: int | None = None
             unreachable = False
-            http = await self._slots.get()
+            http = await self._slots.take()
             try:
                 body = self.provider.body(messages, max_tokens, schema)
                 request_headers = self.provider.headers()
@@ -209,7 +184,7 @@ class JudgeClient:
                             raise CallError(f"HTTP {status}: {detail}")
                         failure = f"HTTP {status}: {detail}"
             finally:
-                self._slots.put_nowait(http)
+                self._slots.give_back(http)
             if attempt >= self.policy.max_retries:
                 # A server that cannot be reached at all fails every question the same way.
                 where = f" to {self.provider.url}" if unreachable else ""

@@ -31,6 +31,7 @@ from ragtui.core.families import model_family, same_family_warning
 from ragtui.core.judge.judging import JudgeSession, Outcome, Usage
 from ragtui.core.judge.settings import JudgeSettings
 from ragtui.core.loading.records import RawRun
+from ragtui.core.workers import run_workers
 
 
 class ProgressSink(Protocol):
@@ -193,17 +194,7 @@ async def judge_run(
     if own_session:
         await session.__aenter__()
     try:
-        workers = [asyncio.create_task(worker()) for _ in range(min(settings.concurrency, max(1, queue.qsize())))]
-        try:
-            done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
-        finally:
-            for task in workers:
-                task.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
-        for task in done:
-            error = None if task.cancelled() else task.exception()
-            if error is not None:
-                raise error
+        await run_workers(worker, min(settings.concurrency, max(1, queue.qsize())))
     finally:
         if own_session:
             await session.__aexit__(None, None, None)

@@ -11,6 +11,7 @@ import yaml
 from ragtui.core.errors import InputError, Problem, problem, shown
 from ragtui.core.loading.inputs import default_config_path
 from ragtui.core.loading.schema import UNCATEGORIZED
+from ragtui.core.measuring.metric_specs import metric_by_name
 
 DEFAULT_FALLBACK_PHRASES = ("Je ne trouve pas cette information",)
 DEFAULT_TARGETS = {"recall@5": 0.80, "faithfulness": 0.85, "abstention": 0.90, "utility": 4.0}
@@ -95,6 +96,29 @@ def _number(path: Path, line: int | None, field_name: str, value: Any, problems:
     return float(value)
 
 
+def _target_bound(path: Path, line: int | None, name: str, spec: Any, problems: list[Problem]) -> tuple[str | None, Any, float]:
+    """(`min` or `max`, its value, the highest value allowed) of `targets.NAME`.
+
+    A higher-is-better metric takes `{min: …}`; a lower-is-better one (false abstention,
+    latency, cost, tokens) `{max: …}` — or `{min: …}` as earlier configs wrote it, read the
+    same way: the metric's direction decides. A 1–5 score is bounded by 5, a rate by 1, a
+    quantity (ms, $, tokens) not at all.
+    """
+    try:
+        metric = metric_by_name(name)
+    except KeyError:
+        metric = None
+    high = float("inf") if metric is not None and metric.quantity else 5.0 if name.startswith("utility") else 1.0
+    if not isinstance(spec, dict):
+        return "min", spec, high
+    if "max" in spec:
+        if metric is None or metric.higher_is_better:
+            problems.append(problem(path, line, f"targets.{name}", "{max: …} is for a metric where lower is better: write {min: …}"))
+            return None, None, high
+        return "max", spec["max"], high
+    return "min", spec.get("min"), high
+
+
 def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]:
     """Parse a config file; returns (config or None, every problem found)."""
     from ragtui.core.loading.records import read_bytes_utf8
@@ -122,9 +146,10 @@ def config_problems_and_value(path: Path) -> tuple[Config | None, list[Problem]]
         problems.append(problem(path, lines.get("targets"), "targets", "expected a mapping of metric: {min: value}"))
         raw_targets = {}
     for name, spec in raw_targets.items():
-        value = spec.get("min") if isinstance(spec, dict) else spec
-        high = 5.0 if str(name).startswith("utility") else 1.0
-        number = _number(path, lines.get("targets"), f"targets.{name}.min", value, problems, low=0.0, high=high)
+        bound, value, high = _target_bound(path, lines.get("targets"), str(name), spec, problems)
+        if bound is None:
+            continue
+        number = _number(path, lines.get("targets"), f"targets.{name}.{bound}", value, problems, low=0.0, high=high)
         if number is not None:
             targets[str(name)] = number
     regression = data.get("regression", {}) or {}

@@ -191,6 +191,7 @@ def canonical_columns(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:
         *_verdicts(raw, "judge"),
         *_verdicts(raw, "human"),
         *[_plain(raw, n, pl.Float64).alias(n) for n in ("latency_ms", "cost_usd", "tokens_in", "tokens_out")],
+        _plain(raw, "error", pl.String).alias("system_error"),
         extra.alias("extra"),
     ]
     frame = raw.select(exprs)

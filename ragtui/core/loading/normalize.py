@@ -137,6 +137,11 @@ def _retrieved(check: _Checker, value: Any) -> tuple[list[str] | None, list[str 
     return ids, texts, scores
 
 
+def _error_text(value: Any) -> str | None:
+    """An `error` (a judge's, or the system's) as text: an error object is kept as its JSON."""
+    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _verdicts(check: _Checker, value: Any, prefix: str) -> dict[str, Any]:
     """Validate a `judge` or `human` object into its canonical columns."""
     row: dict[str, Any] = {
@@ -155,10 +160,7 @@ def _verdicts(check: _Checker, value: Any, prefix: str) -> dict[str, Any]:
         return row
     row[f"{prefix}_json"] = json.dumps(value, ensure_ascii=False)
     row[f"{prefix}_model"] = check.string(value.get("model"), f"{prefix}.model")
-    error = value.get("error")
-    if error is not None and not isinstance(error, str):
-        error = json.dumps(error, ensure_ascii=False)
-    row[f"{prefix}_error"] = error
+    row[f"{prefix}_error"] = _error_text(value.get("error"))
     faithfulness = value.get("faithfulness")
     if faithfulness is not None:
         if not isinstance(faithfulness, dict):
@@ -263,6 +265,7 @@ def normalize_run_record(path: Path, line: int, record: dict[str, Any], problems
         "cost_usd": check.number(record.get("cost_usd"), "cost_usd", low=0),
         "tokens_in": check.number(record.get("tokens_in"), "tokens_in", low=0),
         "tokens_out": check.number(record.get("tokens_out"), "tokens_out", low=0),
+        "system_error": _error_text(record.get("error")),
         "extra": json.dumps(extra, ensure_ascii=False, default=str) if extra else None,
     }
     return row if record_id is not None else None

@@ -54,6 +54,9 @@ RUN_SCHEMA: dict[str, pl.DataType] = {
     "cost_usd": pl.Float64(),
     "tokens_in": pl.Float64(),
     "tokens_out": pl.Float64(),
+    # Why the system under test failed on the question (`error`: an exception, an HTTP
+    # status, a timeout): a system error, counted apart and never averaged.
+    "system_error": pl.String(),
     "extra": pl.String(),
 }
 
@@ -70,7 +73,7 @@ VERDICT_ALIASES = {"phrases": "sentences", "texte": "text", "atteste": "attested
 
 KNOWN_RECORD_FIELDS = {
     "id", "question", "category", "gold_passages", "expected_answer", "retrieved", "answer", "abstained",
-    "cited", "judge", "human", "latency_ms", "cost_usd", "tokens_in", "tokens_out",
+    "cited", "judge", "human", "latency_ms", "cost_usd", "tokens_in", "tokens_out", "error",
 }
 
 UNCATEGORIZED = "uncategorized"  # a question without a category (names: loading.config)

@@ -32,6 +32,7 @@ FAILURE_KINDS = (
     "answered_unanswerable",
     "false_abstention",
     "low_utility",
+    "system_error",
     "judge_error",
     "missing",
 )
@@ -219,20 +220,23 @@ def _outcomes(
     empty_gold_unanswerable: bool = True,
 ) -> list[pl.Expr]:
     present = pl.col("present")
-    answer_known = pl.lit("answer" not in unavailable)
+    # A system error (the record's `error`) measures nothing: it leaves every population
+    # (retrieval, abstention, the judge's) and is a failure of its own, never averaged.
+    system_failed = present & pl.col("system_error").is_not_null()
+    answer_known = pl.lit("answer" not in unavailable) & ~system_failed
     answer = pl.col("answer")
     detected = contains_any_phrase(answer, phrases).fill_null(False)
     abstained = present & pl.coalesce(pl.col("abstained_given"), detected)
     sentences = pl.col("judge_sentences")
     n_sentences = sentences.list.len().fill_null(0)
     n_attested = sentences.list.eval(pl.element().struct.field("attested").cast(pl.Int64)).list.sum().fill_null(0)
-    judge_ok = present & pl.col("judge_present") & pl.col("judge_error").is_null()
+    judge_ok = present & ~system_failed & pl.col("judge_present") & pl.col("judge_error").is_null()
     needs_verdict = present & answer.is_not_null() & ~abstained
     judged = needs_verdict & judge_ok & (n_sentences > 0)
     # A verdict without a utility score, in a run whose verdicts score utility, is an error
     # too: counted, never dropped silently from the mean.
     no_utility = judge_ok & pl.col("judge_utility").is_null() & pl.lit(utility_in_run)
-    judge_failed = present & (pl.col("judge_error").is_not_null() | (needs_verdict & ~judged) | no_utility)
+    judge_failed = present & ~system_failed & (pl.col("judge_error").is_not_null() | (needs_verdict & ~judged) | no_utility)
     if "judge" in unavailable:
         judge_failed = pl.lit(False)
     category = pl.col("category")
@@ -243,7 +247,8 @@ def _outcomes(
         unanswerable.alias("unanswerable"),
         (~unanswerable).alias("answerable"),
         answer_known.alias("answer_known"),
-        (gold.is_not_null() & pl.lit("retrieval" not in unavailable)).alias("gold_known"),
+        system_failed.alias("system_failed"),
+        (gold.is_not_null() & pl.lit("retrieval" not in unavailable) & ~system_failed).alias("gold_known"),
         pl.when(answer_known).then(abstained).alias("abstained"),
         judged.alias("judged"),
         judge_failed.alias("judge_failed"),
@@ -279,6 +284,7 @@ def _failure_kinds(utility_target: float) -> list[pl.Expr]:
         (present & pl.col("unanswerable") & ~pl.col("abstained")).fill_null(False).alias("fail_answered_unanswerable"),
         (present & pl.col("answerable") & pl.col("answerability_known") & pl.col("abstained")).fill_null(False).alias("fail_false_abstention"),
         (pl.col("utility_q") < utility_target).fill_null(False).alias("fail_low_utility"),
+        pl.col("system_failed").alias("fail_system_error"),
         pl.col("judge_failed").alias("fail_judge_error"),
         (~present).alias("fail_missing"),
     ]

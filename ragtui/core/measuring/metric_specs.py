@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 # Utility is on a 1–5 scale: a drop is flagged at the same share of its range as a rate.
 UTILITY_RANGE = 4.0
+QUANTITY_SCALES = ("ms", "usd", "tokens")
 
 
 @dataclass(frozen=True)
@@ -20,10 +21,23 @@ class MetricSpec:
     label: str
     higher_is_better: bool = True
     binary: bool = False  # per-question 0/1 outcome: McNemar applies
-    scale: str = "rate"  # "rate" (0–1, Δ in points) or "score" (1–5)
+    scale: str = "rate"  # "rate" (0–1, Δ in points), "score" (1–5), or a quantity: "ms", "usd", "tokens"
     failure_kind: str | None = None
     at_k: bool = False
     judged: bool = False  # computed from the judge's verdicts (a change of judge moves it)
+    # The q-quantile of the per-question values (latency p50, p95) instead of Σnum/Σden.
+    quantile: float | None = None
+
+    @property
+    def json_digits(self) -> int:
+        """Decimals the JSON report keeps: a cost per question is a few millionths of a dollar."""
+        return 8 if self.scale == "usd" else 4
+
+    @property
+    def quantity(self) -> bool:
+        """What answering took (latency, cost, tokens), not whether the answer was right:
+        it never makes a question pass or fail, and max_drop reads as a share of A's value."""
+        return self.scale in QUANTITY_SCALES
 
     def name(self, k: int) -> str:
         return f"{self.key}@{k}" if self.at_k else self.key
@@ -41,6 +55,11 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("precision", "Precision", failure_kind="retrieval_miss", at_k=True),
     MetricSpec("ndcg", "nDCG", failure_kind="retrieval_miss", at_k=True),
     MetricSpec("faithfulness_macro", "Faithfulness (macro)", failure_kind="unfaithful", judged=True),
+    # What a question costs: from the run's `latency_ms`, `cost_usd`, `tokens_in` + `tokens_out`.
+    MetricSpec("latency_p50_ms", "Latency p50", higher_is_better=False, scale="ms", quantile=0.5),
+    MetricSpec("latency_p95_ms", "Latency p95", higher_is_better=False, scale="ms", quantile=0.95),
+    MetricSpec("cost_usd", "Cost per question", higher_is_better=False, scale="usd"),
+    MetricSpec("tokens", "Tokens per question", higher_is_better=False, scale="tokens"),
 )
 HEADLINE = ("recall", "faithfulness", "abstention", "utility")
 
@@ -84,3 +103,4 @@ class Counts:
     judged: int
     failing: int
     failure_kinds: dict[str, int]
+    system_errors: int = 0  # questions the system under test failed on (the record's `error`)

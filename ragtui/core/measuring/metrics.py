@@ -35,6 +35,7 @@ _RETRIEVAL_MEMBER = pl.col("answerable") & pl.col("gold_known")
 _ANSWERED = pl.col("present") & pl.col("answer").is_not_null()
 _NEEDS_VERDICT = _ANSWERED & ~pl.col("abstained").fill_null(False)
 _MAYBE_UNANSWERABLE = pl.col("unanswerable") | ~pl.col("answerability_known")
+_ANSWERED_OK = pl.col("present") & ~pl.col("system_failed")
 
 FORMULAS: dict[str, Formula] = {
     "recall": Formula(_RETRIEVAL_MEMBER, pl.col("hit_at_k")),
@@ -52,6 +53,15 @@ FORMULAS: dict[str, Formula] = {
     "precision": Formula(_RETRIEVAL_MEMBER, pl.col("precision_at_k")),
     "ndcg": Formula(_RETRIEVAL_MEMBER, pl.col("ndcg_at_k")),
     "faithfulness_macro": Formula(pl.col("judged"), pl.col("faithfulness_q"), scope=_NEEDS_VERDICT),
+    # A system error's latency or cost is not the system's answering: left out, as its answer is.
+    "latency_p50_ms": Formula(_ANSWERED_OK & pl.col("latency_ms").is_not_null(), pl.col("latency_ms"), scope=_ANSWERED_OK),
+    "latency_p95_ms": Formula(_ANSWERED_OK & pl.col("latency_ms").is_not_null(), pl.col("latency_ms"), scope=_ANSWERED_OK),
+    "cost_usd": Formula(_ANSWERED_OK & pl.col("cost_usd").is_not_null(), pl.col("cost_usd"), scope=_ANSWERED_OK),
+    "tokens": Formula(
+        _ANSWERED_OK & (pl.col("tokens_in").is_not_null() | pl.col("tokens_out").is_not_null()),
+        pl.col("tokens_in").fill_null(0) + pl.col("tokens_out").fill_null(0),
+        scope=_ANSWERED_OK,
+    ),
 }
 
 
@@ -65,22 +75,36 @@ def num_den(spec: MetricSpec) -> tuple[pl.Expr, pl.Expr]:
     )
 
 
+def quantile_of(spec: MetricSpec, num: pl.Expr, den: pl.Expr) -> pl.Expr:
+    """A quantile metric's value: the quantile of `num` over its member rows (den > 0)."""
+    assert spec.quantile is not None
+    return num.filter(den > 0).quantile(spec.quantile, interpolation="linear")
+
+
 def _aggregations() -> list[pl.Expr]:
     exprs = []
     for spec in METRICS:
         num, den = num_den(spec)
         member = FORMULAS[spec.key].member
         exprs += [num.sum().alias(f"{spec.key}:num"), den.sum().alias(f"{spec.key}:den"), member.fill_null(False).sum().alias(f"{spec.key}:n")]
+        if spec.quantile is not None:
+            exprs.append(quantile_of(spec, num, den).alias(f"{spec.key}:q"))
     return exprs
 
 
+def metric_value(spec: MetricSpec, row: dict, suffix: str = "") -> float | None:
+    """A metric's value from its aggregated `KEY:num`, `KEY:den` (and `KEY:q`) fields, None when nothing was measured."""
+    den = row.get(f"{spec.key}:den{suffix}") or 0.0
+    if not den:
+        return None
+    if spec.quantile is not None:
+        value = row[f"{spec.key}:q{suffix}"]
+        return None if value is None else float(value)
+    return float(row[f"{spec.key}:num{suffix}"] / den)
+
+
 def _to_values(row: dict, k: int) -> dict[str, MetricValue]:
-    out = {}
-    for spec in METRICS:
-        den = row[f"{spec.key}:den"]
-        value = row[f"{spec.key}:num"] / den if den else None
-        out[spec.name(k)] = MetricValue(value, int(row[f"{spec.key}:n"]))
-    return out
+    return {spec.name(k): MetricValue(metric_value(spec, row), int(row[f"{spec.key}:n"])) for spec in METRICS}
 
 
 def unavailable_metrics(evaluation: Evaluation) -> set[str]:
@@ -124,6 +148,7 @@ def counts(evaluation: Evaluation) -> Counts:
         pl.col("present").sum().alias("present"),
         (~pl.col("present")).sum().alias("missing"),
         pl.col("judge_failed").sum().alias("judge_errors"),
+        pl.col("system_failed").sum().alias("system_errors"),
         pl.col("abstained_excluded").sum().alias("abstained_excluded"),
         pl.col("judged").sum().alias("judged"),
         pl.col("failed").sum().alias("failing"),
@@ -139,6 +164,7 @@ def counts(evaluation: Evaluation) -> Counts:
         judged=row["judged"],
         failing=row["failing"],
         failure_kinds={kind: row[f"kind:{kind}"] for kind in FAILURE_KINDS},
+        system_errors=row["system_errors"],
     )
 
 

@@ -9,6 +9,7 @@ expression give the same result (a test checks it), so a single answer and a col
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -49,6 +50,18 @@ def normalized_expr(column: pl.Expr) -> pl.Expr:
         .str.replace_all(r"\s+", " ")
         .str.strip_chars()
     )
+
+
+def has_any_phrase(text: str, phrases: tuple[str, ...]) -> bool:
+    """`contains_any_phrase` for one text: whether it holds any phrase (an abstention)."""
+    padded = f" {normalize_for_match(text)} "
+    return any(key in padded for key in _phrase_keys(phrases))
+
+
+@functools.cache
+def _phrase_keys(phrases: tuple[str, ...]) -> tuple[str, ...]:
+    """The phrases normalised and padded by spaces, once per set of phrases (not per answer)."""
+    return tuple(f" {key} " for p in phrases if (key := normalize_for_match(p)))
 
 
 def contains_any_phrase(column: pl.Expr, phrases: tuple[str, ...] | list[str]) -> pl.Expr:

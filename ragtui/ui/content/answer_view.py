@@ -96,6 +96,8 @@ def answer_content(row: dict[str, Any] | None, focused: int | None, colour: Colo
 
 def _utility_lines(row: dict[str, Any], colour: Colour) -> list[Content]:
     lines = []
+    if row.get("system_error"):  # the system under test failed on this question (`ragtui run`)
+        lines.append(Content.assemble(Content("⚠ system error: ").stylize(f"bold {colour('fail')}"), safe(row["system_error"])))
     score = row.get("judge_utility")
     if score is not None:
         reason = row.get("judge_utility_reason")

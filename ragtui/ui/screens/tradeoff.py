@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ragtui.core.comparing.tradeoff import Tradeoff, TradeoffPoint
+from ragtui.core.measuring.metric_specs import MetricSpec
 from ragtui.core.measuring.metric_specs import metric_by_name as metric_spec
 from ragtui.core.vocabulary import (
     CURSOR_MARK,
@@ -25,6 +26,7 @@ from ragtui.core.vocabulary import (
     TRADEOFF_BEST,
     TRADEOFF_DOMINATED,
     TRADEOFF_FRONT,
+    quantity_text,
     target_text,
     value_text,
 )
@@ -33,7 +35,16 @@ from ragtui.ui.messages import OpenPair
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.tradeoff_chart import TradeoffChart, point_shape
 
-NAME_WIDTH = 24
+NAME_WIDTH = 16
+# The table's value columns: metric, heading, width (tokens and cost per question: what k costs).
+COLUMNS = (("recall", "recall@k", 9), ("faithfulness", "faithful", 9), ("utility", "utility", 8), ("tokens", "tokens", 7), ("cost_usd", "$/q", 9))
+
+
+def _cell(value: float | None, spec: MetricSpec) -> str:
+    """A value of the runs table; tokens and cost without their unit (the heading names it)."""
+    if spec.quantity and value is not None:
+        return quantity_text(value, spec.scale, unit=False)
+    return value_text(value, spec)
 
 
 class TradeoffScreen(Screen):
@@ -140,7 +151,7 @@ class TradeoffScreen(Screen):
         assert self.tradeoff is not None
         tradeoff = self.tradeoff
         best, front = tradeoff.best(self.category), tradeoff.front(self.category)
-        header = f"    {'run':<4}{'name':<{NAME_WIDTH}} {'k':>3} {'recall@k':>9} {'faithful':>9} {'utility':>8}"
+        header = f"    {'run':<4}{'name':<{NAME_WIDTH}} {'k':>3} " + " ".join(f"{heading:>{width}}" for _, heading, width in COLUMNS)
         lines = [Content.styled(header, "bold $text-muted")]
         for index, point in enumerate(tradeoff.points):
             lines.append(self._run_line(index, point, point_shape(point.label, best, front)))
@@ -148,10 +159,7 @@ class TradeoffScreen(Screen):
 
     def _run_line(self, index: int, point: TradeoffPoint, shape: str) -> Content:
         values = point.reading(self.category)
-        cells = [
-            f"{value_text(values[name].value, metric_spec(name)):>{width}}"
-            for name, width in (("recall", 9), ("faithfulness", 9), ("utility", 8))
-        ]
+        cells = [f"{_cell(values[name].value, metric_spec(name)):>{width}}" for name, _, width in COLUMNS]
         marker = CURSOR_MARK if index == self.cursor else " "
         side = "A" if index == self.reference else ("B" if index == self.cursor else " ")
         line = join(

@@ -29,6 +29,8 @@ def _counts_line(header: RunHeader) -> Content:
     own, and the k its retrieval is measured at: `k=20 (measured @5)`."""
     counts = header.counts
     items = [(counts.missing, f"{count_text(counts.missing)} missing"), (counts.judge_errors, _plural(counts.judge_errors, "judge error"))]
+    if counts.system_errors:  # a run ragtui made itself (`ragtui run`) may hold some
+        items.append((counts.system_errors, _plural(counts.system_errors, "system error")))
     if counts.extra:
         items.append((counts.extra, f"{count_text(counts.extra)} not in gold"))
     k = f"k={header.k}" if header.own_k in (None, header.k) else f"k={header.own_k} (measured @{header.k})"

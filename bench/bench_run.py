@@ -1,0 +1,139 @@
+"""`ragtui run` benchmark: throughput against a slow endpoint, and the callable path's overhead.
+
+1. Endpoint: the tests' fake RAG service runs in its own process (so it does not share
+   the GIL with the client) and answers each request after a fixed latency; `ragtui
+   run --endpoint` asks N questions at concurrency J. Printed beside the ideal,
+   J / latency (320 questions/s at 16 × 50 ms). Goal: ≥ 90 % of it.
+2. Python callables: the same `answer(question, k)` function called by a bare loop, then
+   by `ragtui run --system` (-j 1: one question at a time, as the loop), each record
+   written and flushed. Printed: both per-question times and the difference. Goal: the
+   difference ≤ 1 ms per question.
+
+Prints figures and the machine; asserts nothing.
+
+Usage: python bench/bench_run.py [--questions 1000] [--concurrency 16] [--latency 0.05]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import yaml  # noqa: E402
+
+from bench.bench_judge import transport_baseline  # noqa: E402
+from ragtui.core.loading.config import Config  # noqa: E402
+from ragtui.core.running.callables import CallableSystem, LoadedFunction  # noqa: E402
+from ragtui.core.running.endpoint import EndpointSystem  # noqa: E402
+from ragtui.core.running.start import run_gold_set  # noqa: E402
+
+PASSAGES = [{"id": f"p{rank}", "text": "Article 42 — La période d'essai des cadres est de quatre mois.", "score": 1.0 - rank / 10} for rank in range(5)]
+
+
+def answer(question: str, k: int) -> dict:
+    """What a fast system returns: k passages and an answer (the work itself is not measured)."""
+    return {"passages": PASSAGES[:k], "answer": "Quatre mois, renouvelable une fois."}
+
+
+def write_gold(folder: Path, n: int) -> Path:
+    path = folder / "gold.yaml"
+    items = [{"id": f"q{i:05d}", "question": f"Quelle est la durée de la période d'essai, cas {i} ?", "gold_passages": ["p0"]} for i in range(n)]
+    path.write_text(yaml.safe_dump(items, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+class FirstAsked:
+    """A progress sink noting when the first and the last question finished."""
+
+    def __init__(self) -> None:
+        self.first: float | None = None
+        self.last = 0.0
+
+    def begin(self, total: int) -> None:
+        pass
+
+    def update(self, **_: object) -> None:
+        now = time.perf_counter()
+        self.first = now if self.first is None else self.first
+        self.last = now
+
+    def close(self) -> None:
+        pass
+
+
+def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float) -> tuple[float, float, float]:
+    """(questions/s of the whole `ragtui run`, of its asking alone, of bare httpx) against one server."""
+    server = subprocess.Popen([sys.executable, str(REPO / "tests" / "running" / "fake_rag.py"), "--latency", str(latency)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        url = f"http://127.0.0.1:{server.stdout.readline().strip()}/ask"
+        system = EndpointSystem(url, timeout=30.0, concurrency=concurrency)
+        marks = FirstAsked()
+        started = time.perf_counter()
+        result = run_gold_set(gold, system, folder / "endpoint.jsonl", Config(), k=5, concurrency=concurrency, progress=marks)
+        whole = time.perf_counter() - started
+        baseline = n / asyncio.run(transport_baseline(url, n, concurrency, lambda i: {"id": f"t{i}", "question": "q", "k": 5}))
+    finally:
+        server.terminate()
+        server.wait()
+    assert result.totals.answered == n and marks.first is not None, result.totals
+    # The first answer arrives one latency after asking began: count it back in.
+    asking = marks.last - marks.first + latency
+    return n / whole, n / asking, baseline
+
+
+def callable_overhead(gold: Path, folder: Path, n: int) -> tuple[float, float]:
+    """(seconds per question in a bare loop, seconds per question through `ragtui run`)."""
+    questions = [f"Quelle est la durée de la période d'essai, cas {i} ?" for i in range(n)]
+    best_bare = float("inf")
+    for _ in range(5):
+        started = time.perf_counter()
+        for question in questions:
+            answer(question, 5)
+        best_bare = min(best_bare, (time.perf_counter() - started) / n)
+    best_run = float("inf")
+    for attempt in range(3):
+        system = CallableSystem(system=LoadedFunction(answer, "bench_run.py:answer", False, None))
+        out = folder / f"callable{attempt}.jsonl"
+        started = time.perf_counter()
+        result = run_gold_set(gold, system, out, Config(), k=5, concurrency=1)
+        best_run = min(best_run, (time.perf_counter() - started) / n)
+        assert result.totals.answered == n
+    return best_bare, best_run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--latency", type=float, default=0.05)
+    options = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        gold = write_gold(folder, options.questions)
+        ideal = options.concurrency / options.latency
+        whole, asking, baseline = endpoint_throughput(gold, folder, options.questions, options.concurrency, options.latency)
+        print(f"endpoint: {options.questions} questions, -j {options.concurrency}, {options.latency * 1000:.0f} ms each; ideal {ideal:.1f} questions/s")
+        print(f"  ragtui run, asking:        {asking:6.1f}/s ({asking / ideal:.1%} of the ideal; goal ≥ 90 %)")
+        print(f"  ragtui run, whole command: {whole:6.1f}/s ({whole / ideal:.1%}; with loading the gold set and writing the file)")
+        print(f"  bare httpx, same server:   {baseline:6.1f}/s ({baseline / ideal:.1%}; the ceiling of any httpx client here)")
+        bare, through = callable_overhead(gold, folder, options.questions)
+        print(
+            f"callable: a bare loop {bare * 1000:.3f} ms/question, ragtui run --system -j 1 {through * 1000:.3f} ms/question: "
+            f"+{(through - bare) * 1000:.3f} ms per question (goal ≤ 1 ms; gold set loading and metadata included)"
+        )
+
+
+if __name__ == "__main__":
+    main()

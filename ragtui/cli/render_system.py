@@ -1,0 +1,87 @@
+"""The system under test in the reports: its errors, and what answering took.
+
+`system_errors_text` adds ` · 3 system errors` to a run's counts (text and markdown).
+Latency, cost and tokens get a table of their own in the text report: with their units (`1562 ms`, `$0.000824`) these rows would push the main metric table past
+80 columns: they get their own table, their values bare (the metric's name carries the
+unit: `latency_p50_ms`, `cost_usd`) and their verdicts as symbols with a legend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ragtui.core.comparing.report_model import MetricFields, Report, RunFields
+from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.vocabulary import VERDICT_LABEL, VERDICT_SYMBOL, quantity_text, target_symbol
+
+QUANTITY_LEGEND = "(lower is better; " + ", ".join(f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in VERDICT_SYMBOL) + ")"
+
+
+def system_errors_text(run: RunFields) -> str:
+    """` · 3 system errors` for a run that has some (the system under test failed), else nothing."""
+    count = run.get("system_errors") or 0
+    return f" · {count} system error{'' if count == 1 else 's'}" if count else ""
+
+
+def quantity_scale(name: str) -> str | None:
+    """`ms`, `usd` or `tokens` for a latency, cost or token metric; None for a rate, a score or a peer tool's metric."""
+    try:
+        spec = metric_by_name(name)
+    except KeyError:
+        return None
+    return spec.scale if spec.quantity else None
+
+
+def quality_metrics(report: Report) -> list[tuple[str, MetricFields]]:
+    """The report's metrics other than latency, cost and tokens: the main table's rows."""
+    return [(name, m) for name, m in report["metrics"].items() if quantity_scale(name) is None]
+
+
+def quantity_value(name: str, value: float) -> str:
+    """`1562 ms`, `$0.000824`, `937 tokens` for a quantity metric; "" for any other."""
+    scale = quantity_scale(name)
+    return "" if scale is None else quantity_text(value, scale)
+
+
+def quantity_delta(name: str, delta: float | None, ci: list[float | None] | None) -> str:
+    """`+250 ms (+122…+405)`: the unit once; `n/a` without a Δ."""
+    scale = quantity_scale(name)
+    if delta is None or scale is None:
+        return "n/a"
+    interval = ""
+    if ci and ci[0] is not None and ci[1] is not None:
+        interval = f" ({quantity_text(ci[0], scale, signed=True, unit=False)}…{quantity_text(ci[1], scale, signed=True, unit=False)})"
+    return quantity_text(delta, scale, signed=True) + interval
+
+
+def _row(name: str, m: MetricFields, two: bool) -> list[str]:
+    """name, target, A (with its target mark), and with two runs B, Δ (95 % CI) and the verdict's symbol."""
+    scale = quantity_scale(name)
+    assert scale is not None
+
+    def shown(value: float | None, signed: bool = False) -> str:
+        return "n/a" if value is None else quantity_text(value, scale, signed=signed, unit=False)
+
+    target = "" if m.get("target") is None else "≤" + shown(m["target"])
+    row = [name, target, f"{shown(m['A'])} {target_symbol(m['meets_target']['A'])}".rstrip()]
+    if two:
+        ci = m.get("ci")
+        interval = f" ({shown(ci[0], True)}…{shown(ci[1], True)})" if ci and ci[0] is not None else ""
+        delta = "n/a" if m.get("delta") is None else shown(m["delta"], True) + interval
+        row += [f"{shown(m['B'])} {target_symbol(m['meets_target']['B'])}".rstrip(), delta + ("!" if m.get("drop_flagged") else ""), VERDICT_SYMBOL.get(m.get("verdict") or "", " ")]
+    else:
+        row.append(str(m["n"]))
+    return row
+
+
+def quantity_lines(report: Report, two: bool, table: Callable[..., list[str]]) -> list[str]:
+    """The table of latency, cost and tokens, or one line saying the runs record none of them."""
+    rows = [_row(name, m, two) for name, m in report["metrics"].items() if quantity_scale(name) is not None]
+    if not rows:
+        return []
+    if all(m[side] is None for name, m in report["metrics"].items() if quantity_scale(name) is not None for side in ("A", "B") if side in m):
+        return ["", "latency, cost, tokens: n/a (not recorded in these runs)"]
+    header = ["per question", "target", "A"] + (["B", "Δ (95 % CI)", ""] if two else ["n"])
+    if not any(row[1] for row in rows):  # no target: the column would stay empty
+        header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]
+    return ["", *table(rows, header, gap=" "), *([QUANTITY_LEGEND] if two else [])]
