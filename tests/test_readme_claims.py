@@ -14,7 +14,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 def test_readme_target_table_reads_at_least_as_the_rule_does():
     # An interval that touches the target from the good side meets it: utility [4, 4] meets 4.
     assert target_verdict((4.0, 4.0), 4.0, higher_is_better=True) == MEETS
-    table = README.split("## Your own system", 1)[1].split("\n\n")[2]
+    table = README.split("## What it measures", 1)[1].split("\n\n")[2]
     targets = [row.split("|")[-2].strip() for row in table.splitlines()[2:]]
     assert len(targets) == 4 and all(target.startswith("≥ ") for target in targets), targets
 

@@ -13,8 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ragtui import __version__
 from ragtui.cli.messages import say
+from ragtui.version import __version__
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {

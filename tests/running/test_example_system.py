@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.screens.dashboard import DashboardScreen
 from ragtui.ui.widgets.run_header import RunHeaderBox
 from tests.ui.conftest import text_of, wait_until_loaded
@@ -43,7 +44,7 @@ async def test_the_app_opens_the_baseline_beside_the_example_run(tmp_path):
 
     mine = tmp_path / "my.jsonl"
     evaluate(REPO / "sample_data" / "gold.yaml", system=str(REPO / "sample_data" / "example_system.py") + ":answer", output=mine)
-    app = RagtuiApp(Inputs(REPO / "sample_data" / "baseline.jsonl", mine, gold=REPO / "sample_data" / "gold.yaml"))
+    app = RagtuiApp(Session(Inputs(REPO / "sample_data" / "baseline.jsonl", mine, gold=REPO / "sample_data" / "gold.yaml")))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         assert isinstance(app.screen, DashboardScreen)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ragtui.core.session import Inputs
 from ragtui.ui.app import RagtuiApp
+from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.run_header import RunHeaderBox
 from tests.ui.conftest import text_of, wait_until_loaded
 
@@ -18,7 +19,7 @@ def _record(i: int, error: str | None = None) -> dict:
 async def test_the_run_header_counts_the_questions_the_system_failed_on(tmp_path, write_jsonl):
     a = write_jsonl(tmp_path / "a.jsonl", {"name": "before"}, [_record(i) for i in range(1, 5)])
     b = write_jsonl(tmp_path / "b.jsonl", {"name": "after"}, [_record(1), _record(2), _record(3, "HTTP 500: down"), _record(4, "timed out after 60 s")])
-    app = RagtuiApp(Inputs(a, b))
+    app = RagtuiApp(Session(Inputs(a, b)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot)
         headers = {text_of(box) for box in app.screen.query(RunHeaderBox)}

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ragtui import __version__
 from ragtui.core.loading.run_cache import file_digest
+from ragtui.version import __version__
 
 
 def git_state(paths: Iterable[Path]) -> dict[str, Any]:
