@@ -1,5 +1,6 @@
-"""What every ragtui HTTP client shares: httpcore without its slow `sniffio` probe, and
-request slots over small connection pools (`RequestSlots`).
+"""What every ragtui HTTP client shares: httpcore without its slow `sniffio` probe,
+request slots over small connection pools (`RequestSlots`), and a POST whose reply is read
+up to a size (`post_bounded`).
 
 httpcore 1.0 tries `import sniffio` several times per request to tell trio from
 asyncio. Recent anyio no longer installs sniffio, and a failed import rescans sys.path
@@ -21,6 +22,30 @@ if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
 
 
 POOL_SIZE = 4  # connections per httpx pool (see RequestSlots)
+MAX_REPLY_BYTES = 16_000_000  # a judge's or a RAG service's reply; far above any real one
+
+
+class ReplyTooLarge(Exception):
+    """A reply longer than its bound (after decompression): refused, not retried."""
+
+
+async def post_bounded(
+    http: httpx.AsyncClient, url: str, body: object, headers: dict[str, str] | None = None, *, limit: int = MAX_REPLY_BYTES
+) -> tuple[int, httpx.Headers, bytes]:
+    """(status, reply headers, body) of one POST of `body` as JSON, the body read up to `limit` bytes.
+
+    Callers put the whole call under one `asyncio.timeout`: httpx's own timeout is per
+    read, and a server sending a byte a second never trips it.
+    """
+    async with http.stream("POST", url, json=body, headers=headers) as response:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise ReplyTooLarge(f"the server's reply is larger than {limit // 1_000_000} MB: refused")
+            chunks.append(chunk)
+        return response.status_code, response.headers, b"".join(chunks)
 
 
 class RequestSlots:

@@ -4,7 +4,8 @@ Real HTTP (ThreadingHTTPServer, HTTP/1.1 keep-alive), so `ragtui run --endpoint`
 retries and timeouts are exercised for real. What the service does on each attempt at a
 question is scripted by id (`script={"q3": ["500", "ok"]}`; the last step repeats):
 `ok` answers, `500` fails, `404` does not know the question, `malformed` sends a body
-that is not JSON, `hang` holds the request for `hang_seconds`. Unscripted questions are
+that is not JSON, `hang` holds the request for `hang_seconds`, `drip` sends a valid reply one
+byte every 0.2 s, `huge` a 20 MB reply, `deep` JSON nested 100,000 deep. Unscripted questions are
 answered. `latency` delays every reply (the bench's 50 ms endpoint).
 
 Bookkeeping: `attempts[id]` counts requests, `answered[id]` the 200 replies with an
@@ -95,6 +96,22 @@ class FakeRag:
                     self._send(404, b'{"error": "unknown question"}')
                 elif step == "malformed":
                     self._send(200, b'{"passages": [ this is not json')
+                elif step == "drip":
+                    body = json.dumps(answer_of(question_id, request.get("question", ""), 1)).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    for i in range(len(body)):
+                        try:
+                            self.wfile.write(body[i : i + 1])
+                            self.wfile.flush()
+                        except OSError:  # the client gave up
+                            return
+                        time.sleep(0.2)
+                elif step == "huge":
+                    self._send(200, b'{"answer": "' + b"x" * 20_000_000 + b'"}')
+                elif step == "deep":
+                    self._send(200, b"[" * 100_000 + b"]" * 100_000)
                 else:
                     body = json.dumps(answer_of(question_id, request.get("question", ""), int(request.get("k", 5)))).encode()
                     with fake.lock:

@@ -146,3 +146,20 @@ def test_a_server_refusing_connections_stops_the_run_and_keeps_nothing_false(tmp
     assert code == 2
     assert "run stopped: connection failed" in capsys.readouterr().err
     assert records(out) == {}, "no question is recorded as failed for a server that was never reached"
+
+
+def test_a_server_dripping_its_reply_a_huge_reply_and_a_bomb_of_nesting_are_each_a_system_error(tmp_path, gold_of):
+    # --timeout bounds the whole exchange, not each read; replies are read up to a size and
+    # decoded with the bounded reader, so none of these reaches a traceback or the memory.
+    gold = gold_of(["drip", "huge", "deep", "ok1"])
+    out = tmp_path / "run.jsonl"
+    script = {"drip": ["drip"], "huge": ["huge"], "deep": ["deep"]}
+    with FakeRag(script=script) as fake:
+        code = main(["run", str(gold), "--endpoint", fake.url, "-o", str(out), "--max-retries", "0", "--timeout", "1", "-q"])
+    assert code == 0
+    got = records(out)
+    assert got["drip"]["error"] == "timed out after 1 s (gave up after 1 attempts)"
+    assert got["huge"]["error"] == "the server's reply is larger than 16 MB: refused"
+    assert fake.attempts["huge"] == 1, "a reply over the bound is refused, not retried"
+    assert got["deep"]["error"].startswith("malformed JSON in the reply")
+    assert got["ok1"].get("error") is None

@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from ragtui.core.http_clients import RequestSlots
+from ragtui.core.http_clients import MAX_REPLY_BYTES, ReplyTooLarge, RequestSlots, post_bounded
 from ragtui.core.judge.cache import CallCache, call_key
 from ragtui.core.judge.providers import Completion, Provider, ResponseShapeError, error_message, make_provider
 from ragtui.core.judge.redaction import redact, redact_headers
@@ -38,7 +38,6 @@ from ragtui.core.loading.bounded_json import loads
 
 log = logging.getLogger("ragtui.judge")
 # A judge's reply is a few kilobytes of JSON; anything past this is not one.
-MAX_REPLY_BYTES = 16_000_000
 FATAL_STATUS = {401: "authentication failed", 403: "access denied", 404: "not found (check --base-url and --model)"}
 
 
@@ -156,7 +155,7 @@ class JudgeClient:
                     # One deadline for the whole exchange: httpx's own timeout is per read,
                     # and a server sending a byte a second never trips it.
                     async with asyncio.timeout(self.settings.timeout):
-                        status, headers, raw = await _post_bounded(http, self.provider.url, body, request_headers)
+                        status, headers, raw = await post_bounded(http, self.provider.url, body, request_headers, limit=MAX_REPLY_BYTES)
                 except (TimeoutError, httpx.TimeoutException):
                     failure = f"timed out after {self.settings.timeout:g} s"
                 except httpx.TransportError as exc:
@@ -201,23 +200,6 @@ class JudgeClient:
             attempt += 1
             slept_until = time.monotonic() + delay
             await asyncio.sleep(delay)
-
-
-class ReplyTooLarge(Exception):
-    """A reply longer than MAX_REPLY_BYTES (after decompression): refused, not retried."""
-
-
-async def _post_bounded(http: httpx.AsyncClient, url: str, body: Any, headers: dict[str, str]) -> tuple[int, httpx.Headers, bytes]:
-    """(status, reply headers, body) of one POST, the body read up to MAX_REPLY_BYTES."""
-    async with http.stream("POST", url, json=body, headers=headers) as response:
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > MAX_REPLY_BYTES:
-                raise ReplyTooLarge(f"the server's reply is larger than {MAX_REPLY_BYTES // 1_000_000} MB: refused")
-            chunks.append(chunk)
-        return response.status_code, response.headers, b"".join(chunks)
 
 
 def cached_call(

@@ -10,7 +10,9 @@ exponential backoff with jitter. Not retried: other 4xx (the same request fails 
 same way: 404 for a question the service does not know) and a 2xx whose body is not the
 reply asked for. A failure that outlives its retries is that question's system error. A
 server refusing connections through every retry stops the run (`SystemStopped`):
-every other question would fail the same way.
+every other question would fail the same way. Each attempt has one deadline (`--timeout`)
+for the whole exchange, and a reply is read up to `MAX_REPLY_BYTES` then refused, not
+retried, as the judge's are.
 
 Header values (`Authorization: env:TOKEN`) live only in the request: every message that
 could echo them is redacted.
@@ -19,7 +21,6 @@ could echo them is redacted.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -27,10 +28,11 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ragtui.core.http_clients import RequestSlots
+from ragtui.core.http_clients import ReplyTooLarge, RequestSlots, post_bounded
 from ragtui.core.judge.providers import error_message
 from ragtui.core.judge.redaction import redact
 from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
+from ragtui.core.loading.bounded_json import loads
 from ragtui.core.running.answers import ShapeError, SystemAnswer, SystemFailure, SystemStopped, system_answer_from
 
 log = logging.getLogger("ragtui.run")
@@ -99,17 +101,20 @@ class EndpointSystem:
             unreachable = False
             client = await self._slots.take()
             try:
-                response = await client.post(self.url, json=body)
-            except httpx.TimeoutException:
+                # One deadline for the whole exchange, as the judge's: httpx's timeout is per read.
+                async with asyncio.timeout(self.timeout):
+                    status, headers, raw = await post_bounded(client, self.url, body)
+            except (TimeoutError, httpx.TimeoutException):
                 failure = f"timed out after {self.timeout:g} s"
             except httpx.TransportError as exc:
                 failure = f"connection failed ({type(exc).__name__}: {self._redact(str(exc)) or 'no detail'})"
                 unreachable = isinstance(exc, httpx.ConnectError)
+            except ReplyTooLarge as exc:
+                raise SystemFailure(str(exc)) from None
             else:
-                status, headers = response.status_code, response.headers
                 if 200 <= status < 300:
-                    return self._answer(response)
-                detail = self._redact(error_message(response.text))
+                    return self._answer(raw)
+                detail = self._redact(error_message(raw.decode("utf-8", errors="replace")))
                 failure = f"HTTP {status}: {detail}" if detail else f"HTTP {status}"
                 if not is_retryable_status(status):
                     raise SystemFailure(failure)
@@ -129,10 +134,10 @@ class EndpointSystem:
             attempt += 1
             await asyncio.sleep(delay)
 
-    def _answer(self, response: httpx.Response) -> SystemAnswer:
+    def _answer(self, raw: bytes) -> SystemAnswer:
         try:
-            data = json.loads(response.content)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            data = loads(raw)  # bounded: depth, number size, lone surrogates
+        except ValueError as exc:
             raise SystemFailure(f"malformed JSON in the reply: {exc}") from None
         try:
             answer = system_answer_from(data, "reply", self.fields)
