@@ -10,6 +10,12 @@ The load stops at the values: the bootstrap intervals (and the verdicts and targ
 readings they decide) are most of the comparison's time on a small run, so they are
 computed afterwards, in a second daemon thread (`start_intervals`), while the dashboard
 already shows the values and says the intervals are being computed.
+
+A daemon thread still inside numpy or polars when the interpreter shuts down is stopped
+by `pthread_exit` as it takes the GIL back, and unwinding through their C++ frames
+aborts the process (exit -6, "terminate called without an active exception"). So
+`busy()` tells `launch` whether one of these threads is still working: if so, the app
+ends the process without the interpreter's shutdown.
 """
 
 from __future__ import annotations
@@ -38,6 +44,14 @@ def fill_intervals(data: DashboardData) -> DashboardData:
     return Session.fill_intervals(data)
 
 
+_threads: list[threading.Thread] = []
+
+
+def busy() -> bool:
+    """Whether a load or interval thread started here is still running."""
+    return any(thread.is_alive() for thread in _threads)
+
+
 def _in_daemon_thread(work: Callable[[], T], name: str) -> Future[T]:
     future: Future[T] = Future()
 
@@ -49,7 +63,9 @@ def _in_daemon_thread(work: Callable[[], T], name: str) -> Future[T]:
         except BaseException as exc:  # handed to whoever waits on the future
             future.set_exception(exc)
 
-    threading.Thread(target=run, name=name, daemon=True).start()
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    _threads[:] = [*(alive for alive in _threads if alive.is_alive()), thread]
+    thread.start()
     return future
 
 

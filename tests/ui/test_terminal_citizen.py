@@ -33,14 +33,14 @@ TIMEOUT = 60.0  # generous for a loaded CI machine; the tests return as soon as 
 class TerminalSession:
     """`ragtui` started on the slave side of a pty; the test holds the master side."""
 
-    def __init__(self, tmp_path: Path, *, stderr=None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, tmp_path: Path, *, stderr=None, env: dict[str, str] | None = None, argv: list[str] | None = None) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(tmp_path), **(env or {})}
         for name in ("NO_COLOR", "COLUMNS", "LINES"):
             env.pop(name, None)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "ragtui"],
+            argv or [sys.executable, "-m", "ragtui"],
             stdin=slave,
             stdout=slave,
             stderr=slave if stderr is None else stderr,
@@ -152,6 +152,40 @@ def test_ctrl_z_suspends_to_the_shell_and_fg_comes_back_to_the_same_screen(termi
     session.read_until(b"Quit", back)  # the dashboard is drawn again
     os.write(session.master, b"q")
     assert session.read_to_exit() == 0
+
+
+# The app as `python -m ragtui` starts it, its intervals thread kept inside numpy's C++
+# code (np.unique) for a minute, as a large comparison's bootstraps would be.
+_BUSY_INTERVALS = """
+import os, sys, numpy as np
+from pathlib import Path
+from ragtui.ui import loader
+def fill_intervals(data):
+    values = np.arange(200_000) % 977
+    Path(os.environ["BUSY_FLAG"]).touch()  # the test presses q once this exists
+    for _ in range(100_000):
+        np.unique(values)
+    return data
+loader.fill_intervals = fill_intervals
+from ragtui.cli import main
+sys.exit(main([]))
+"""
+
+
+def test_q_while_the_intervals_are_still_computing_exits_0_without_an_abort(terminal, tmp_path):
+    # Python's shutdown stops a daemon thread inside C++ code by unwinding it, which
+    # aborts the process: "terminate called without an active exception", exit -6.
+    flag = tmp_path / "busy"
+    session = terminal(argv=[sys.executable, "-c", _BUSY_INTERVALS], env={"BUSY_FLAG": str(flag)})
+    session.read_until(b"Quit")
+    deadline = time.monotonic() + TIMEOUT
+    while not flag.exists():
+        assert time.monotonic() < deadline, "the intervals never started"
+        session._read(0.05)
+    os.write(session.master, b"q")
+    assert session.read_to_exit() == 0
+    assert b"terminate called" not in session.output
+    _assert_restored(session.output)
 
 
 def test_the_app_draws_on_the_terminal_not_on_a_redirected_stderr(terminal, tmp_path):
