@@ -37,23 +37,6 @@ def quality_metrics(report: Report) -> list[tuple[str, MetricFields]]:
     return [(name, m) for name, m in report["metrics"].items() if quantity_scale(name) is None]
 
 
-def quantity_value(name: str, value: float) -> str:
-    """`1562 ms`, `$0.000824`, `937 tokens` for a quantity metric; "" for any other."""
-    scale = quantity_scale(name)
-    return "" if scale is None else quantity_text(value, scale)
-
-
-def quantity_delta(name: str, delta: float | None, ci: list[float | None] | None) -> str:
-    """`+250 ms (+122…+405)`: the unit once; `n/a` without a Δ."""
-    scale = quantity_scale(name)
-    if delta is None or scale is None:
-        return "n/a"
-    interval = ""
-    if ci and ci[0] is not None and ci[1] is not None:
-        interval = f" ({quantity_text(ci[0], scale, signed=True, unit=False)}…{quantity_text(ci[1], scale, signed=True, unit=False)})"
-    return quantity_text(delta, scale, signed=True) + interval
-
-
 def _row(name: str, m: MetricFields, two: bool) -> list[str]:
     """name, target, A (with its target mark), and with two runs B, Δ (95 % CI) and the verdict's symbol."""
     scale = quantity_scale(name)

@@ -24,7 +24,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
 
-from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
+from ragtui.core.measuring.metric_specs import MetricSpec
+from ragtui.core.vocabulary import NA, WORST, delta_text, short_label, target_symbol, value_text
 from ragtui.ui.content.safe_text import rich_text
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData, worst_categories
@@ -41,15 +42,15 @@ def columns_cue(left: list[str], right: list[str]) -> str:
     return " · ".join(parts) + " (c, then ← →)"
 
 
-def cell_text(value: float | None, delta: float | None, scale: str) -> str:
+def cell_text(value: float | None, delta: float | None, spec: MetricSpec) -> str:
     """`83% −8` (rate and Δ in points) or `3.9 −0.3` (score); whole points: n per category is small."""
     if value is None:
         return NA
-    text = f"{value:.1f}" if scale == "score" else f"{value * 100:.0f}%"
+    text = value_text(value, spec, digits=0)
     if delta is not None:
-        moved = f"{delta:+.1f}" if scale == "score" else f"{delta * 100:+.0f}"
-        if float(moved) != 0:
-            text += " " + moved.replace("-", MINUS)
+        moved = delta_text(delta, spec, digits=0, unit=False)
+        if any(digit in moved for digit in "123456789"):  # "0" and "0.0": nothing moved at this precision
+            text += " " + moved
     return text
 
 
@@ -140,7 +141,7 @@ class CategoryGrid(DataTable):
                 cell = found.metrics.get(metric.name)
                 value = cell.value(self.side) if cell is not None else None
                 number = value.value if value is not None and value.n else None
-                text = cell_text(number, cell.delta if show_delta and cell else None, metric.spec.scale)
+                text = cell_text(number, cell.delta if show_delta and cell else None, metric.spec)
                 verdict = cell.target_reading(self.side).verdict if cell is not None else None
                 if number is not None and verdict is not None:
                     text += f" {target_symbol(verdict)}"  # ? where the category is too small to tell
