@@ -12,12 +12,15 @@ import dataclasses
 
 import yaml
 
+from ragtui.core.vocabulary import INTERVALS_FAILED, INTERVALS_PENDING
+from ragtui.ui import loader
 from ragtui.ui.app import RagtuiApp
 from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.category_grid import CategoryGrid
 from ragtui.ui.widgets.quantity_panel import QuantityPanel
 
-from .conftest import wait_until_loaded
+from .conftest import poll_until, wait_until_loaded
+from .test_deferred_intervals import held_intervals  # noqa: F401  (the fixture: intervals held until released)
 
 
 def _panel_text(app) -> str:
@@ -82,17 +85,34 @@ async def test_runs_without_latency_show_neither_the_panel_nor_the_columns(two_r
         assert not {"p50(ms)", "p95(ms)", "Cost($)", "Tokens"} & set(headings)
 
 
-async def test_the_panel_says_its_intervals_are_pending_before_they_come(sample):
+async def test_the_panel_shows_no_verdict_while_the_intervals_are_pending_then_fills_in(sample, held_intervals):
     app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
         panel = app.screen.query_one("#quantities", QuantityPanel)
-        if panel.metrics[0].intervals_pending:  # the intervals may already be in on a fast machine
-            lines = str(panel.render()).splitlines()
-            assert lines[0] == "… computing intervals…"
-            assert lines[1] == "  p50(ms) 1562 → 1813"  # no verdict symbol before the interval
+        lines = str(panel.render()).splitlines()
+        assert lines[0] == f"… {INTERVALS_PENDING}"
+        assert lines[1:3] == ["  p50(ms) 1562 → 1813", "  Δ +250 !"]  # the values and Δ; no ▼, no interval yet
+        assert not panel.has_class("-regressed")
+        held_intervals.set()
         await wait_until_loaded(pilot)
-        assert str(panel.render()).splitlines()[1].startswith("▼ ")
+        await poll_until(pilot, lambda: not panel.metrics[0].intervals_pending)
+        assert str(panel.render()).splitlines()[1] == "▼ p50(ms) 1562 → 1813"
+        assert panel.has_class("-regressed")
+
+
+async def test_the_panel_says_when_the_intervals_could_not_be_computed(sample, monkeypatch):
+    def broken(data):
+        raise RuntimeError("resampling failed")
+
+    monkeypatch.setattr(loader, "fill_intervals", broken)
+    app = RagtuiApp(Session(sample))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_loaded(pilot, intervals=False)
+        panel = app.screen.query_one("#quantities", QuantityPanel)
+        await poll_until(pilot, lambda: str(panel.render()).startswith(f"… {INTERVALS_FAILED}"))
+        text = str(panel.render())
+        assert text.startswith(f"… {INTERVALS_FAILED}") and "▼" not in text and "✗" not in text
 
 
 async def _scrolled_to_the_panel(pilot) -> None:
