@@ -19,8 +19,10 @@ from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.category_grid import CategoryGrid
 from ragtui.ui.widgets.quantity_panel import QuantityPanel
 
+from . import test_deferred_intervals
 from .conftest import poll_until, wait_until_loaded
-from .test_deferred_intervals import held_intervals  # noqa: F401  (the fixture: intervals held until released)
+
+held_intervals = test_deferred_intervals.held_intervals  # the fixture: the intervals wait until the test releases them
 
 
 def _panel_text(app) -> str:
