@@ -103,11 +103,12 @@ async def test_the_panel_shows_no_verdict_while_the_intervals_are_pending_then_f
         assert panel.has_class("-regressed")
 
 
-async def test_the_panel_says_when_the_intervals_could_not_be_computed(sample, monkeypatch):
-    def broken(data):
-        raise RuntimeError("resampling failed")
+def _resampling_fails(data):
+    raise RuntimeError("resampling failed")
 
-    monkeypatch.setattr(loader, "fill_intervals", broken)
+
+async def test_the_panel_says_when_the_intervals_could_not_be_computed(sample, monkeypatch):
+    monkeypatch.setattr(loader, "fill_intervals", _resampling_fails)
     app = RagtuiApp(Session(sample))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until_loaded(pilot, intervals=False)
