@@ -107,14 +107,16 @@ def _main_rows(report: Report, two: bool) -> list[list[str]]:
     rows = []
     for name, m in system.quality_metrics(report):  # latency, cost, tokens have their own table (render_system)
         spec, a, b = metric_cells(name, m)
-        row = [name, target_text(m["target"], spec, missing=""), f"{a} {target_mark(m['meets_target']['A'])}"]
+        # The target mark attached to the value, as in the category table: `100.0%✓` keeps the
+        # table within 80 columns when both runs reach 100%.
+        row = [name, target_text(m["target"], spec, missing=""), f"{a}{target_mark(m['meets_target']['A'])}"]
         if two:
             verdict = m.get("verdict") or ""
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
-                f"{b} {target_mark(m['meets_target']['B'])}",
+                f"{b}{target_mark(m['meets_target']['B'])}",
                 delta_ci_text(m.get("delta"), m.get("ci"), spec, unit=False) + flag,
                 f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]

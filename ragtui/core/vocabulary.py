@@ -151,6 +151,11 @@ SHORT_LABELS = {
     "context_precision": "CtxPrec@{k}",
     "mrr": "MRR@{k}",
     "false_abstention": "FalseAbst",
+    # A quantity's unit in its heading: the cells hold bare numbers.
+    "latency_p50_ms": "p50(ms)",
+    "latency_p95_ms": "p95(ms)",
+    "cost_usd": "Cost($)",
+    "tokens": "Tokens",
 }
 
 
@@ -188,25 +193,27 @@ def as_stored(number: float, spec: MetricSpec) -> float:
     return round(number, spec.json_digits)
 
 
-def value_text(value: float | None, spec: MetricSpec, *, digits: int = 1) -> str:
-    """`91.7%` for a rate, `4.12` for a score, `1563 ms` for a quantity, `n/a` when there is nothing to measure."""
+def value_text(value: float | None, spec: MetricSpec, *, digits: int = 1, unit: bool = True) -> str:
+    """`91.7%` for a rate, `4.12` for a score, `1563 ms` for a quantity (`1563` with
+    `unit=False`, where a heading names it), `n/a` when there is nothing to measure."""
     if value is None:
         return "n/a"
     value = as_stored(value, spec)
     if spec.quantity:
-        return quantity_text(value, spec.scale)
+        return quantity_text(value, spec.scale, unit=unit)
     if spec.scale == "score":
         return f"{value:.{digits + 1}f}"
     return f"{value * 100:.{digits}f}%"
 
 
 def delta_text(delta: float | None, spec: MetricSpec, *, digits: int = 1, unit: bool = True) -> str:
-    """`−6.0 pts` for a rate, `−0.21` for a score, `+251 ms` for a quantity."""
+    """`−6.0 pts` for a rate, `−0.21` for a score, `+251 ms` for a quantity; `unit=False`
+    leaves out " pts" and a quantity's unit (`−6.0`, `+251`)."""
     if delta is None:
         return "n/a"
     delta = as_stored(delta, spec)
     if spec.quantity:
-        return quantity_text(delta, spec.scale, signed=True)
+        return quantity_text(delta, spec.scale, signed=True, unit=unit)
     if spec.scale == "score":
         return _signed(delta, digits + 1)
     return _signed(delta * 100, digits) + (" pts" if unit else "")

@@ -43,14 +43,14 @@ def columns_cue(left: list[str], right: list[str]) -> str:
 
 
 def cell_text(value: float | None, delta: float | None, spec: MetricSpec) -> str:
-    """`83% −8` (rate and Δ in points) or `3.9 −0.3` (score); whole points: n per category is small."""
+    """`83% −8` (rate and Δ in points), `3.9 −0.3` (score) or `1562 +136` (a quantity, its unit
+    in the heading); whole points: n per category is small."""
     if value is None:
         return NA
-    text = value_text(value, spec, digits=0)
-    if delta is not None:
-        moved = delta_text(delta, spec, digits=0, unit=False)
-        if any(digit in moved for digit in "123456789"):  # "0" and "0.0": nothing moved at this precision
-            text += " " + moved
+    text = value_text(value, spec, digits=0, unit=False)
+    moved = "" if delta is None else delta_text(delta, spec, digits=0, unit=False)
+    if any(digit in moved for digit in "123456789"):  # "0", "+0", "0.0": nothing moved at this precision
+        text += " " + moved
     return text
 
 
@@ -125,7 +125,7 @@ class CategoryGrid(DataTable):
     def on_mount(self) -> None:
         self.add_column("Category", key=CATEGORY_COLUMN)
         self.add_column("n", key=N_COLUMN)
-        for metric in self.data.metrics:
+        for metric in self.data.grid_metrics:
             self.add_column(short_label(metric.spec, self.data.k), key=metric.name)
         self.populate()
 
@@ -137,7 +137,7 @@ class CategoryGrid(DataTable):
         show_delta = self.side == "B" and self.data.two_runs
         for category, found in self.data.categories.items():
             cells: list[Text] = [rich_text(self.data.category_names[category], limit=24), Text(str(found.n), justify="right")]
-            for metric in self.data.metrics:
+            for metric in self.data.grid_metrics:
                 cell = found.metrics.get(metric.name)
                 value = cell.value(self.side) if cell is not None else None
                 number = value.value if value is not None and value.n else None
@@ -178,7 +178,7 @@ class CategoryGrid(DataTable):
         if name is None:
             self.post_message(OpenFailures(category=category))
             return
-        metric = next(metric for metric in self.data.metrics if metric.name == name)
+        metric = next(metric for metric in self.data.grid_metrics if metric.name == name)
         cell = self.data.categories[category].metrics.get(name)
         applies = cell is not None and cell.applies
         if not applies:
