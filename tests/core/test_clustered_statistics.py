@@ -15,13 +15,13 @@ import pytest
 import yaml
 
 from ragtui.core.comparing.clustered import (
-    cluster_bootstrap_deltas,
+    clustered_change,
     clustered_paired_p,
     design_effect,
-    expanded_confidence,
+    satterthwaite_df,
 )
 from ragtui.core.comparing.multiplicity import adjust_p_values
-from ragtui.core.comparing.stats import paired_bootstrap_ci, percentile_interval
+from ragtui.core.comparing.stats import paired_bootstrap_ci
 from ragtui.core.comparing.targets import clustered_wilson_interval, wilson_interval
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.measuring.clusters import Clusters
@@ -68,8 +68,12 @@ def test_one_document_of_eight_carrying_the_whole_drop_is_not_regressed_while_th
     assert recall.clusters == 8
     assert recall.verdict == "no_clear_change"
     # Obuchowski's statistic by hand: d = (−10, 0 × 7), m = 10 each, Δ = −0.125; residuals
-    # −8.75 and 1.25 × 7, Σr² = 87.5; Var = 8/7 · 87.5 / 80² = 0.015625, se = 0.125, t = −1 on 7 df.
-    assert recall.p_value == pytest.approx(t_two_sided_p(1.0, 7), abs=1e-4)
+    # −8.75 and 1.25 × 7, Σr² = 87.5; CR2 with h = 1/8: Var = 8/7 · 87.5 / 80² = 0.015625,
+    # se = 0.125, t = −1. Degrees of freedom: the spreads s_g = Σ(d − Δ)² are 10·0.875² and
+    # 10·0.125² (49 : 1); B·7/8 has 37.625 (doc 0) and 1.625 on the diagonal, −5.375 against
+    # doc 0 and 0.625 elsewhere: tr = 49, Σ entries² = 1855, ν = 49² / 1855 = 1.294.
+    assert recall.p_value == pytest.approx(t_two_sided_p(1.0, 49**2 / 1855), abs=1e-9)
+    assert recall.p_value > 0.4
     assert recall.ci is not None and recall.ci[1] >= 0
     assert recall.design_effect is not None and recall.design_effect > 3
 
@@ -160,22 +164,66 @@ def _true_delta(documents: int, questions: int) -> float:
     return float(np.mean([b.mean() - a.mean() for a, b, _ in (_clustered_binary(rng, documents, questions) for _ in range(3000))]))
 
 
-def test_the_cluster_bootstrap_covers_at_least_92_percent_of_95_where_the_independent_interval_covers_under_85():
-    documents, questions, runs = 15, 120, 200
+@pytest.mark.parametrize("questions", [50, 120])
+def test_at_8_documents_the_clustered_t_interval_covers_at_least_93_percent_of_95_where_the_independent_one_covers_under_85(questions):
+    documents, runs = 8, 400
     truth = _true_delta(documents, questions)
-    rng = np.random.default_rng(20261201)
+    rng = np.random.default_rng(20261201 + questions)
     clustered = independent = 0
     ones = np.ones(questions)
     for run in range(runs):
         a, b, clusters = _clustered_binary(rng, documents, questions)
-        deltas = cluster_bootstrap_deltas(a, ones, b, ones, clusters, resamples=1000, seed=run)
-        low, high = percentile_interval(deltas, expanded_confidence(0.95, documents))
+        change = clustered_change(a, ones, b, ones, clusters)
+        assert change is not None
+        low, high = change.interval(0.95)
         clustered += low <= truth <= high
-        low, high = paired_bootstrap_ci(a, ones, b, ones, resamples=1000, seed=run)
+        low, high = paired_bootstrap_ci(a, ones, b, ones, resamples=500, seed=run)
         independent += low <= truth <= high
-    # bench/bench_clusters.py: 92–94 % at 8–30 documents with 1,000 runs; 200 here, ±1.5 points.
-    assert clustered / runs >= 0.92
+    # bench/bench_clusters.py: 95–97 % at 8 documents with 1,000 runs; 400 here, ±1.1 points.
+    assert clustered / runs >= 0.93
     assert independent / runs <= 0.85
+
+
+def test_the_cr2_variance_equals_bell_and_mccaffreys_matrix_formula_on_documents_of_unequal_size():
+    # The closed form (U_g² / (1 − h_g)) against A_g = (I − H_gg)^(−1/2) built as a matrix, for the mean of d.
+    rng = np.random.default_rng(4)
+    sizes = [2, 3, 7, 12]
+    index = np.repeat(np.arange(4), sizes)
+    n = index.size
+    a = (rng.random(n) < 0.6).astype(float)
+    b = (rng.random(n) < 0.4).astype(float)
+    d = b - a
+    residual = d - d.mean()
+    variance = 0.0
+    for g, size in enumerate(sizes):
+        hat = np.full((size, size), 1.0 / n)
+        values, vectors = np.linalg.eigh(np.eye(size) - hat)
+        adjust = vectors @ np.diag(values**-0.5) @ vectors.T
+        variance += float(np.ones(size) @ adjust @ residual[index == g]) ** 2
+    variance /= n**2
+    change = clustered_change(a, np.ones(n), b, np.ones(n), Clusters(index, 4))
+    assert change is not None
+    assert change.delta == pytest.approx(d.mean())
+    assert change.variance == pytest.approx(variance, rel=1e-12)
+
+
+def test_the_degrees_of_freedom_are_g_minus_1_for_documents_alike_and_fewer_when_one_carries_the_noise():
+    assert satterthwaite_df(np.full(8, 1 / 8), np.ones(8)) == pytest.approx(7.0)
+    assert satterthwaite_df(np.full(15, 1 / 15), np.full(15, 0.3)) == pytest.approx(14.0)
+    assert satterthwaite_df(np.full(8, 1 / 8), np.array([49.0, 1, 1, 1, 1, 1, 1, 1])) < 2
+
+
+def test_a_clustered_interval_of_a_share_stays_within_plus_or_minus_one():
+    # Two documents, one of which loses everything: t on about one degree of freedom is wide.
+    from ragtui.core.comparing.intervals import paired_change
+    from ragtui.core.measuring.metric_specs import METRICS
+
+    spec = next(s for s in METRICS if s.key == "recall")
+    a = np.ones(20)
+    b = np.r_[np.zeros(10), np.ones(10)]
+    change = paired_change(spec, (a, np.ones(20), b, np.ones(20)), Clusters(np.repeat(np.arange(2), 10), 2), 0.95)
+    assert change.ci is not None and change.ci[0] == -1.0 and change.ci[1] > 0
+    assert change.clusters == 2
 
 
 def test_the_clustered_paired_test_holds_its_level_when_nothing_changed_on_average():

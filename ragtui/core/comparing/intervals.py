@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ragtui.core.comparing.clustered import (
-    cluster_bootstrap_deltas,
-    clustered_paired_p,
-    clusters_in,
-    design_effect,
-    expanded_confidence,
-)
+from ragtui.core.comparing.clustered import clustered_change, clustered_paired_p, clusters_in, design_effect
 from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
@@ -74,32 +68,41 @@ def paired_change(
 ) -> PairedChange:
     """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
 
-    A 0/1 metric's p is exact McNemar's (Obuchowski's clustered test with clusters); another
-    metric's is the bootstrap's own, when asked (`bootstrap_p_value`: the category grid, whose
-    many cells also draw their counts the fast way, `stats.multinomial_counts`).
+    Without clusters: the paired bootstrap's percentile interval; a 0/1 metric's p is exact
+    McNemar's, another metric's the bootstrap's own when asked (`bootstrap_p_value`: the
+    category grid, whose many cells also draw their counts the fast way,
+    `stats.multinomial_counts`). With clusters: the CR2 t interval and its dual p (a 0/1
+    metric's over the questions measured in both runs: Obuchowski's clustered McNemar).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
-    if clusters is None:
-        deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value)
-        ci = percentile_interval(deltas, confidence)
-        count, effect = None, None
-    else:
-        deltas = cluster_bootstrap_deltas(num_a, den_a, num_b, den_b, clusters, fast_counts=bootstrap_p_value)
+    if clusters is not None:
+        change = clustered_change(num_a, den_a, num_b, den_b, clusters)
+        ci = None if change is None else _within_range(spec, change.interval(confidence))
+        if spec.binary:
+            p_value: float | None = clustered_paired_p((num_b - num_a)[both], Clusters(clusters.index[both], clusters.count))
+        else:
+            p_value = change.p_value if bootstrap_p_value and change is not None else None
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
-        ci = percentile_interval(deltas, expanded_confidence(confidence, count))
-        effect = design_effect(num_a, den_a, num_b, den_b, clusters)
+        return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
+    deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value)
+    ci = percentile_interval(deltas, confidence)
     p_value = None
     if spec.binary:
-        if clusters is None:
-            worse = int(((num_a == 1) & (num_b == 0) & both).sum())
-            better = int(((num_a == 0) & (num_b == 1) & both).sum())
-            p_value = mcnemar_exact_p(worse, better)
-        else:
-            p_value = clustered_paired_p((num_b - num_a)[both], Clusters(clusters.index[both], clusters.count))
+        worse = int(((num_a == 1) & (num_b == 0) & both).sum())
+        better = int(((num_a == 0) & (num_b == 1) & both).sum())
+        p_value = mcnemar_exact_p(worse, better)
     elif bootstrap_p_value:
         p_value = bootstrap_p(deltas)
-    return PairedChange(ci, p_value, count, effect)
+    return PairedChange(ci, p_value)
+
+
+def _within_range(spec: MetricSpec, ci: tuple[float, float]) -> tuple[float, float]:
+    """A t interval of Δ cut to the differences the metric can take (±1 for a rate, ±4 for utility)."""
+    if spec.quantity:
+        return ci
+    span = UTILITY_RANGE if spec.scale == "score" else 1.0
+    return max(ci[0], -span), min(ci[1], span)
 
 
 def _columns(frame: pl.DataFrame, spec: MetricSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
