@@ -116,10 +116,19 @@ def test_the_sample_read_with_its_corpus_is_clustered_by_its_seven_documents():
     assert comparison.metrics["recall@5"].clusters == 7
 
 
-def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_its_raw_ones(sample_comparison):
+def _grid_cells(comparison):
+    """Every tested cell of the grid: metrics × categories, then metrics × tags."""
+    groups = [*comparison.categories.values(), *comparison.tags.values()]
+    return [cell for data in groups for cell in data.metrics.values() if cell.p_value is not None]
+
+
+def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_its_raw_ones_over_categories_and_tags(sample_comparison):
     multitest = pytest.importorskip("statsmodels.stats.multitest")
-    cells = [cell for data in sample_comparison.categories.values() for cell in data.metrics.values() if cell.p_value is not None]
-    assert len(cells) > 20
+    cells = _grid_cells(sample_comparison)
+    tag_cells = [cell for data in sample_comparison.tags.values() for cell in data.metrics.values() if cell.p_value is not None]
+    # The sample's three tags (acronyme, section_recente, tableau) are in the family beside its four categories.
+    assert set(sample_comparison.tags) == {"acronyme", "section_recente", "tableau"}
+    assert len(tag_cells) == 43 and len(cells) == 93
     raw = np.array([cell.p_value for cell in cells])
     expected = multitest.multipletests(raw, method="holm")[1]
     assert [cell.p_adjusted for cell in cells] == pytest.approx(list(expected))
@@ -127,6 +136,21 @@ def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_i
     for cell in cells:
         moved = cell.verdict in ("regressed", "improved")
         assert moved == (cell.p_adjusted < 0.05)
+
+
+def test_a_tag_cell_is_tested_on_the_questions_of_that_tag_and_survives_holm_over_the_whole_grid(sample_comparison):
+    # "section_recente" (9 questions): B spends more tokens on them; one bootstrap resample of
+    # 10,000 has Δ ≤ 0, so p = 2·(1 + 1)/10,001 = 0.0004. Six cells of the 93 have 0.0002 before
+    # it, so Holm gives (93 − 6)·0.0004 = 0.0348 < 0.05: regressed.
+    cell = sample_comparison.tags["section_recente"].metrics["tokens"]
+    assert sample_comparison.tags["section_recente"].n == 9
+    assert cell.delta is not None and cell.delta > 0 and cell.ci is not None and cell.ci[0] > 0
+    assert cell.p_value == pytest.approx(4 / 10_001)
+    assert cell.p_adjusted == pytest.approx(87 * 4 / 10_001)
+    assert cell.verdict == "regressed"
+    # A tag cell that moves less is not: its raw p is under 0.05, Holm lifts it.
+    acronyms = sample_comparison.tags["acronyme"].metrics["mrr@5"]
+    assert acronyms.p_value < 0.05 and acronyms.p_adjusted > 0.05 and acronyms.verdict == "no_clear_change"
 
 
 def test_benjamini_hochberg_and_holm_equal_statsmodels_on_random_p_values():
@@ -140,7 +164,7 @@ def test_benjamini_hochberg_and_holm_equal_statsmodels_on_random_p_values():
 
 
 def test_a_cell_that_is_significant_alone_is_not_regressed_once_the_grid_is_adjusted(sample_comparison):
-    # "No answer in corpus" utility: raw p 0.03 (its interval excludes 0) but Holm over 34 cells lifts it.
+    # "No answer in corpus" utility: raw p 0.03 (its interval excludes 0) but Holm over 93 cells lifts it.
     cell = sample_comparison.categories["sans_reponse"].metrics["utility"]
     assert cell.p_value < 0.05 and cell.ci is not None and cell.ci[1] < 0
     assert cell.p_adjusted > 0.05 and cell.verdict == "no_clear_change"
@@ -284,7 +308,7 @@ def test_benjamini_hochberg_by_config_adjusts_the_sample_grid_as_statsmodels_doe
     config.write_text(text.replace("  confidence: 0.95", "  confidence: 0.95\n  multiple_testing: bh"), encoding="utf-8")
     comparison = load_comparison(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=config))
     assert comparison.config.multiple_testing == "bh"
-    cells = [cell for data in comparison.categories.values() for cell in data.metrics.values() if cell.p_value is not None]
+    cells = _grid_cells(comparison)
     expected = multitest.multipletests([cell.p_value for cell in cells], method="fdr_bh")[1]
     assert [cell.p_adjusted for cell in cells] == pytest.approx(list(expected))
 
