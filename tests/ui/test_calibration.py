@@ -156,13 +156,19 @@ async def _type_quickly(pilot, keys: list[str]) -> None:
     await pilot.pause()
 
 
+async def _open_the_queue(pilot) -> CalibrationQueueScreen:
+    """Wait for the load, press L: the calibration queue."""
+    await wait_until_loaded(pilot)
+    await pilot.press("L")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, CalibrationQueueScreen)
+    return pilot.app.screen
+
+
 async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_faithfulness_for_B(tmp_path, capsys):
     inputs = _sample_copy(tmp_path)
     async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await pilot.press("L")
-        await pilot.pause()
-        queue = pilot.app.screen
+        queue = await _open_the_queue(pilot)
         while queue.labelled_here < 30:
             row = queue.data.rows["B"]
             # The person agrees with the judge, except on the last sentence of every third
@@ -238,11 +244,9 @@ def _label_six_answers_per_category(inputs: Inputs) -> None:
 async def test_once_every_category_has_five_labelled_answers_the_queue_offers_the_label_plans_category_first(tmp_path, capsys):
     inputs = _sample_copy(tmp_path)
     async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await pilot.press("L")
-        await pilot.pause()
-        proportional = list(pilot.app.screen.question_ids)
-        assert pilot.app.screen.planned is None  # no labels yet: the proportional order
+        queue = await _open_the_queue(pilot)
+        proportional = list(queue.question_ids)
+        assert queue.planned is None  # no labels yet: the proportional order
     _label_six_answers_per_category(inputs)
     # The plan as the JSON report gives it: the next category with the largest gap of the two metrics.
     assert main(["report", str(inputs.a), str(inputs.b), "--gold", str(inputs.gold), "--config", str(inputs.config), "--format", "json"]) == 0
@@ -254,11 +258,8 @@ async def test_once_every_category_has_five_labelled_answers_the_queue_offers_th
     nexts = [plan["next"] for plan, run in plans if run["stratified"] and plan["next"] is not None]
     wanted = max(nexts, key=lambda n: n["more"])["category"]  # max keeps the first of a tie: faithfulness
     async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await pilot.press("L")
-        await pilot.pause()
-        queue = pilot.app.screen
-        assert isinstance(queue, CalibrationQueueScreen) and queue.planned == wanted
+        queue = await _open_the_queue(pilot)
+        assert queue.planned == wanted
         categories = {row["id"]: row["category"] for row in _categories_of(inputs)}
         ids = list(queue.question_ids)
         count = sum(categories[qid] == wanted for qid in ids)
