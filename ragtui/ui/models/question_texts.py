@@ -5,9 +5,10 @@ the active side's answer, its retrieved passages in full, the record as JSON (wh
 run file holds for this question, judge verdict included), the raw judge JSON, and a
 command that reopens ragtui on this question.
 
-Each text is made when it is picked, not when the menu opens: the record as JSON and
-the answer diff of a 5,000-sentence answer take most of a second to build, and the
-menu shows only labels.
+Each text is made when it is picked, not when the menu opens (and then in a worker,
+`TriageScreen`): the record as JSON and the answer diff of a 5,000-sentence answer take
+most of a second to build, and the menu shows only labels. The answer diff is the one
+`d` made, when it did (`AnswerDiffs`).
 """
 
 from __future__ import annotations
@@ -21,16 +22,20 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.comparing.compare import Comparison
+from ragtui.core.triage.diffs import plain_diff
+from ragtui.ui.models.answer_diffs import AnswerDiffs
 from ragtui.ui.models.question import judge_record_input, retrieved
 
 
 @dataclass(frozen=True)
 class QuestionText:
-    """One text of a question: a key for tests and keymaps, a label for the menu, and how to make the text."""
+    """One text of a question: a key for tests and keymaps, a label for the menu, how to
+    make the text, and whether that may be slow (then it is made in a worker)."""
 
     key: str
     label: str
     make: Callable[[], str]
+    slow: bool = False
 
     @functools.cached_property
     def text(self) -> str:
@@ -62,14 +67,12 @@ def record_json(row: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2)
 
 
-def answer_diff_text(comparison: Comparison, question_id: str) -> str:
-    """A's answer turned into B's, in git's word-diff notation."""
-    from ragtui.core.triage.diffs import answer_diff, plain_diff
-
+def answer_diff_text(comparison: Comparison, question_id: str, diffs: AnswerDiffs) -> str:
+    """A's answer turned into B's, in git's word-diff notation (`diffs`: made once a question)."""
     assert comparison.b is not None
-    a = (comparison.a.question(question_id) or {}).get("answer") or ""
-    b = (comparison.b.question(question_id) or {}).get("answer") or ""
-    return plain_diff(answer_diff(a, b))
+    a = (comparison.a.question(question_id) or {}).get("answer")
+    b = (comparison.b.question(question_id) or {}).get("answer")
+    return plain_diff(diffs.make(question_id, a, b).pieces)
 
 
 def reopen_command(comparison: Comparison, question_id: str, inputs: Any = None) -> str:
@@ -89,8 +92,10 @@ def reopen_command(comparison: Comparison, question_id: str, inputs: Any = None)
     return shlex.join(parts)
 
 
-def question_texts(comparison: Comparison, question_id: str, side: str, inputs: Any = None) -> list[QuestionText]:
-    """What `y`, `o` and `e` offer for `question_id`, seen from `side`."""
+def question_texts(comparison: Comparison, question_id: str, side: str, inputs: Any = None, diffs: AnswerDiffs | None = None) -> list[QuestionText]:
+    """What `y`, `o` and `e` offer for `question_id`, seen from `side` (`diffs`: the
+    session's answer diffs, None for a fresh set)."""
+    kept = diffs if diffs is not None else AnswerDiffs()
     evaluation = comparison.a if side == "A" or comparison.b is None else comparison.b
     row = evaluation.question(question_id) or {"id": question_id}
     present = row.get("present", True) and "retrieved_ids" in row
@@ -101,11 +106,11 @@ def question_texts(comparison: Comparison, question_id: str, side: str, inputs: 
     if present:
         texts += [
             QuestionText("answer", f"answer ({side})", _given(row.get("answer") or "")),
-            QuestionText("passages", f"retrieved passages ({side}, full text)", lambda: passages_text(row)),
-            QuestionText("record", f"record as JSON ({side})", lambda: record_json(row)),
+            QuestionText("passages", f"retrieved passages ({side}, full text)", lambda: passages_text(row), slow=True),
+            QuestionText("record", f"record as JSON ({side})", lambda: record_json(row), slow=True),
         ]
         if comparison.b is not None:
-            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", lambda: answer_diff_text(comparison, question_id)))
+            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", lambda: answer_diff_text(comparison, question_id, kept), slow=True))
         if row.get("judge_json"):
             texts.append(QuestionText("verdict", f"raw judge JSON ({side})", _given(row["judge_json"])))
     texts.append(QuestionText("command", "command that reopens this question", lambda: reopen_command(comparison, question_id, inputs)))

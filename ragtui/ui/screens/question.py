@@ -7,7 +7,8 @@ list the screen was opened with by redrawing in place (no screen pushed per step
 at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
 reason and evidence in view; `v` / Enter opens the verdict inspector. `/` searches
 every text of the comparison (`n` / `N` then step the matches), `J` judges the answer
-again, `d` shows what changed from A to B, `a` and space show more of the passages, `g`,
+again, `d` shows what changed from A to B (the answer diff made in a worker, once a
+question: the keys answer meanwhile), `a` and space show more of the passages, `g`,
 `G` and `u` fix the gold set (its edits log, with a reason; the app recomputes); the
 keys every triage screen shares (mark, copy, pager, editor, jump, export, the person's
 labels) are `TriageScreen`'s.
@@ -15,6 +16,7 @@ labels) are `TriageScreen`'s.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -25,15 +27,17 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.gold.edits import GoldEdit
 from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
+from ragtui.core.triage.diffs import DiffStopped
 from ragtui.core.triage.search import Matches, SearchIndex, fields_holding, match_pattern
 from ragtui.ui.content.answer_view import sentences
-from ragtui.ui.content.diff_view import answer_diff_content, rank_diff_content
+from ragtui.ui.content.diff_view import answer_diff_content, answers_of, rank_diff_content
 from ragtui.ui.content.question_header import header_content, tabs_content
 from ragtui.ui.content.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.content.safe_text import safe
@@ -150,6 +154,7 @@ class QuestionScreen(TriageScreen):
         self.matches: Matches | None = None  # the search being stepped with n / N
         self._pending_term: str | None = None  # while a large comparison's search index builds
         self._list_before_search: tuple[list[str], int] | None = None  # (ids, index) the search stepped away from
+        self._diff_making: str | None = None  # the question whose answer diff a worker makes now
 
     @property
     def question_id(self) -> str:
@@ -455,12 +460,45 @@ class QuestionScreen(TriageScreen):
 
     def _draw_diff(self) -> None:
         data = self.data
+        row_a, row_b = data.rows.get("A"), data.rows.get("B")
+        a, b = answers_of(row_a, row_b)
+        diff = None
+        if a is not None and b is not None:
+            diff = self.session.diffs.get(data.id, a, b)
+            if diff is None:
+                self._make_diff(data.id, a, b)
         body = Content("\n\n").join([
-            rank_diff_content(data.rows.get("A"), data.rows.get("B"), data.k, self._colour),
-            answer_diff_content(data.rows.get("A"), data.rows.get("B"), self._colour),
+            rank_diff_content(row_a, row_b, data.k, self._colour),
+            answer_diff_content(row_a, row_b, diff, self._colour),
         ])
         self.query_one("#question-diff-body", Static).update(body)
         self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
+
+    def _make_diff(self, question_id: str, a: str, b: str) -> None:
+        """Make the answer diff of `question_id` in a worker, then draw it if it is still
+        wanted. A diff already being made for it is waited for, not started again; one
+        being made for another question is stopped (its result is no longer wanted)."""
+        if self._diff_making == question_id:
+            return
+        self._diff_making = question_id
+        diffs = self.session.diffs
+
+        def make() -> None:
+            worker = get_current_worker()
+            try:
+                diffs.make(question_id, a, b, stop=lambda: worker.is_cancelled)
+            except DiffStopped:
+                return
+            with contextlib.suppress(RuntimeError):  # the app quit while the diff was made
+                self.app.call_from_thread(self._diff_made, question_id)
+
+        self.run_worker(make, thread=True, exclusive=True, group="answer-diff")
+
+    def _diff_made(self, question_id: str) -> None:
+        if self._diff_making == question_id:
+            self._diff_making = None
+        if self.is_attached and question_id == self.question_id and self.has_class("-diff"):
+            self._draw_diff()
 
     def action_full_passages(self) -> None:
         self.full_passages = not self.full_passages

@@ -15,36 +15,36 @@ from ragtui.core.triage.diffs import (
 
 
 def test_a_changed_number_is_one_removed_and_one_added_word():
-    pieces = answer_diff("Le congé dure 25 jours. Il se pose en juin.", "Le congé dure 30 jours. Il se pose en juin.")
+    pieces = answer_diff("Le congé dure 25 jours. Il se pose en juin.", "Le congé dure 30 jours. Il se pose en juin.").pieces
     assert plain_diff(pieces) == "Le congé dure [-25-]{+30+} jours. Il se pose en juin."
     assert diff_counts(pieces) == (1, 1)
 
 
 def test_an_added_sentence_is_marked_added_and_the_rest_stays_plain():
-    pieces = answer_diff("Le congé dure 25 jours.", "Le congé dure 25 jours. Demandez au RH.")
+    pieces = answer_diff("Le congé dure 25 jours.", "Le congé dure 25 jours. Demandez au RH.").pieces
     assert plain_diff(pieces) == "Le congé dure 25 jours.{+ Demandez au RH.+}"
     assert diff_counts(pieces) == (0, 3)
 
 
 def test_neighbouring_changed_words_form_one_change_not_one_per_word():
-    pieces = answer_diff("Il faut demander trois jours avant au manager.", "Il faut demander deux semaines avant au RH.")
+    pieces = answer_diff("Il faut demander trois jours avant au manager.", "Il faut demander deux semaines avant au RH.").pieces
     assert plain_diff(pieces) == "Il faut demander [-trois jours-]{+deux semaines+} avant au [-manager-]{+RH+}."
 
 
 def test_identical_answers_have_no_change():
-    pieces = answer_diff("Même réponse. Deux phrases.", "Même réponse. Deux phrases.")
+    pieces = answer_diff("Même réponse. Deux phrases.", "Même réponse. Deux phrases.").pieces
     assert diff_counts(pieces) == (0, 0)
     assert plain_diff(pieces) == "Même réponse. Deux phrases."
 
 
 def test_a_missing_answer_diffs_as_everything_added():
-    assert plain_diff(answer_diff(None, "Une réponse.")) == "{+Une réponse.+}"
+    assert plain_diff(answer_diff(None, "Une réponse.").pieces) == "{+Une réponse.+}"
 
 
 def test_five_thousand_sentences_with_one_change_show_only_that_change():
     a = " ".join(f"Phrase numéro {i} du règlement." for i in range(5000))
     b = a.replace("Phrase numéro 2500 du", "Phrase numéro 2500 bis du")
-    pieces = answer_diff(a, b)
+    pieces = answer_diff(a, b).pieces
     assert diff_counts(pieces) == (0, 1)
     assert "numéro 2500 {+bis +}du" in plain_diff(pieces)
 
@@ -101,7 +101,7 @@ def test_the_diff_rebuilds_both_answers_whatever_the_edits():
             elif kind == "block":
                 b[at:at] = [f"Bloc {k} {rng.random():.6f}." for k in range(rng.randint(1, 300))]
         ta, tb = " ".join(a), " ".join(b)
-        pieces = answer_diff(ta, tb)
+        pieces = answer_diff(ta, tb).pieces
         assert _side(pieces, "added") == ta and _side(pieces, "removed") == tb
         if ta == tb:
             assert diff_counts(pieces) == (0, 0)
@@ -110,6 +110,6 @@ def test_the_diff_rebuilds_both_answers_whatever_the_edits():
 def test_a_sentence_inserted_far_from_another_change_leaves_the_middle_untouched():
     a = [f"Phrase {i}." for i in range(1000)]
     b = a[:100] + ["Nouvelle phrase."] + a[100:900] + a[901:]
-    pieces = answer_diff(" ".join(a), " ".join(b))
+    pieces = answer_diff(" ".join(a), " ".join(b)).pieces
     assert diff_counts(pieces) == (2, 2)  # "Nouvelle phrase." added, "Phrase 900." removed
     assert "{+Nouvelle phrase. +}" in plain_diff(pieces) and "[-Phrase 900. -]" in plain_diff(pieces)
