@@ -53,8 +53,9 @@ class DiffStopped(Exception):
 @dataclass(frozen=True)
 class AnswerDiff:
     """A's answer turned into B's: the pieces in reading order, and the level the changed
-    sentences were matched at: WORD_LEVEL; MIXED_LEVEL when some block was longer than
-    `MAX_WORDS_MATCHED`; SENTENCE_LEVEL past `WORD_MATCH_BUDGET`."""
+    sentences were matched at: WORD_LEVEL; MIXED_LEVEL when some changed blocks were
+    longer than `MAX_WORDS_MATCHED`; SENTENCE_LEVEL when all were, or past
+    `WORD_MATCH_BUDGET`."""
 
     pieces: list[Piece]
     level: str
@@ -189,7 +190,11 @@ def answer_diff(a: str | None, b: str | None, *, stop: Callable[[], bool] | None
     replaced = {index: (_words("".join(sa[i1:i2])), _words("".join(sb[j1:j2])))
                 for index, (tag, i1, i2, j1, j2) in enumerate(codes) if tag == "replace"}
     costs = [_match_cost(wa, wb) for wa, wb in replaced.values()]
-    level = SENTENCE_LEVEL if sum(costs) > WORD_MATCH_BUDGET else MIXED_LEVEL if 0 in costs else WORD_LEVEL
+    too_long = costs.count(0)
+    if sum(costs) > WORD_MATCH_BUDGET or (costs and too_long == len(costs)):
+        level = SENTENCE_LEVEL
+    else:
+        level = MIXED_LEVEL if too_long else WORD_LEVEL
     out: list[Piece] = []
     for index, (tag, i1, i2, j1, j2) in enumerate(codes):
         if stop is not None and stop():

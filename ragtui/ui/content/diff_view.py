@@ -47,8 +47,8 @@ ANSWER_HEADING = "Answer, A → B"
 COMPUTING = "computing the diff… (the keys still answer; d or Esc: back to the answers)"
 # What the heading adds when the changed sentences were not all matched word by word.
 LEVEL_NOTES = {
-    SENTENCE_LEVEL: "sentence by sentence: B changed too much of the answer to match it word by word",
-    MIXED_LEVEL: "long rewritten passages sentence by sentence, the rest word by word",
+    SENTENCE_LEVEL: "sentence by sentence: too much changed to match word by word",
+    MIXED_LEVEL: "long changed passages sentence by sentence, the rest word by word",
 }
 
 # movement → (symbol, words, colour role or None)

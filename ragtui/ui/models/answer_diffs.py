@@ -17,6 +17,15 @@ from collections.abc import Callable
 from ragtui.core.triage.diffs import AnswerDiff, answer_diff
 
 KEPT = 32
+# Answers this short (both together) are diffed at once, on the UI thread: the worst
+# word match of 2,000 characters takes about 25 ms, and a "computing…" line that
+# flashes for it would only be noise.
+AT_ONCE_CHARS = 2_000
+
+
+def made_at_once(a: str, b: str) -> bool:
+    """Whether the diff of `a` into `b` is cheap enough to make without a worker."""
+    return len(a) + len(b) <= AT_ONCE_CHARS
 
 
 class AnswerDiffs:

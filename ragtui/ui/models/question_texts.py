@@ -23,7 +23,7 @@ from typing import Any
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.triage.diffs import plain_diff
-from ragtui.ui.models.answer_diffs import AnswerDiffs
+from ragtui.ui.models.answer_diffs import AnswerDiffs, made_at_once
 from ragtui.ui.models.question import judge_record_input, retrieved
 
 
@@ -41,6 +41,16 @@ class QuestionText:
     def text(self) -> str:
         """The text, made on first use."""
         return self.make()
+
+
+# A record or passages text of a row holding more than this many characters is made in a
+# worker: its JSON takes most of a second at 5,000 judged sentences, and milliseconds here.
+MADE_AT_ONCE_CHARS = 20_000
+
+
+def _large(row: dict[str, Any]) -> bool:
+    texts = [row.get("answer") or "", row.get("judge_json") or "", *(row.get("retrieved_texts") or [])]
+    return sum(len(text or "") for text in texts) > MADE_AT_ONCE_CHARS
 
 
 def _given(text: str) -> Callable[[], str]:
@@ -67,11 +77,8 @@ def record_json(row: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2)
 
 
-def answer_diff_text(comparison: Comparison, question_id: str, diffs: AnswerDiffs) -> str:
-    """A's answer turned into B's, in git's word-diff notation (`diffs`: made once a question)."""
-    assert comparison.b is not None
-    a = (comparison.a.question(question_id) or {}).get("answer")
-    b = (comparison.b.question(question_id) or {}).get("answer")
+def answer_diff_text(question_id: str, a: str, b: str, diffs: AnswerDiffs) -> str:
+    """A's answer `a` turned into B's `b`, in git's word-diff notation (`diffs`: made once a question)."""
     return plain_diff(diffs.make(question_id, a, b).pieces)
 
 
@@ -106,11 +113,14 @@ def question_texts(comparison: Comparison, question_id: str, side: str, inputs: 
     if present:
         texts += [
             QuestionText("answer", f"answer ({side})", _given(row.get("answer") or "")),
-            QuestionText("passages", f"retrieved passages ({side}, full text)", lambda: passages_text(row), slow=True),
-            QuestionText("record", f"record as JSON ({side})", lambda: record_json(row), slow=True),
+            QuestionText("passages", f"retrieved passages ({side}, full text)", lambda: passages_text(row), slow=_large(row)),
+            QuestionText("record", f"record as JSON ({side})", lambda: record_json(row), slow=_large(row)),
         ]
         if comparison.b is not None:
-            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", lambda: answer_diff_text(comparison, question_id, kept), slow=True))
+            a = (comparison.a.question(question_id) or {}).get("answer") or ""
+            b = (comparison.b.question(question_id) or {}).get("answer") or ""
+            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", lambda: answer_diff_text(question_id, a, b, kept),
+                                      slow=not made_at_once(a, b)))
         if row.get("judge_json"):
             texts.append(QuestionText("verdict", f"raw judge JSON ({side})", _given(row["judge_json"])))
     texts.append(QuestionText("command", "command that reopens this question", lambda: reopen_command(comparison, question_id, inputs)))

@@ -43,6 +43,7 @@ from ragtui.ui.content.question_rejudge import JudgeUnavailable, Rejudged, judge
 from ragtui.ui.content.safe_text import safe
 from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.messages import GoldEdited
+from ragtui.ui.models.answer_diffs import made_at_once
 from ragtui.ui.models.question import QuestionData, load_question, retrieved
 from ragtui.ui.models.session import Session
 from ragtui.ui.screens.gold_menu import GOLD_FIXES, GoldMenu
@@ -464,7 +465,8 @@ class QuestionScreen(TriageScreen):
         a, b = answers_of(row_a, row_b)
         diff = None
         if a is not None and b is not None:
-            diff = self.session.diffs.get(data.id, a, b)
+            diffs = self.session.diffs
+            diff = diffs.make(data.id, a, b) if made_at_once(a, b) else diffs.get(data.id, a, b)
             if diff is None:
                 self._make_diff(data.id, a, b)
         body = Content("\n\n").join([

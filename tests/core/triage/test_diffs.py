@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ragtui.core.triage.diffs import (
     ENTERED,
     LEFT,
+    MIXED_LEVEL,
     OUTSIDE,
+    SENTENCE_LEVEL,
     UP,
+    WORD_LEVEL,
+    DiffStopped,
     answer_diff,
     diff_counts,
     plain_diff,
@@ -113,3 +119,50 @@ def test_a_sentence_inserted_far_from_another_change_leaves_the_middle_untouched
     pieces = answer_diff(" ".join(a), " ".join(b)).pieces
     assert diff_counts(pieces) == (2, 2)  # "Nouvelle phrase." added, "Phrase 900." removed
     assert "{+Nouvelle phrase. +}" in plain_diff(pieces) and "[-Phrase 900. -]" in plain_diff(pieces)
+
+
+# ---- the word match's bound: an answer rewritten throughout is diffed by sentence ----------
+
+
+def _rewritten(count: int, kept_every: int) -> tuple[str, str]:
+    """A's `count` sentences, and B's with every one reworded but each `kept_every`-th."""
+    a = [f"Phrase {i} de la reponse, sur l'article {i % 97}." for i in range(count)]
+    b = [s if i % kept_every == 0 else s.replace("de la reponse", "de la nouvelle reponse") for i, s in enumerate(a)]
+    return " ".join(a), " ".join(b)
+
+
+def test_an_answer_rewritten_throughout_is_diffed_sentence_by_sentence_each_beside_its_new_wording():
+    a, b = _rewritten(5_000, 11)  # 455 changed blocks of 10 sentences: ~105 M units, past the budget
+    diff = answer_diff(a, b)
+    assert diff.level == SENTENCE_LEVEL
+    text = plain_diff(diff.pieces)
+    assert text.startswith("Phrase 0 de la reponse, sur l'article 0. "
+                           "[-Phrase 1 de la reponse, sur l'article 1. -]{+Phrase 1 de la nouvelle reponse, sur l'article 1. +}")
+    assert _side(diff.pieces, "added") == a and _side(diff.pieces, "removed") == b
+
+
+def test_a_long_answer_with_a_few_edits_stays_word_by_word():
+    a, b = _rewritten(5_000, 1)  # nothing reworded…
+    b = b.replace("Phrase 2500 de la reponse", "Phrase 2500 de la longue reponse")
+    diff = answer_diff(a, b)
+    assert diff.level == WORD_LEVEL
+    assert "Phrase 2500 de la{+ longue+} reponse" in plain_diff(diff.pieces)
+
+
+def test_a_changed_block_too_long_for_words_among_short_ones_makes_a_mixed_diff():
+    a = [f"Phrase {i} du texte numero {i}." for i in range(200)]
+    b = list(a)
+    b[10] = "Phrase 10 du texte numero dix."
+    b[50:150] = [s.replace("du texte", "de l'autre texte") for s in a[50:150]]  # 100 sentences in a row: > MAX_WORDS_MATCHED
+    diff = answer_diff(" ".join(a), " ".join(b))
+    assert diff.level == MIXED_LEVEL
+    text = plain_diff(diff.pieces)
+    assert "numero [-10-]{+dix+}." in text
+    assert "[-Phrase 50 du texte numero 50. -]{+Phrase 50 de l'autre texte numero 50. +}" in text
+
+
+def test_a_diff_asked_to_stop_raises_diff_stopped():
+    a, b = _rewritten(100, 3)
+    with pytest.raises(DiffStopped):
+        answer_diff(a, b, stop=lambda: True)
+
