@@ -142,3 +142,39 @@ def test_the_diff_by_sentence_of_a_rewritten_answer_at_80x24_snapshot(snap_compa
 
     app = host_app(lambda: QuestionScreen(rewritten, ["long"], 0))
     assert snap_compare(app, run_before=made, terminal_size=NARROW)
+
+
+async def test_while_a_search_is_on_the_texts_holding_it_are_found_in_a_worker_once_a_question(rewritten, monkeypatch):
+    # Normalising a 5,000-sentence question's texts to say "in B's answer" takes most of a
+    # second: held here, the keys still act, and the line is filled in once found.
+    from ragtui.ui.screens import question
+
+    release, looked = threading.Event(), []
+    find = question.fields_holding
+
+    def held_find(term, fields):
+        looked.append(term)
+        if sum(len(text) for text in fields.values()) > question.FIELDS_AT_ONCE_CHARS:
+            release.wait(20)
+        return find(term, fields)
+
+    monkeypatch.setattr(question, "fields_holding", held_find)
+    async with host_app(lambda: QuestionScreen(rewritten, ["short", "long"], 0)).run_test(size=NARROW) as pilot:
+        screen = pilot.app.screen
+        await pilot.press("slash", *"nouvelle", "enter")  # only B's long answer says "nouvelle reponse"
+        await pilot.pause()
+        assert screen.question_id == "long"
+        assert "finding where…" in _header(pilot.app)
+        focus = screen.sentence_at["B"]
+        await pilot.press("j")
+        assert screen.sentence_at["B"] == focus + 1
+        release.set()
+        await poll_until(pilot, lambda: "finding where…" not in _header(pilot.app))
+        assert "· in B's answer ·" in _header(pilot.app)
+        found = len(looked)
+        await pilot.press("k", "j")
+        assert len(looked) == found  # kept for this question and term
+
+
+def _header(app) -> str:
+    return str(app.screen.query_one("#question-header", Static).render())

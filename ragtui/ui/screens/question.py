@@ -54,6 +54,9 @@ from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
 
 NARROW = 120  # below this width, one side at a time
+# A question whose texts hold more than this many characters has its search line's
+# "in B's answer, …" found in a worker (700 ms at 5,000 judged sentences); under it, at once.
+FIELDS_AT_ONCE_CHARS = 50_000
 GOLD_BINDINGS = [  # the gold keys: listed under ?, not in the 80-column footer
         Binding("g", "gold_passage", "gold?", show=False, tooltip="Toggle whether a retrieved passage is gold (in GOLD.edits.jsonl, with a reason)", id="question.gold_passage"),
         Binding("G", "gold_menu", "fix gold", key_display="G", show=False, tooltip="Fix the gold: unanswerable, category, expected answer, tag", id="question.gold_menu"),
@@ -156,6 +159,8 @@ class QuestionScreen(TriageScreen):
         self._pending_term: str | None = None  # while a large comparison's search index builds
         self._list_before_search: tuple[list[str], int] | None = None  # (ids, index) the search stepped away from
         self._diff_making: str | None = None  # the question whose answer diff a worker makes now
+        self._fields_found: dict[tuple[str, str], list[str]] = {}  # (question, term) → the texts holding it
+        self._fields_finding: tuple[str, str] | None = None  # what a worker looks for now
 
     @property
     def question_id(self) -> str:
@@ -326,11 +331,40 @@ class QuestionScreen(TriageScreen):
             return None
         m = self.matches
         where = f"match {m.at + 1} of {len(m.ids)}" if m.at is not None and self.question_id in m.ids else f"{len(m.ids)} match(es)"
-        fields = fields_holding(m.term, self._search_fields())
-        found = f" · in {', '.join(fields)}" if fields else ""
+        fields = self._fields_holding(m.term)
+        found = " · finding where…" if fields is None else f" · in {', '.join(fields)}" if fields else ""
         return Content.assemble(
             Content(f"{'Search':<9}").stylize("bold"), "“", safe(m.term, one_line=True, limit=40), f"” · {where}{found} · n / N step · Esc ends"
         )
+
+    def _fields_holding(self, term: str) -> list[str] | None:
+        """The names of this question's texts holding `term`; None while a worker finds
+        them. Normalising a 5,000-sentence question's texts takes most of a second: it is
+        done once a question and term, in a worker past `FIELDS_AT_ONCE_CHARS`."""
+        key = (self.question_id, term)
+        if key in self._fields_found:
+            return self._fields_found[key]
+        fields = self._search_fields()
+        if sum(len(text) for text in fields.values()) <= FIELDS_AT_ONCE_CHARS:
+            self._fields_found[key] = fields_holding(term, fields)
+            return self._fields_found[key]
+        if self._fields_finding != key:
+            self._fields_finding = key
+
+            def find() -> None:
+                names = fields_holding(term, fields)
+                with contextlib.suppress(RuntimeError):  # the app quit meanwhile
+                    self.app.call_from_thread(self._fields_made, key, names)
+
+            self.run_worker(find, thread=True, exclusive=True, group="search-fields")
+        return None
+
+    def _fields_made(self, key: tuple[str, str], names: list[str]) -> None:
+        self._fields_found[key] = names
+        if self._fields_finding == key:
+            self._fields_finding = None
+        if self.is_attached and self.matches is not None and key == (self.question_id, self.matches.term):
+            self.redraw()
 
     def _search_fields(self) -> dict[str, str]:
         """The texts of the question on screen the search looks in, by the name the search line gives them."""
@@ -518,6 +552,7 @@ class QuestionScreen(TriageScreen):
         """The comparison recomputed (with the gold fixed): the same question, drawn again."""
         self.comparison = comparison
         self.data = load_question(comparison, self.question_id)
+        self._fields_found.clear()
         self.redraw()
 
     def with_unretrieved_gold(self, row: dict[str, Any] | None) -> dict[str, Any] | None:
