@@ -99,12 +99,23 @@ def reopen_command(comparison: Comparison, question_id: str, inputs: Any = None)
     return shlex.join(parts)
 
 
-def question_texts(comparison: Comparison, question_id: str, side: str, inputs: Any = None, diffs: AnswerDiffs | None = None) -> list[QuestionText]:
+def question_texts(
+    comparison: Comparison, question_id: str, side: str, inputs: Any = None, diffs: AnswerDiffs | None = None,
+    rows: dict[str, dict[str, Any] | None] | None = None,
+) -> list[QuestionText]:
     """What `y`, `o` and `e` offer for `question_id`, seen from `side` (`diffs`: the
-    session's answer diffs, None for a fresh set)."""
+    session's answer diffs, None for a fresh set; `rows`: the question's rows by side the
+    screen holds already, each read otherwise)."""
     kept = diffs if diffs is not None else AnswerDiffs()
-    evaluation = comparison.a if side == "A" or comparison.b is None else comparison.b
-    row = evaluation.question(question_id) or {"id": question_id}
+    given = rows or {}
+
+    def row_of(which: str) -> dict[str, Any] | None:
+        if which in given:
+            return given[which]
+        evaluation = comparison.a if which == "A" else comparison.b
+        return evaluation.question(question_id) if evaluation is not None else None
+
+    row = row_of("A" if side == "A" or comparison.b is None else "B") or {"id": question_id}
     present = row.get("present", True) and "retrieved_ids" in row
     texts = [
         QuestionText("id", "id", _given(question_id)),
@@ -117,11 +128,22 @@ def question_texts(comparison: Comparison, question_id: str, side: str, inputs: 
             QuestionText("record", f"record as JSON ({side})", lambda: record_json(row), slow=_large(row)),
         ]
         if comparison.b is not None:
-            a = (comparison.a.question(question_id) or {}).get("answer") or ""
-            b = (comparison.b.question(question_id) or {}).get("answer") or ""
-            texts.append(QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", lambda: answer_diff_text(question_id, a, b, kept),
-                                      slow=not made_at_once(a, b)))
+            texts.append(_diff_text(question_id, given, row_of, kept))
         if row.get("judge_json"):
             texts.append(QuestionText("verdict", f"raw judge JSON ({side})", _given(row["judge_json"])))
     texts.append(QuestionText("command", "command that reopens this question", lambda: reopen_command(comparison, question_id, inputs)))
     return texts
+
+
+def _diff_text(question_id: str, given: dict[str, Any], row_of: Callable[[str], dict[str, Any] | None], diffs: AnswerDiffs) -> QuestionText:
+    """The answer diff: made at once from short answers the screen holds; otherwise (long
+    answers, or a side still to read) in a worker."""
+
+    def answer(which: str) -> str:
+        return (row_of(which) or {}).get("answer") or ""
+
+    def make() -> str:
+        return answer_diff_text(question_id, answer("A"), answer("B"), diffs)
+
+    slow = not ("A" in given and "B" in given and made_at_once(answer("A"), answer("B")))
+    return QuestionText("diff", "answer diff, A → B ([-removed-] {+added+})", make, slow=slow)

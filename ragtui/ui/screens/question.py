@@ -312,7 +312,8 @@ class QuestionScreen(TriageScreen):
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen
 
-        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session))
+        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session,
+                                           rows=dict(self.data.rows)))
 
     def action_back(self) -> None:
         if self.has_class("-diff"):
@@ -695,6 +696,9 @@ class QuestionScreen(TriageScreen):
 
     def triage_target(self) -> tuple[str | None, str]:
         return self.question_id, self.side
+
+    def loaded_rows(self) -> dict[str, dict | None]:
+        return dict(self.data.rows)
 
     def after_mark(self, question_id: str) -> None:
         self.redraw()
