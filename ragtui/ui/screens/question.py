@@ -434,8 +434,9 @@ class QuestionScreen(TriageScreen):
         # match's place among them); Esc gives the list back (`_end_search`).
         if self._list_before_search is None:
             self._list_before_search = (self.question_ids, self.index)
+        current = self.question_id  # before the list changes: the view stays on it if it matches
         self.question_ids = list(self.matches.ids)
-        target = self.matches.first(self.question_id)
+        target = self.matches.first(current)
         if target is not None:
             self._show_index(self.question_ids.index(target))
 
