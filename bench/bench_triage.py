@@ -215,6 +215,7 @@ LONG_KEYS = [
     ("/ search prompt", [], "slash", ["escape"]),
     ("j while a search is on", ["slash", *"phrase", "enter"], "j", ["escape"]),
     ("p previous question, then n back", [], "p", ["n"]),
+    ("n onto this question (from the previous)", ["p"], "n", []),
 ]
 
 
