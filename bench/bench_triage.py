@@ -20,7 +20,7 @@ column has B rewrite ten sentences in eleven of the long answer (`--rewritten`'s
 its `d` shows "computing the diff…" at once and the diff when a worker has made it.
 
 Then, on that rewritten answer: the diff's computing time at each level (word by word
-with the bound lifted, and as shipped: by sentence past `WORD_MATCH_BUDGET`), and the
+with `WORD_MATCH_BUDGET` lifted, and as shipped: by sentence past it), and the
 keys' response while a word diff of it runs in the worker (seconds of CPU in the same
 process), each beside the 100 ms goal.
 """
@@ -257,7 +257,7 @@ def bench_diff_levels(rewritten_long, edited_long) -> None:
                 took = time.perf_counter() - start
             finally:
                 diffs.WORD_MATCH_BUDGET = budget
-            how = "bound lifted" if lifted else "as shipped  "
+            how = "budget lifted" if lifted else "as shipped   "
             print(f"  {name:<22} {how}  {ms(took)}   level: {made.level:<8}  {len(made.pieces):,} pieces")
 
 
@@ -325,7 +325,7 @@ def main() -> None:
                     cells.append(f"{statistics.median(values) * 1000:6.1f} / {p95 * 1000:6.1f}")
             print(f"  {label:<34} " + " ".join(f"{cell:>20}" for cell in cells))
     bench_diff_levels(rewritten_long, long)
-    print("\nKeys while a word diff of the rewritten answer runs in the worker (bound lifted), 80×24:")
+    print("\nKeys while a word diff of the rewritten answer runs in the worker (budget lifted), 80×24:")
     for label, pairs in asyncio.run(bench_keys_during_diff(rewritten_long, (80, 24), args.rounds)).items():
         summary(f"{label} (goal: under 100 ms)", pairs)
     if args.long_only:
