@@ -145,8 +145,8 @@ def test_the_diff_by_sentence_of_a_rewritten_answer_at_80x24_snapshot(snap_compa
 
 
 async def test_while_a_search_is_on_the_texts_holding_it_are_found_in_a_worker_once_a_question(rewritten, monkeypatch):
-    # Normalising a 5,000-sentence question's texts to say "in B's answer" takes most of a
-    # second: held here, the keys still act, and the line is filled in once found.
+    # Normalising a 5,000-sentence question's texts to say "in B's answer" takes about 100 ms
+    # at each key: held here, the keys still act, and the line is filled in once found.
     from ragtui.ui.screens import question
 
     release, looked = threading.Event(), []

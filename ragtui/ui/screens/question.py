@@ -55,7 +55,8 @@ from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
 
 NARROW = 120  # below this width, one side at a time
 # A question whose texts hold more than this many characters has its search line's
-# "in B's answer, …" found in a worker (700 ms at 5,000 judged sentences); under it, at once.
+# "in B's answer, …" found in a worker (about 100 ms at 5,000 judged sentences, more with
+# their passages); under it, at once.
 FIELDS_AT_ONCE_CHARS = 50_000
 GOLD_BINDINGS = [  # the gold keys: listed under ?, not in the 80-column footer
         Binding("g", "gold_passage", "gold?", show=False, tooltip="Toggle whether a retrieved passage is gold (in GOLD.edits.jsonl, with a reason)", id="question.gold_passage"),
@@ -340,7 +341,7 @@ class QuestionScreen(TriageScreen):
 
     def _fields_holding(self, term: str) -> list[str] | None:
         """The names of this question's texts holding `term`; None while a worker finds
-        them. Normalising a 5,000-sentence question's texts takes most of a second: it is
+        them. Normalising a 5,000-sentence question's texts takes about 100 ms: it is
         done once a question and term, in a worker past `FIELDS_AT_ONCE_CHARS`."""
         key = (self.question_id, term)
         if key in self._fields_found:
