@@ -178,3 +178,25 @@ async def test_while_a_search_is_on_the_texts_holding_it_are_found_in_a_worker_o
 
 def _header(app) -> str:
     return str(app.screen.query_one("#question-header", Static).render())
+
+
+async def test_the_copy_menu_and_the_inspector_reuse_the_rows_the_question_view_read(rewritten, monkeypatch):
+    # A 5,000-sentence row read back from a JSONL run takes most of a second: once the view
+    # has read it, `y` (its record made in a worker) and `v` do not read it again.
+    import json
+
+    from ragtui.core.measuring.evaluate import Evaluation
+    from ragtui.ui.screens.verdicts import VerdictScreen
+
+    async with host_app(lambda: QuestionScreen(rewritten, ["long"], 0)).run_test(size=NARROW) as pilot:
+        read = []
+        question = Evaluation.question
+        monkeypatch.setattr(Evaluation, "question", lambda self, qid: read.append(qid) or question(self, qid))
+        await pilot.press("y", "r")
+        await poll_until(pilot, lambda: bool(pilot.app.clipboard))
+        record = json.loads(pilot.app.clipboard)
+        assert record["id"] == "long" and record["answer"].startswith(rewritten_text(0))
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, VerdictScreen)
+        assert read == []
