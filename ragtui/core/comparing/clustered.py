@@ -25,7 +25,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ragtui.core.comparing.stats import RESAMPLES, SEED, paired_bootstrap_deltas
+from ragtui.core.comparing.stats import RESAMPLES, SEED, CountDraws, paired_bootstrap_deltas
 from ragtui.core.measuring.clusters import Clusters
 from ragtui.core.measuring.distributions import t_quantile, t_two_sided_p
 
@@ -46,11 +46,11 @@ def cluster_columns(clusters: Clusters, *columns: np.ndarray) -> list[np.ndarray
 
 def cluster_bootstrap_deltas(
     num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray, clusters: Clusters,
-    *, resamples: int = RESAMPLES, seed: int = SEED, fast_counts: bool = False,
+    *, resamples: int = RESAMPLES, seed: int = SEED, fast_counts: bool = False, draws: CountDraws | None = None,
 ) -> np.ndarray:
     """Δ over resamples of whole clusters (NaN-free)."""
     columns = cluster_columns(clusters, num_a, den_a, num_b, den_b)
-    return paired_bootstrap_deltas(*columns, resamples=resamples, seed=seed, fast_counts=fast_counts)
+    return paired_bootstrap_deltas(*columns, resamples=resamples, seed=seed, fast_counts=fast_counts, draws=draws)
 
 
 def clustered_paired_p(worse_minus_better: np.ndarray, clusters: Clusters) -> float:

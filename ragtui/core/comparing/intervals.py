@@ -28,7 +28,7 @@ from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.quantiles import paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
-from ragtui.core.comparing.stats import bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
+from ragtui.core.comparing.stats import CountDraws, bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
 from ragtui.core.comparing.targets import read_targets
 from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.metric_specs import UTILITY_RANGE, MetricSpec
@@ -70,22 +70,23 @@ class PairedChange:
 
 def paired_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
-    confidence: float, *, bootstrap_p_value: bool = False,
+    confidence: float, *, bootstrap_p_value: bool = False, draws: CountDraws | None = None,
 ) -> PairedChange:
     """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
 
     A 0/1 metric's p is exact McNemar's (Obuchowski's clustered test with clusters); another
     metric's is the bootstrap's own, when asked (`bootstrap_p_value`: the category grid, whose
-    many cells also draw their counts the fast way, `stats.multinomial_counts`).
+    many cells also draw their counts the fast way, `stats.multinomial_counts`). `draws` shares
+    the resampled counts between the cells that have the same (`stats.CountDraws`).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
     if clusters is None:
-        deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value)
+        deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value, draws=draws)
         ci = percentile_interval(deltas, confidence)
         count, effect = None, None
     else:
-        deltas = cluster_bootstrap_deltas(num_a, den_a, num_b, den_b, clusters, fast_counts=bootstrap_p_value)
+        deltas = cluster_bootstrap_deltas(num_a, den_a, num_b, den_b, clusters, fast_counts=bootstrap_p_value, draws=draws)
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
         ci = percentile_interval(deltas, expanded_confidence(confidence, count))
         effect = design_effect(num_a, den_a, num_b, den_b, clusters)
@@ -151,6 +152,7 @@ def with_category_changes(
     # per cell from the frame cost more than the cells' bootstraps at 100,000 questions.
     columns = {name: _columns(paired, spec) for name, spec in specs.items()}
     masks = {category: (labels == category).to_numpy() for category in categories}
+    draws = CountDraws()
     changes: dict[tuple[str, str], PairedChange] = {}
     for category, data in categories.items():
         mask = masks[category]
@@ -160,7 +162,7 @@ def with_category_changes(
                 continue
             part = tuple(column[mask] for column in columns[name])
             changes[(category, name)] = paired_change(
-                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True
+                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True, draws=draws,
             )
     tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
     adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
