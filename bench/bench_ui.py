@@ -34,6 +34,9 @@ def child(args: argparse.Namespace) -> None:
     started = float(os.environ["RAGTUI_BENCH_T0"])
     # The order of `ragtui A B`: the CLI builds Inputs (a light module), then `launch`
     # starts the load in a thread and imports Textual.
+    from ragtui.ui.launch import one_blas_thread
+
+    one_blas_thread()
     from ragtui.core.loading.inputs import Inputs
     from ragtui.ui import loader
     from ragtui.ui.models.session import Session
