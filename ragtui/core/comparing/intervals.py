@@ -27,11 +27,12 @@ from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.quantiles import paired_quantile_ci
-from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
+from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison, TargetReading
 from ragtui.core.comparing.stats import CountDraws, bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
 from ragtui.core.comparing.targets import read_targets
 from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.metric_specs import UTILITY_RANGE, MetricSpec
+from ragtui.core.side_by_side import side_by_side
 
 if TYPE_CHECKING:
     import polars as pl
@@ -191,11 +192,16 @@ def paired_clusters(comparison: Comparison, paired: pl.DataFrame) -> Clusters | 
     return cluster_index(paired.get_column("cluster"), paired.get_column("id"))
 
 
+def target_readings(runs: dict[str, Evaluation], config: Config) -> dict[str, tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]]:
+    """Each run's readings against the targets: overall, and by category."""
+    return {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
+
+
 def with_targets(
-    metrics: dict[str, MetricComparison], categories: dict[str, CategoryComparison], runs: dict[str, Evaluation], config: Config
+    metrics: dict[str, MetricComparison], categories: dict[str, CategoryComparison],
+    readings: dict[str, tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]],
 ) -> tuple[dict[str, MetricComparison], dict[str, CategoryComparison]]:
-    """Each run's verdicts against the targets, on the metrics and in each category cell."""
-    readings = {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
+    """Each run's verdicts against the targets (`target_readings`), on the metrics and in each category cell."""
     categories = {
         category: replace(data, metrics={
             name: replace(cell, targets={label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()})
@@ -213,6 +219,11 @@ def with_targets(
 def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -> Comparison:
     """The comparison with its intervals, verdicts, target readings and power filled in.
 
+    With two runs, the headline metrics' intervals are computed in this thread while the
+    category grid's and the target readings are computed in another: numpy draws the
+    bootstrap counts without the GIL, so the two halves use both cores. Every bootstrap
+    has its own seeded generator, so the numbers are those of one thread.
+
     Args:
         comparison: What `compare(..., intervals=False)` returned (a complete one is returned as is).
         paired: A and B side by side (`compare`'s own frame); rebuilt from the runs when None.
@@ -220,22 +231,22 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
     if not comparison.intervals_pending:
         return comparison
     a, b, config = comparison.a, comparison.b, comparison.config
-    metrics = comparison.metrics
-    categories = comparison.categories
-    runs: dict[str, Evaluation] = {"A": a}
-    if b is not None:
-        if paired is None:
-            paired = paired_frame(a, b)
-        clusters = paired_clusters(comparison, paired)
-        metrics = {name: _paired_interval(metric, paired, clusters, config) for name, metric in metrics.items()}
-        specs = {name: metric.spec for name, metric in metrics.items()}
-        categories = with_category_changes(comparison.categories, paired, clusters, specs, config)
-        # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
-        ids = paired.select("id")
-        runs = {
-            label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
-            for label, run in (("A", a), ("B", b))
-        }
-    metrics, categories = with_targets(metrics, categories, runs, config)
+    if b is None:
+        metrics, categories = with_targets(comparison.metrics, comparison.categories, target_readings({"A": a}, config))
+        return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
+    both = paired if paired is not None else paired_frame(a, b)
+    clusters = paired_clusters(comparison, both)
+    specs = {name: metric.spec for name, metric in comparison.metrics.items()}
+    # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
+    ids = both.select("id")
+    runs = {
+        label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
+        for label, run in (("A", a), ("B", b))
+    }
+    metrics, (categories, readings) = side_by_side(
+        lambda: {name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()},
+        lambda: (with_category_changes(comparison.categories, both, clusters, specs, config), target_readings(runs, config)),
+        name="ragtui-grid-intervals",
+    )
+    metrics, categories = with_targets(metrics, categories, readings)
     return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
-
