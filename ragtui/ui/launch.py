@@ -48,14 +48,4 @@ def launch(
 
     for problem in app.load_problems:
         print(f"ragtui: {neutralize(problem, keep_newlines=False)}", file=sys.stderr)  # one line, like the CLI's `say`
-    code = app.return_code or 0
-    from ragtui.ui import loader
-
-    if loader.busy():
-        # A load or the intervals are still computing (q pressed early): the interpreter's
-        # shutdown would stop that thread inside numpy or polars and abort (see loader).
-        # Nothing is left to write, so the process ends here, its output flushed.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    return code
+    return app.return_code or 0

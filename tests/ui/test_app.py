@@ -166,15 +166,6 @@ async def test_a_single_run_shows_the_dashboard_without_b(one_run):
         assert app.screen.side == "A"
 
 
-def _launch_returns(monkeypatch) -> None:
-    """`launch` ends the process itself while its load thread runs (the exit path has its own
-    tests, test_terminal_citizen.py); with `run` faked that thread is still reading when
-    `launch` checks, and ending pytest's process there would stop the suite, status 0."""
-    from ragtui.ui import loader
-
-    monkeypatch.setattr(loader, "busy", lambda: False)
-
-
 async def test_launch_passes_no_mouse_to_textual(two_runs, monkeypatch):
     from ragtui.ui import launch as launch_module
 
@@ -184,7 +175,6 @@ async def test_launch_passes_no_mouse_to_textual(two_runs, monkeypatch):
         seen.update(kwargs)
 
     monkeypatch.setattr(RagtuiApp, "run", fake_run)
-    _launch_returns(monkeypatch)
     assert launch_module.launch(two_runs, theme="light", mouse=False) == 0
     assert seen == {"mouse": False}
 
@@ -196,7 +186,6 @@ async def test_the_problems_left_in_the_terminal_after_the_app_are_inert_one_lin
         self.load_problems = ["b.jsonl:3: id: duplicate id 'q\x1b]0;pwned\x07\nragtui: all good'"]
 
     monkeypatch.setattr(RagtuiApp, "run", fake_run)
-    _launch_returns(monkeypatch)
     launch_module.launch(two_runs)
     err = capsys.readouterr().err
     assert err == "ragtui: b.jsonl:3: id: duplicate id 'q␛]0;pwned␇ ragtui: all good'\n"

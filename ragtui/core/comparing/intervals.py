@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ragtui.core.comparing.clustered import (
-    cluster_bootstrap_deltas,
-    clustered_paired_p,
-    clusters_in,
-    design_effect,
-    expanded_confidence,
-)
+from ragtui.core.comparing.clustered import clustered_change, clustered_paired_p, clusters_in, design_effect
 from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
@@ -75,33 +69,42 @@ def paired_change(
 ) -> PairedChange:
     """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
 
-    A 0/1 metric's p is exact McNemar's (Obuchowski's clustered test with clusters); another
-    metric's is the bootstrap's own, when asked (`bootstrap_p_value`: the category grid, whose
-    many cells also draw their counts the fast way, `stats.multinomial_counts`). `draws` shares
-    the resampled counts between the cells that have the same (`stats.CountDraws`).
+    Without clusters: the paired bootstrap's percentile interval; a 0/1 metric's p is exact
+    McNemar's, another metric's the bootstrap's own when asked (`bootstrap_p_value`: the
+    category grid, whose many cells also draw their counts the fast way,
+    `stats.multinomial_counts`; `draws` shares the resampled counts between the cells that
+    have the same, `stats.CountDraws`). With clusters: the CR2 t interval and its dual p (a
+    0/1 metric's over the questions measured in both runs: Obuchowski's clustered McNemar).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
-    if clusters is None:
-        deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value, draws=draws)
-        ci = percentile_interval(deltas, confidence)
-        count, effect = None, None
-    else:
-        deltas = cluster_bootstrap_deltas(num_a, den_a, num_b, den_b, clusters, fast_counts=bootstrap_p_value, draws=draws)
+    if clusters is not None:
+        change = clustered_change(num_a, den_a, num_b, den_b, clusters)
+        ci = None if change is None else _within_range(spec, change.interval(confidence))
+        if spec.binary:
+            p_value: float | None = clustered_paired_p((num_b - num_a)[both], Clusters(clusters.index[both], clusters.count))
+        else:
+            p_value = change.p_value if bootstrap_p_value and change is not None else None
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
-        ci = percentile_interval(deltas, expanded_confidence(confidence, count))
-        effect = design_effect(num_a, den_a, num_b, den_b, clusters)
+        return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
+    deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value, draws=draws)
+    ci = percentile_interval(deltas, confidence)
     p_value = None
     if spec.binary:
-        if clusters is None:
-            worse = int(((num_a == 1) & (num_b == 0) & both).sum())
-            better = int(((num_a == 0) & (num_b == 1) & both).sum())
-            p_value = mcnemar_exact_p(worse, better)
-        else:
-            p_value = clustered_paired_p((num_b - num_a)[both], Clusters(clusters.index[both], clusters.count))
+        worse = int(((num_a == 1) & (num_b == 0) & both).sum())
+        better = int(((num_a == 0) & (num_b == 1) & both).sum())
+        p_value = mcnemar_exact_p(worse, better)
     elif bootstrap_p_value:
         p_value = bootstrap_p(deltas)
-    return PairedChange(ci, p_value, count, effect)
+    return PairedChange(ci, p_value)
+
+
+def _within_range(spec: MetricSpec, ci: tuple[float, float]) -> tuple[float, float]:
+    """A t interval of Δ cut to the differences the metric can take (±1 for a rate, ±4 for utility)."""
+    if spec.quantity:
+        return ci
+    span = UTILITY_RANGE if spec.scale == "score" else 1.0
+    return max(ci[0], -span), min(ci[1], span)
 
 
 def _columns(frame: pl.DataFrame, spec: MetricSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -140,49 +143,54 @@ def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | 
     return IMPROVED if better else REGRESSED
 
 
-def with_category_changes(
-    categories: dict[str, CategoryComparison], paired: pl.DataFrame, clusters: Clusters | None,
-    specs: dict[str, MetricSpec], config: Config,
-) -> dict[str, CategoryComparison]:
-    """Every grid cell's Δ interval and p, adjusted over the grid (metrics × categories).
+def with_grid_changes(
+    categories: dict[str, CategoryComparison], tags: dict[str, CategoryComparison], paired: pl.DataFrame,
+    clusters: Clusters | None, specs: dict[str, MetricSpec], config: Config,
+) -> tuple[dict[str, CategoryComparison], dict[str, CategoryComparison]]:
+    """Every grid cell's Δ interval and p, adjusted over the grid: metrics × categories and
+    metrics × tags of the gold set, one family (a question counts in each of its tags).
 
     The headline metrics are a family of their own and keep their unadjusted verdicts.
     """
-    labels = paired.get_column("category")
-    # Each metric's four columns read once, each category's rows found once: selecting them
+    # Each metric's four columns read once, each group's rows found once: selecting them
     # per cell from the frame cost more than the cells' bootstraps at 100,000 questions.
     columns = {name: _columns(paired, spec) for name, spec in specs.items()}
-    masks = {category: (labels == category).to_numpy() for category in categories}
+    labels = paired.get_column("category")
+    masks = {("category", category): (labels == category).to_numpy() for category in categories}
+    if tags:
+        in_tag = paired.get_column("tags")
+        masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
+    groups = {("category", name): data for name, data in categories.items()} | {("tag", name): data for name, data in tags.items()}
     draws = CountDraws()
-    changes: dict[tuple[str, str], PairedChange] = {}
-    for category, data in categories.items():
-        mask = masks[category]
+    changes: dict[tuple[tuple[str, str], str], PairedChange] = {}
+    for group, data in groups.items():
+        mask = masks[group]
         part_clusters = Clusters(clusters.index[mask], clusters.count) if clusters is not None else None
         for name, cell in data.metrics.items():
             if cell.delta is None:
                 continue
             part = tuple(column[mask] for column in columns[name])
-            changes[(category, name)] = paired_change(
+            changes[(group, name)] = paired_change(
                 specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True, draws=draws,
             )
     tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
     adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
-    out = {}
-    for category, data in categories.items():
+    out: dict[tuple[str, str], CategoryComparison] = {}
+    for group, data in groups.items():
         cells = {}
         for name, cell in data.metrics.items():
-            change = changes.get((category, name))
+            change = changes.get((group, name))
             if change is None:
                 cells[name] = cell
                 continue
-            p_adjusted = adjusted.get((category, name))
+            p_adjusted = adjusted.get((group, name))
             cells[name] = replace(
                 cell, ci=change.ci, p_value=change.p_value, p_adjusted=p_adjusted,
                 verdict=adjusted_verdict(specs[name], cell.delta, p_adjusted, config.confidence),
                 clusters=change.clusters, design_effect=change.design_effect,
             )
-        out[category] = replace(data, metrics=cells)
-    return out
+        out[group] = replace(data, metrics=cells)
+    return {name: out[("category", name)] for name in categories}, {name: out[("tag", name)] for name in tags}
 
 
 def paired_clusters(comparison: Comparison, paired: pl.DataFrame) -> Clusters | None:
@@ -243,10 +251,10 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
         label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
         for label, run in (("A", a), ("B", b))
     }
-    metrics, (categories, readings) = side_by_side(
+    metrics, ((categories, tags), readings) = side_by_side(
         lambda: {name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()},
-        lambda: (with_category_changes(comparison.categories, both, clusters, specs, config), target_readings(runs, config)),
+        lambda: (with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config), target_readings(runs, config)),
         name="ragtui-grid-intervals",
     )
     metrics, categories = with_targets(metrics, categories, readings)
-    return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
+    return replace(comparison, metrics=metrics, categories=categories, tags=tags, intervals_pending=False)
