@@ -12,7 +12,9 @@ Rows, for each size N (two runs of N questions, 20 passages each, from make_runs
   - the app's first dashboard paint, cold and warm, and its peak memory (texts on demand).
 And on the bundled sample, opened for the first time (nothing cached): the dashboard with
 its values, and its intervals, against the import floor (polars, textual, yaml and numpy
-imported in a fresh process, in the same rounds). `--markdown` also prints the README's table rows.
+imported in a fresh process, in the same rounds), in wall time and in CPU seconds. The
+children keep bytecode caches in OUT/pycache, as after an install. `--markdown` also prints
+the README's table rows.
 """
 
 from __future__ import annotations
