@@ -291,9 +291,14 @@ def _grids_measured(screen: Screen) -> bool:
     def width(cell) -> int:
         return cell.cell_len if isinstance(cell, Text) else Text(str(cell)).cell_len
 
+    grids = list(screen.query(CategoryGrid).results(CategoryGrid))
+    # DataTable measures new rows and cells on its next idle: until then (its own pending
+    # sets, Textual's private state) the widths read below may still be the old ones.
+    if any(grid._require_update_dimensions or grid._new_rows or grid._updated_cells for grid in grids):
+        return False
     return all(
         width(cell) <= column.content_width
-        for grid in screen.query(CategoryGrid).results(CategoryGrid)
+        for grid in grids
         for row_key in grid.rows
         for column, cell in zip(grid.ordered_columns, grid.get_row(row_key), strict=False)
     )
