@@ -30,9 +30,7 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_scale import machine  # noqa: E402 - beside this script
+from bench_scale import machine, timed  # noqa: E402 - beside this script
 from make_runs import write  # noqa: E402
 
 
@@ -58,17 +56,6 @@ def gold_file(run: Path, gold: Path) -> Path:
             out.write(json.dumps({**kept, "expected_answer": f"Réponse attendue {record['id']}"}, ensure_ascii=False) + "\n")
     partial.replace(gold)
     return gold
-
-
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of a child process run to completion."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, env=env, cwd=REPO)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if status != 0:
-        raise SystemExit(f"failed: {' '.join(argv)} (status {status})")
-    return elapsed, usage.ru_maxrss / 1024
 
 
 def python(code: str) -> list[str]:
