@@ -72,3 +72,19 @@ def test_the_exact_paths_message_for_a_number_question_names_line_and_field(tmp_
     gold, problems = check_gold(path)
     assert gold is None
     assert [(p.line, p.field, p.message) for p in problems] == [(2, "question", "expected a string, found a number 5")]
+
+
+def test_read_beside_native_runs_the_gold_sets_problems_still_come_before_the_runs(tmp_path, write_jsonl):
+    from ragtui.core.errors import InputError
+    from ragtui.core.loading.runs import needs_no_gold
+    from ragtui.core.session import Inputs, load_comparison
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "q1", "question": 5, "gold_passages": []}\n', encoding="utf-8")
+    bad = {"id": "q1", "question": "Q ?", "judge": {"utility": {"score": 9}}}
+    run_a = write_jsonl(tmp_path / "a.jsonl", {"name": "a"}, [bad])
+    run_b = write_jsonl(tmp_path / "b.jsonl", {"name": "b"}, [bad])
+    assert needs_no_gold(run_a, None) and needs_no_gold(run_b, None)  # the gold set is read beside them
+    with pytest.raises(InputError) as raised:
+        load_comparison(Inputs(a=run_a, b=run_b, gold=gold, cache=False))
+    assert [Path(p.file).name for p in raised.value.problems] == ["gold.jsonl", "a.jsonl", "b.jsonl"]
