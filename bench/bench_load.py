@@ -6,7 +6,8 @@ beside its reference measured in the same rounds.
 Two runs of N questions with texts (make_runs.py) and a JSONL gold set of the same N
 questions, written once under OUT. Every figure is a fresh process (imports count), run
 to completion; the rounds are interleaved (a busy machine slows all alike) and each
-figure is the median of its rounds, with their range. The run cache lives in OUT/cache,
+figure is the median of its rounds, with their range, and each ratio the median of the
+rounds' own ratios, with their range. The run cache lives in OUT/cache,
 never in the user's. Asserts nothing: the table says each figure, its reference, the
 ratio and the goal, and the machine's load average before and after.
 
@@ -162,8 +163,13 @@ def main() -> None:
         "|---|---|---|---|---|",
     ]
     for what, name, reference, ref_name, goal in rows:
-        ratio = median(name) / median(ref_name)
-        shown = f"{ratio:.0%}" if goal.endswith("%") else f"{ratio:.2f}×"
+        # The ratio of each round (figure and reference ran minutes apart at most), then their median and range.
+        ratios = [x / y for x, y in zip(times[name], times[ref_name], strict=True)]
+
+        def as_ratio(value: float, percent: bool = goal.endswith("%")) -> str:
+            return f"{value:.0%}" if percent else f"{value:.2f}×"
+
+        shown = f"{as_ratio(statistics.median(ratios))} [{as_ratio(min(ratios))}–{as_ratio(max(ratios))}]"
         table.append(f"| {what} | {spread(name)} | {reference}: {spread(ref_name)} | {shown} | {goal} |")
     print()
     print("\n".join(table))
