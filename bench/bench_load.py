@@ -1,7 +1,7 @@
 """Loading benchmark: the gold set, both runs, the run cache and the report, each figure
 beside its reference measured in the same rounds.
 
-    python bench/bench_load.py [--size 100000] [--out bench/out] [--repeat 3] [--no-report] [--markdown]
+    python bench/bench_load.py [--size 100000] [--out bench/out] [--repeat 3] [--no-report]
 
 Two runs of N questions with texts (make_runs.py) and a JSONL gold set of the same N
 questions, written once under OUT. Every figure is a fresh process (imports count), run
@@ -98,7 +98,6 @@ def main() -> None:
     parser.add_argument("--out", default=str(HERE / "out"))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-report", action="store_true", help="leave out the report rows (their bootstrap takes minutes)")
-    parser.add_argument("--markdown", action="store_true", help="also print the table as markdown (docs/performance.md, README)")
     args = parser.parse_args()
     out = Path(args.out)
     cache = out / "cache" / "ragtui"
@@ -175,8 +174,7 @@ def main() -> None:
     print("\n".join(table))
     print(f"\nload average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} {load_before[2]:.1f}, "
           f"after {load_after[0]:.1f} {load_after[1]:.1f} {load_after[2]:.1f} on {os.cpu_count()} cores")
-    if args.markdown:
-        print("\npeak memory, median MB: " + ", ".join(f"{name} {statistics.median(values):,.0f}" for name, values in peaks.items()))
+    print("\npeak memory, median MB: " + ", ".join(f"{name} {statistics.median(values):,.0f}" for name, values in peaks.items()))
 
 
 if __name__ == "__main__":
