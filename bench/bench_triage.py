@@ -15,7 +15,14 @@ Goal (issue #13): every key of the question view under 100 ms on a 5,000-sentenc
 answer (it was 2.6–6 s for `j`, 14.5 s for `v`), at 80×24 and 160×50. `--long-only`
 runs just that part; the same keys on a 3-sentence answer of the same runs are the
 floor, measured in alternate rounds with the long one so that a busy machine slows both
-alike: what the long answer adds is the difference between the two columns.
+alike: what the long answer adds is the difference between the two columns. A third
+column has B rewrite ten sentences in eleven of the long answer (`--rewritten`'s shape):
+its `d` shows "computing the diff…" at once and the diff when a worker has made it.
+
+Then, on that rewritten answer: the diff's computing time at each level (word by word
+with `WORD_MATCH_BUDGET` lifted, and as shipped: by sentence past it), and the
+keys' response while a word diff of it runs in the worker (seconds of CPU in the same
+process), each beside the 100 ms goal.
 """
 
 from __future__ import annotations
@@ -159,8 +166,14 @@ async def bench_failure_list(comparison, size: tuple[int, int], steps: int) -> d
     return out
 
 
-def long_answer_comparison(root: Path, sentences: int = 5_000):
-    """Two runs of three questions; `long` has a `sentences`-sentence answer, judged sentence by sentence."""
+def rewritten(text: str, index: int) -> str:
+    """B's wording of sentence `index` of an answer it rewrote throughout: all but each 11th."""
+    return text if index % 11 == 0 else text.replace("de la réponse", "de la nouvelle réponse")
+
+
+def long_answer_comparison(root: Path, sentences: int = 5_000, *, rewrite: bool = False):
+    """Two runs of three questions; `long` has a `sentences`-sentence answer, judged sentence
+    by sentence; B changes one sentence in 50 of it, or with `rewrite` ten in eleven."""
     from ragtui.core.loading.records import write_run_jsonl
 
     root.mkdir(parents=True, exist_ok=True)
@@ -174,6 +187,8 @@ def long_answer_comparison(root: Path, sentences: int = 5_000):
         for qid in ("short", "long", "other"):
             n = sentences if qid == "long" else 3
             texts = [f"Phrase {i} de la réponse, sur l'article {i % 97} du règlement{' modifié' if variant and i % 50 == 0 else ''}." for i in range(n)]
+            if rewrite and variant and qid == "long":
+                texts = [rewritten(text, i) for i, text in enumerate(texts)]
             verdicts = [{"text": t, "attested": (i + variant) % 7 != 0, "evidence": [f"g_{qid}"], "reason": f"raison {i}"} for i, t in enumerate(texts)]
             retrieved = [{"id": f"g_{qid}" if r == (1 + variant) else f"p_{qid}_{r}", "text": f"Passage {r} " + "texte " * 60, "score": 1 - r / 40} for r in range(1, 21)]
             out.append({"id": qid, "retrieved": retrieved, "answer": " ".join(texts),
@@ -198,7 +213,9 @@ LONG_KEYS = [
     ("m mark menu", [], "m", ["escape"]),
     ("y copy menu", [], "y", ["escape"]),
     ("/ search prompt", [], "slash", ["escape"]),
+    ("j while a search is on", ["slash", *"phrase", "enter"], "j", ["escape"]),
     ("p previous question, then n back", [], "p", ["n"]),
+    ("n onto this question (from the previous)", ["p"], "n", []),
 ]
 
 
@@ -223,6 +240,53 @@ async def bench_long_answer(comparison, size: tuple[int, int], rounds: int, ques
     return out
 
 
+def bench_diff_levels(rewritten_long, edited_long) -> None:
+    """The answer diff's computing time at each level, beside the 100 ms a key may take."""
+    from ragtui.core.triage import diffs
+
+    print("\nAnswer diff of the 5,000-sentence answer, computing time (in the worker; a key's goal is 100 ms):")
+    for name, comparison in (("rewritten throughout", rewritten_long), ("one sentence in 50", edited_long)):
+        a, b = (comparison.a.question("long") or {})["answer"], (comparison.b.question("long") or {})["answer"]
+        for lifted in (False, True):
+            budget = diffs.WORD_MATCH_BUDGET
+            if lifted:
+                diffs.WORD_MATCH_BUDGET = 1 << 62
+            try:
+                start = time.perf_counter()
+                made = diffs.answer_diff(a, b)
+                took = time.perf_counter() - start
+            finally:
+                diffs.WORD_MATCH_BUDGET = budget
+            how = "budget lifted" if lifted else "as shipped   "
+            print(f"  {name:<22} {how}  {ms(took)}   level: {made.level:<8}  {len(made.pieces):,} pieces")
+
+
+async def bench_keys_during_diff(comparison, size: tuple[int, int], rounds: int) -> dict[str, list[tuple[float, float]]]:
+    """`d` then Esc, j, k, j… while the worker makes a word diff lasting seconds: how the
+    UI thread fares beside a CPU-bound thread of the same process (the GIL)."""
+    from ragtui.core.triage import diffs
+    from ragtui.ui.screens.question import QuestionScreen
+
+    out: dict[str, list[tuple[float, float]]] = {"d (computing… shown)": [], "escape, j, k during the diff": []}
+    budget = diffs.WORD_MATCH_BUDGET
+    diffs.WORD_MATCH_BUDGET = 1 << 62
+    try:
+        for _ in range(max(1, rounds // 5)):
+            app = host(lambda: QuestionScreen(comparison, ["other", "long"], 1))
+            async with app.run_test(size=size) as pilot:
+                await pilot.pause()
+                out["d (computing… shown)"].append(await key_to_paint(pilot, "d"))
+                for key in ("escape", *["j", "k"] * 5):
+                    if not app.workers:
+                        print("  note: the diff finished before the keys were all measured")
+                        break
+                    out["escape, j, k during the diff"].append(await key_to_paint(pilot, key))
+                app.workers.cancel_all()
+    finally:
+        diffs.WORD_MATCH_BUDGET = budget
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
@@ -237,25 +301,33 @@ def main() -> None:
 
     print(f"machine: {machine()}")
     start = time.perf_counter()
-    long = long_answer_comparison(Path(tempfile.mkdtemp(prefix="ragtui-bench-")))
-    print(f"5,000-sentence answer: runs written and loaded in {time.perf_counter() - start:5.2f} s")
+    root = Path(tempfile.mkdtemp(prefix="ragtui-bench-"))
+    long = long_answer_comparison(root / "edited")
+    rewritten_long = long_answer_comparison(root / "rewritten", rewrite=True)
+    print(f"5,000-sentence answers (one edited in 50, one rewritten throughout): runs written and loaded in {time.perf_counter() - start:5.2f} s")
+    columns = (("floor", long, "short"), ("5,000 sentences", long, "long"), ("rewritten", rewritten_long, "long"))
     for size in ((80, 24), (160, 50)):
-        samples: dict[int, dict[str, list[tuple[float, float]]]] = {0: {}, 1: {}}
-        for _ in range(args.rounds):  # alternate rounds: floor, long, floor, long…
-            for index in (0, 1):
-                for label, pairs in asyncio.run(bench_long_answer(long, size, 1, ("short", "long")[index])).items():
+        samples: dict[int, dict[str, list[tuple[float, float]]]] = {index: {} for index in range(len(columns))}
+        for _ in range(args.rounds):  # alternate rounds: floor, long, rewritten, floor…
+            for index, (_, comparison, question) in enumerate(columns):
+                for label, pairs in asyncio.run(bench_long_answer(comparison, size, 1, question)).items():
                     samples[index].setdefault(label, []).extend(pairs)
         print(f"\nQuestion view at {size[0]}×{size[1]}, key → paint, median / p95 over {args.rounds} presses "
               "(floor: the same key on a 3-sentence answer; goal: under 100 ms)")
-        print(f"  {'key':<34} {'first paint: floor':>20} {'5,000 sentences':>18}   {'settled: floor':>16} {'5,000 sentences':>18}")
+        heads = [f"{which}: {name}" if index == 0 else name for which in ("first paint", "settled") for index, (name, _, _) in enumerate(columns)]
+        print(f"  {'key':<34} " + " ".join(f"{head:>20}" for head in heads))
         for label in samples[0]:
             cells = []
             for which in (0, 1):
-                for index in (0, 1):
+                for index in range(len(columns)):
                     values = sorted(p[which] for p in samples[index][label])
                     p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
                     cells.append(f"{statistics.median(values) * 1000:6.1f} / {p95 * 1000:6.1f}")
-            print(f"  {label:<34} {cells[0]:>20} {cells[1]:>18}   {cells[2]:>16} {cells[3]:>18}")
+            print(f"  {label:<34} " + " ".join(f"{cell:>20}" for cell in cells))
+    bench_diff_levels(rewritten_long, long)
+    print("\nKeys while a word diff of the rewritten answer runs in the worker (budget lifted), 80×24:")
+    for label, pairs in asyncio.run(bench_keys_during_diff(rewritten_long, (80, 24), args.rounds)).items():
+        summary(f"{label} (goal: under 100 ms)", pairs)
     if args.long_only:
         return
 

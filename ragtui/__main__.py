@@ -1,5 +1,5 @@
 """`python -m ragtui` is the same as the `ragtui` console script."""
 
-from ragtui.cli import main
+from ragtui.cli import run_and_exit
 
-raise SystemExit(main())
+run_and_exit()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from ragtui.cli.messages import say
 from ragtui.version import __version__
@@ -76,6 +78,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         # does; 141 is what a shell shows for a process ended by SIGPIPE.
         abandon_stdout()
         return 141
+
+
+def run_and_exit() -> NoReturn:
+    """The `ragtui` command and `python -m ragtui`: `main`, then the process ends with its code.
+
+    A load or interval thread still running when the app quits (q pressed early) would be
+    stopped by the interpreter's shutdown inside numpy or polars, and that aborts the
+    process (see `ragtui.ui.loader`). The app has nothing left to write by then, so the
+    process ends without that shutdown, its output flushed. Only here, where ragtui is
+    the whole process: `main` itself returns, for tests and the Python API.
+    """
+    code = main()
+    loader = sys.modules.get("ragtui.ui.loader")
+    if loader is not None and loader.busy():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except OSError:  # the terminal or the pipe is gone: nothing more can reach it
+                pass
+        os._exit(code)
+    sys.exit(code)
 
 
 def _dispatch(args_list: list[str]) -> int:

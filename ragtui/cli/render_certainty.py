@@ -112,18 +112,20 @@ def clustering_line(report: Report) -> str | None:
 
 
 def grid_lines(report: Report) -> list[str]:
-    """A blank line, then the category cells whose change survives the grid's adjustment, one
-    per line; [] with one run (no grid)."""
+    """A blank line, then the category and tag cells whose change survives the grid's adjustment,
+    one per line; [] with one run (no grid)."""
     grid = report.get("multiple_testing")
     if not grid:
         return []
     method = MULTIPLE_TESTING_SHORT.get(grid["method"], grid["method"])
-    head = f"Category changes that survive {method} over {grid['cells']} cells (adjusted p < {grid['level']:g}):"
+    groups = "Category and tag" if report.get("tags") else "Category"
+    head = f"{groups} changes that survive {method} over {grid['cells']} cells (adjusted p < {grid['level']:g}):"
     if not grid["surviving"]:
-        return ["", head, "  none: no category cell changed beyond what {n} tests give by chance".format(n=grid["cells"])]
+        return ["", head, "  none: no {g} cell changed beyond what {n} tests give by chance".format(g=groups.lower(), n=grid["cells"])]
     names = {category: data.get("name", category) for category, data in report["categories"].items()}
     lines = ["", head]
     for cell in grid["surviving"]:
-        name = neutralize(names.get(cell["category"], cell["category"]), keep_newlines=False)
+        group = f"tag {cell['tag']}" if "tag" in cell else names.get(cell["category"], cell["category"])
+        name = neutralize(group, keep_newlines=False)
         lines.append(f"  {name} · {cell['metric']}: {cell['verdict']} (p {cell['p_value']:.2g}, adjusted {cell['p_adjusted']:.2g})")
     return lines

@@ -86,6 +86,11 @@ def plan_text(metric: str, category: str | None, more: int, target: float, total
     return f"label {more} more in {category} to reach {wanted}"
 
 
+def queue_plan_text(category: str) -> str:
+    """`queue: Procedural first, as the label plan asks` (the calibration queue's order)."""
+    return f"queue: {category} first, as the label plan asks"
+
+
 def worth_text(effective: float, labelled: int, *, weak: bool) -> str:
     """`the judge makes 12 labelled answers worth 19.4`, or the warning that it is too weak to help."""
     if weak:

@@ -147,6 +147,11 @@ SHORT_LABELS = {
     "context_precision": "CtxPrec@{k}",
     "mrr": "MRR@{k}",
     "false_abstention": "FalseAbst",
+    # A quantity's unit in its heading: the cells hold bare numbers.
+    "latency_p50_ms": "p50(ms)",
+    "latency_p95_ms": "p95(ms)",
+    "cost_usd": "Cost($)",
+    "tokens": "Tokens",
 }
 
 

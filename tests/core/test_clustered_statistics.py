@@ -15,13 +15,13 @@ import pytest
 import yaml
 
 from ragtui.core.comparing.clustered import (
-    cluster_bootstrap_deltas,
+    clustered_change,
     clustered_paired_p,
     design_effect,
-    expanded_confidence,
+    satterthwaite_df,
 )
 from ragtui.core.comparing.multiplicity import adjust_p_values
-from ragtui.core.comparing.stats import paired_bootstrap_ci, percentile_interval
+from ragtui.core.comparing.stats import paired_bootstrap_ci
 from ragtui.core.comparing.targets import clustered_wilson_interval, wilson_interval
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.measuring.clusters import Clusters
@@ -68,8 +68,12 @@ def test_one_document_of_eight_carrying_the_whole_drop_is_not_regressed_while_th
     assert recall.clusters == 8
     assert recall.verdict == "no_clear_change"
     # Obuchowski's statistic by hand: d = (−10, 0 × 7), m = 10 each, Δ = −0.125; residuals
-    # −8.75 and 1.25 × 7, Σr² = 87.5; Var = 8/7 · 87.5 / 80² = 0.015625, se = 0.125, t = −1 on 7 df.
-    assert recall.p_value == pytest.approx(t_two_sided_p(1.0, 7), abs=1e-4)
+    # −8.75 and 1.25 × 7, Σr² = 87.5; CR2 with h = 1/8: Var = 8/7 · 87.5 / 80² = 0.015625,
+    # se = 0.125, t = −1. Degrees of freedom: the spreads s_g = Σ(d − Δ)² are 10·0.875² and
+    # 10·0.125² (49 : 1); B·7/8 has 37.625 (doc 0) and 1.625 on the diagonal, −5.375 against
+    # doc 0 and 0.625 elsewhere: tr = 49, Σ entries² = 1855, ν = 49² / 1855 = 1.294.
+    assert recall.p_value == pytest.approx(t_two_sided_p(1.0, 49**2 / 1855), abs=1e-9)
+    assert recall.p_value > 0.4
     assert recall.ci is not None and recall.ci[1] >= 0
     assert recall.design_effect is not None and recall.design_effect > 3
 
@@ -112,10 +116,19 @@ def test_the_sample_read_with_its_corpus_is_clustered_by_its_seven_documents():
     assert comparison.metrics["recall@5"].clusters == 7
 
 
-def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_its_raw_ones(sample_comparison):
+def _grid_cells(comparison):
+    """Every tested cell of the grid: metrics × categories, then metrics × tags."""
+    groups = [*comparison.categories.values(), *comparison.tags.values()]
+    return [cell for data in groups for cell in data.metrics.values() if cell.p_value is not None]
+
+
+def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_its_raw_ones_over_categories_and_tags(sample_comparison):
     multitest = pytest.importorskip("statsmodels.stats.multitest")
-    cells = [cell for data in sample_comparison.categories.values() for cell in data.metrics.values() if cell.p_value is not None]
-    assert len(cells) > 20
+    cells = _grid_cells(sample_comparison)
+    tag_cells = [cell for data in sample_comparison.tags.values() for cell in data.metrics.values() if cell.p_value is not None]
+    # The sample's three tags (acronyme, section_recente, tableau) are in the family beside its four categories.
+    assert set(sample_comparison.tags) == {"acronyme", "section_recente", "tableau"}
+    assert len(tag_cells) == 43 and len(cells) == 93
     raw = np.array([cell.p_value for cell in cells])
     expected = multitest.multipletests(raw, method="holm")[1]
     assert [cell.p_adjusted for cell in cells] == pytest.approx(list(expected))
@@ -123,6 +136,21 @@ def test_on_the_sample_the_grid_s_adjusted_p_values_equal_holm_recomputed_from_i
     for cell in cells:
         moved = cell.verdict in ("regressed", "improved")
         assert moved == (cell.p_adjusted < 0.05)
+
+
+def test_a_tag_cell_is_tested_on_the_questions_of_that_tag_and_survives_holm_over_the_whole_grid(sample_comparison):
+    # "section_recente" (9 questions): B spends more tokens on them; one bootstrap resample of
+    # 10,000 has Δ ≤ 0, so p = 2·(1 + 1)/10,001 = 0.0004. Six cells of the 93 have 0.0002 before
+    # it, so Holm gives (93 − 6)·0.0004 = 0.0348 < 0.05: regressed.
+    cell = sample_comparison.tags["section_recente"].metrics["tokens"]
+    assert sample_comparison.tags["section_recente"].n == 9
+    assert cell.delta is not None and cell.delta > 0 and cell.ci is not None and cell.ci[0] > 0
+    assert cell.p_value == pytest.approx(4 / 10_001)
+    assert cell.p_adjusted == pytest.approx(87 * 4 / 10_001)
+    assert cell.verdict == "regressed"
+    # A tag cell that moves less is not: its raw p is under 0.05, Holm lifts it.
+    acronyms = sample_comparison.tags["acronyme"].metrics["mrr@5"]
+    assert acronyms.p_value < 0.05 and acronyms.p_adjusted > 0.05 and acronyms.verdict == "no_clear_change"
 
 
 def test_benjamini_hochberg_and_holm_equal_statsmodels_on_random_p_values():
@@ -136,7 +164,7 @@ def test_benjamini_hochberg_and_holm_equal_statsmodels_on_random_p_values():
 
 
 def test_a_cell_that_is_significant_alone_is_not_regressed_once_the_grid_is_adjusted(sample_comparison):
-    # "No answer in corpus" utility: raw p 0.03 (its interval excludes 0) but Holm over 34 cells lifts it.
+    # "No answer in corpus" utility: raw p 0.03 (its interval excludes 0) but Holm over 93 cells lifts it.
     cell = sample_comparison.categories["sans_reponse"].metrics["utility"]
     assert cell.p_value < 0.05 and cell.ci is not None and cell.ci[1] < 0
     assert cell.p_adjusted > 0.05 and cell.verdict == "no_clear_change"
@@ -160,22 +188,66 @@ def _true_delta(documents: int, questions: int) -> float:
     return float(np.mean([b.mean() - a.mean() for a, b, _ in (_clustered_binary(rng, documents, questions) for _ in range(3000))]))
 
 
-def test_the_cluster_bootstrap_covers_at_least_92_percent_of_95_where_the_independent_interval_covers_under_85():
-    documents, questions, runs = 15, 120, 200
+@pytest.mark.parametrize("questions", [50, 120])
+def test_at_8_documents_the_clustered_t_interval_covers_at_least_93_percent_of_95_where_the_independent_one_covers_under_85(questions):
+    documents, runs = 8, 400
     truth = _true_delta(documents, questions)
-    rng = np.random.default_rng(20261201)
+    rng = np.random.default_rng(20261201 + questions)
     clustered = independent = 0
     ones = np.ones(questions)
     for run in range(runs):
         a, b, clusters = _clustered_binary(rng, documents, questions)
-        deltas = cluster_bootstrap_deltas(a, ones, b, ones, clusters, resamples=1000, seed=run)
-        low, high = percentile_interval(deltas, expanded_confidence(0.95, documents))
+        change = clustered_change(a, ones, b, ones, clusters)
+        assert change is not None
+        low, high = change.interval(0.95)
         clustered += low <= truth <= high
-        low, high = paired_bootstrap_ci(a, ones, b, ones, resamples=1000, seed=run)
+        low, high = paired_bootstrap_ci(a, ones, b, ones, resamples=500, seed=run)
         independent += low <= truth <= high
-    # bench/bench_clusters.py: 92–94 % at 8–30 documents with 1,000 runs; 200 here, ±1.5 points.
-    assert clustered / runs >= 0.92
+    # bench/bench_clusters.py: 95–97 % at 8 documents with 1,000 runs; 400 here, ±1.1 points.
+    assert clustered / runs >= 0.93
     assert independent / runs <= 0.85
+
+
+def test_the_cr2_variance_equals_bell_and_mccaffreys_matrix_formula_on_documents_of_unequal_size():
+    # The closed form (U_g² / (1 − h_g)) against A_g = (I − H_gg)^(−1/2) built as a matrix, for the mean of d.
+    rng = np.random.default_rng(4)
+    sizes = [2, 3, 7, 12]
+    index = np.repeat(np.arange(4), sizes)
+    n = index.size
+    a = (rng.random(n) < 0.6).astype(float)
+    b = (rng.random(n) < 0.4).astype(float)
+    d = b - a
+    residual = d - d.mean()
+    variance = 0.0
+    for g, size in enumerate(sizes):
+        hat = np.full((size, size), 1.0 / n)
+        values, vectors = np.linalg.eigh(np.eye(size) - hat)
+        adjust = vectors @ np.diag(values**-0.5) @ vectors.T
+        variance += float(np.ones(size) @ adjust @ residual[index == g]) ** 2
+    variance /= n**2
+    change = clustered_change(a, np.ones(n), b, np.ones(n), Clusters(index, 4))
+    assert change is not None
+    assert change.delta == pytest.approx(d.mean())
+    assert change.variance == pytest.approx(variance, rel=1e-12)
+
+
+def test_the_degrees_of_freedom_are_g_minus_1_for_documents_alike_and_fewer_when_one_carries_the_noise():
+    assert satterthwaite_df(np.full(8, 1 / 8), np.ones(8)) == pytest.approx(7.0)
+    assert satterthwaite_df(np.full(15, 1 / 15), np.full(15, 0.3)) == pytest.approx(14.0)
+    assert satterthwaite_df(np.full(8, 1 / 8), np.array([49.0, 1, 1, 1, 1, 1, 1, 1])) < 2
+
+
+def test_a_clustered_interval_of_a_share_stays_within_plus_or_minus_one():
+    # Two documents, one of which loses everything: t on about one degree of freedom is wide.
+    from ragtui.core.comparing.intervals import paired_change
+    from ragtui.core.measuring.metric_specs import METRICS
+
+    spec = next(s for s in METRICS if s.key == "recall")
+    a = np.ones(20)
+    b = np.r_[np.zeros(10), np.ones(10)]
+    change = paired_change(spec, (a, np.ones(20), b, np.ones(20)), Clusters(np.repeat(np.arange(2), 10), 2), 0.95)
+    assert change.ci is not None and change.ci[0] == -1.0 and change.ci[1] > 0
+    assert change.clusters == 2
 
 
 def test_the_clustered_paired_test_holds_its_level_when_nothing_changed_on_average():
@@ -236,7 +308,7 @@ def test_benjamini_hochberg_by_config_adjusts_the_sample_grid_as_statsmodels_doe
     config.write_text(text.replace("  confidence: 0.95", "  confidence: 0.95\n  multiple_testing: bh"), encoding="utf-8")
     comparison = load_comparison(Inputs(a=paths["a"], b=paths["b"], gold=paths["gold"], config=config))
     assert comparison.config.multiple_testing == "bh"
-    cells = [cell for data in comparison.categories.values() for cell in data.metrics.values() if cell.p_value is not None]
+    cells = _grid_cells(comparison)
     expected = multitest.multipletests([cell.p_value for cell in cells], method="fdr_bh")[1]
     assert [cell.p_adjusted for cell in cells] == pytest.approx(list(expected))
 
@@ -294,3 +366,22 @@ def test_a_runs_clustered_ratio_interval_covers_a_pooled_faithfulness_at_nominal
         low, high = run_interval(spec, attested, sentences, 0.95, Clusters(index, 15))
         covered += low <= truth <= high
     assert covered / runs >= 0.93
+
+
+def test_cells_sharing_their_resampled_counts_get_the_very_intervals_they_get_drawn_alone():
+    from ragtui.core.comparing.intervals import paired_change
+    from ragtui.core.comparing.stats import RESAMPLES, SEED, CountDraws
+    from ragtui.core.measuring.metric_specs import METRICS
+
+    rng = np.random.default_rng(4)
+    spec = next(spec for spec in METRICS if not spec.binary)
+    ones = np.ones(30)
+    # Every question distinct in each: the same counts (30 ones) in all three cells, as a
+    # category's latency, cost and tokens have.
+    cells = [(rng.random(30), ones, rng.random(30), ones) for _ in range(3)]
+    draws = CountDraws()
+    shared = [paired_change(spec, cell, None, 0.95, bootstrap_p_value=True, draws=draws) for cell in cells]
+    alone = [paired_change(spec, cell, None, 0.95, bootstrap_p_value=True) for cell in cells]
+    assert shared == alone
+    counts = np.ones(30, dtype=np.int64)
+    assert draws.counts(30, counts, RESAMPLES, SEED, fast_counts=True) is draws.counts(30, counts, RESAMPLES, SEED, fast_counts=True)

@@ -152,3 +152,37 @@ def test_bias_and_agreement_use_sidecar_labels_over_the_runs_own():
     assert result.sentence_agreement == pytest.approx(2 / 3)
     assert result.confusion == {"judge_yes_person_yes": 1, "judge_yes_person_no": 1, "judge_no_person_yes": 0, "judge_no_person_no": 1}
     assert result.faithfulness_bias.value == pytest.approx(0.5)  # sampled only: (0 + 1) / 2
+
+
+def _plan_metric(metric: str, more: dict[str, int], *, stratified: bool = True):
+    from ragtui.core.measuring.label_values import CorrectedMetric, LabelPlan, PlannedCategory
+
+    by_category = {k: PlannedCategory(5, 5 + gap, gap) for k, gap in more.items()}
+    gaps = {k: gap for k, gap in more.items() if gap > 0}
+    plan = LabelPlan(0.03, 40, by_category, max(gaps, key=lambda k: gaps[k]) if gaps else None)
+    return CorrectedMetric(metric, 0.8, None, 10, 0.03, plan=plan, stratified=stratified)
+
+
+def test_the_queue_offers_the_label_plans_next_category_first_once_the_correction_is_stratified():
+    from ragtui.core.measuring.calibration_queue import plan_category
+
+    faithfulness = _plan_metric("faithfulness", {"procedurale": 3, "factuelle_courte": 7})
+    utility = _plan_metric("utility", {"procedurale": 12, "factuelle_courte": 0})
+    # The largest gap of the two plans: utility's 12 in procedurale over faithfulness' 7.
+    assert plan_category([faithfulness, utility]) == "procedurale"
+    # A tie goes to the first metric given (faithfulness).
+    assert plan_category([faithfulness, _plan_metric("utility", {"procedurale": 7, "factuelle_courte": 0})]) == "factuelle_courte"
+    # Not stratified yet (a category under 5 labelled answers): the proportional order stands.
+    assert plan_category([_plan_metric("faithfulness", {"procedurale": 9}, stratified=False)]) is None
+    # Every plan met: nothing to put first.
+    assert plan_category([_plan_metric("faithfulness", {"procedurale": 0, "factuelle_courte": 0})]) is None
+
+    questions = _questions()
+    labels = RunLabels("B")
+    plain = pending(questions, labels)
+    planned = pending(questions, labels, first="procedurale")
+    categories = dict(zip(questions.get_column("id"), questions.get_column("category"), strict=True))
+    procedural = [qid for qid in plain if categories[qid] == "procedurale"]
+    # That category's answers first, then the others, each part in the queue's own (random) order.
+    assert planned == procedural + [qid for qid in plain if categories[qid] != "procedurale"]
+    assert len(procedural) == 20 and plain[:4] != planned[:4]

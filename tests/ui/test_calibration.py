@@ -156,13 +156,19 @@ async def _type_quickly(pilot, keys: list[str]) -> None:
     await pilot.pause()
 
 
+async def _open_the_queue(pilot) -> CalibrationQueueScreen:
+    """Wait for the load, press L: the calibration queue."""
+    await wait_until_loaded(pilot)
+    await pilot.press("L")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, CalibrationQueueScreen)
+    return pilot.app.screen
+
+
 async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_faithfulness_for_B(tmp_path, capsys):
     inputs = _sample_copy(tmp_path)
     async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
-        await wait_until_loaded(pilot)
-        await pilot.press("L")
-        await pilot.pause()
-        queue = pilot.app.screen
+        queue = await _open_the_queue(pilot)
         while queue.labelled_here < 30:
             row = queue.data.rows["B"]
             # The person agrees with the judge, except on the last sentence of every third
@@ -209,3 +215,62 @@ def test_calibration_screen_at_80x24_shows_agreement_bias_and_corrected_values(s
         assert "labels 9 (8 from the queue)" in shown and "bias (judge − person)" in shown
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=open_calibration)
+
+
+def _label_six_answers_per_category(inputs: Inputs) -> None:
+    """Sampled labels on the first six answers of each category in B's queue: the person
+    agrees with the judge except on the last sentence of every third answer; utility 4 or 3 in turn."""
+    from ragtui.core.measuring.calibration_queue import queue_order
+    from ragtui.core.session import load_comparison
+
+    questions = load_comparison(inputs).b.questions
+    rows = {row["id"]: row for row in questions.iter_rows(named=True)}
+    taken: dict[str, int] = {}
+    events = []
+    for qid in queue_order(questions):
+        row = rows[qid]
+        if taken.get(row["category"], 0) >= 6:
+            continue
+        taken[row["category"]] = taken.get(row["category"], 0) + 1
+        said = (row["judge_sentences"] or []) if row["judged"] else []
+        for index, sentence in enumerate(said):
+            agree = not (index == len(said) - 1 and len(events) % 3 == 0)
+            events.append({"id": qid, "run": "candidate", "sentence": index, "human": bool(sentence["attested"]) == agree, "sampled": True})
+        if row["utility_q"] is not None:
+            events.append({"id": qid, "run": "candidate", "utility": 4 - sum(taken.values()) % 2, "sampled": True})
+    default_labels_path(inputs.b).write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+
+
+async def test_once_every_category_has_five_labelled_answers_the_queue_offers_the_label_plans_category_first(tmp_path, capsys):
+    inputs = _sample_copy(tmp_path)
+    async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
+        queue = await _open_the_queue(pilot)
+        proportional = list(queue.question_ids)
+        assert queue.planned is None  # no labels yet: the proportional order
+    _label_six_answers_per_category(inputs)
+    # The plan as the JSON report gives it: the next category with the largest gap of the two metrics.
+    assert main(["report", str(inputs.a), str(inputs.b), "--gold", str(inputs.gold), "--config", str(inputs.config), "--format", "json"]) == 0
+    metrics = json.loads(capsys.readouterr().out)["metrics"]
+    plans = [(metrics[m]["corrected"]["label_plan"]["B"], metrics[m]["corrected"]["B"]) for m in ("faithfulness", "utility")]
+    # Utility is stratified (every category holds 6 labelled answers); faithfulness is not:
+    # "No answer in corpus" has a single answer with sentences, so its plan does not lead.
+    assert [run["stratified"] for _, run in plans] == [False, True]
+    nexts = [plan["next"] for plan, run in plans if run["stratified"] and plan["next"] is not None]
+    wanted = max(nexts, key=lambda n: n["more"])["category"]  # max keeps the first of a tie: faithfulness
+    async with RagtuiApp(Session(inputs)).run_test(size=(80, 24)) as pilot:
+        queue = await _open_the_queue(pilot)
+        assert queue.planned == wanted
+        categories = {row["id"]: row["category"] for row in _categories_of(inputs)}
+        ids = list(queue.question_ids)
+        count = sum(categories[qid] == wanted for qid in ids)
+        assert count > 0 and all(categories[qid] == wanted for qid in ids[:count])
+        # The rest keeps the queue's order: the proportional queue without the labelled answers.
+        left = [qid for qid in proportional if qid in set(ids)]
+        assert ids == [qid for qid in left if categories[qid] == wanted] + [qid for qid in left if categories[qid] != wanted]
+        assert categories[queue.question_id] == wanted
+
+
+def _categories_of(inputs: Inputs) -> list[dict]:
+    from ragtui.core.session import load_comparison
+
+    return load_comparison(inputs).b.questions.select("id", "category").to_dicts()

@@ -43,7 +43,9 @@ def test_dashboard_at_80x24_scrolled_to_the_category_grid(snap_compare, sample):
     assert snap_compare(RagtuiApp(Session(sample)), terminal_size=(80, 24), run_before=_loaded_then_categories)
 
 
-def test_dashboard_at_160x50_in_dark_shows_everything_at_once(snap_compare, sample):
+def test_dashboard_at_160x50_in_dark_shows_panels_grid_and_curve_at_once(snap_compare, sample):
+    """Every panel, the grid and the recall curve on one screen; the grid's latency and cost
+    columns are the ones its line names out of view (`c`, then →)."""
     assert snap_compare(RagtuiApp(Session(sample), theme_name="dark"), terminal_size=(160, 50), run_before=_loaded)
 
 

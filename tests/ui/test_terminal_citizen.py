@@ -154,7 +154,7 @@ def test_ctrl_z_suspends_to_the_shell_and_fg_comes_back_to_the_same_screen(termi
     assert session.read_to_exit() == 0
 
 
-# The app as `python -m ragtui` starts it, its intervals thread kept inside numpy's C++
+# The app as `python -m ragtui` starts it (argv is empty after `-c`), its intervals thread kept inside numpy's C++
 # code (np.unique) for a minute, as a large comparison's bootstraps would be.
 _BUSY_INTERVALS = """
 import os, sys, numpy as np
@@ -167,8 +167,8 @@ def fill_intervals(data):
         np.unique(values)
     return data
 loader.fill_intervals = fill_intervals
-from ragtui.cli import main
-sys.exit(main([]))
+from ragtui.cli import run_and_exit
+run_and_exit()
 """
 
 

@@ -217,7 +217,9 @@ async def test_search_shows_the_match_reversed_names_the_field_it_is_in_and_keep
         screen = pilot.app.screen
         total = len(screen.matches.ids)
         assert total > 3
-        for step in range(1, 4):
+        start = screen.matches.ids.index("proc-01")  # the question on screen matches: the search starts there
+        for shift in range(3):
+            step = (start + shift) % total + 1
             header = _header(pilot.app)
             first_line = header.splitlines()[0]
             assert first_line.endswith(f" · {step} of {total}")  # the counter does not grow while stepping
@@ -230,3 +232,15 @@ async def test_search_shows_the_match_reversed_names_the_field_it_is_in_and_keep
         await pilot.press("escape")  # the search ends: the list it was opened with, the question shown now in it
         await pilot.pause()
         assert "Search" not in _header(pilot.app) and screen.question_id in screen.question_ids
+
+
+async def test_a_search_the_question_on_screen_matches_stays_on_it(triage):
+    ids = ["fact-01", "fact-02", "proc-01", "proc-02"]
+    async with _open(triage, ids, 3).run_test(size=NARROW) as pilot:
+        await pilot.press("slash", *"deuxieme phrase", "enter")  # every answer but none-01 A: proc-02's too
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert screen.question_id == "proc-02"
+        assert f"match {screen.matches.ids.index('proc-02') + 1} of {len(screen.matches.ids)}" in _header(pilot.app)
+        await pilot.press("escape")
+        assert screen.question_ids == ids and screen.question_id == "proc-02"

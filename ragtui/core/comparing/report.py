@@ -46,20 +46,23 @@ def _run_header(evaluation: Evaluation, summary: RunSummary) -> dict[str, Any]:
 
 
 def grid_section(comparison: Comparison) -> dict[str, Any]:
-    """`multiple_testing`: how the grid's p-values were adjusted, over how many cells, and which survive."""
+    """`multiple_testing`: how the grid's p-values were adjusted, over how many cells, and which
+    survive (a category cell names its `category`, a tag cell its `tag`)."""
     config = comparison.config
     cells = [
-        (category, name, cell) for category, data in comparison.categories.items()
+        (kind, group, name, cell)
+        for kind, groups in (("category", comparison.categories), ("tag", comparison.tags))
+        for group, data in groups.items()
         for name, cell in data.metrics.items() if cell.p_adjusted is not None
     ]
     return {
         "method": config.multiple_testing,
-        "family": "metrics × categories (the headline metrics are a family of their own)",
+        "family": "metrics × categories and metrics × tags (the headline metrics are a family of their own)",
         "cells": len(cells),
         "level": _num(1 - config.confidence),
         "surviving": [
-            {"category": category, "metric": name, "verdict": cell.verdict, "p_value": p_value(cell.p_value), "p_adjusted": p_value(cell.p_adjusted)}
-            for category, name, cell in cells if cell.verdict in ("regressed", "improved")
+            {kind: group, "metric": name, "verdict": cell.verdict, "p_value": p_value(cell.p_value), "p_adjusted": p_value(cell.p_adjusted)}
+            for kind, group, name, cell in cells if cell.verdict in ("regressed", "improved")
         ],
     }
 
@@ -85,12 +88,12 @@ def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) ->
                 entry["B"] = _num(cell.b.value, digits) if cell.b else None
                 entry["delta"] = _num(cell.delta, digits)
                 entry["n_by_run"] = {"A": cell.a.n, "B": cell.b.n if cell.b else 0}
-                if not by_tag:  # the grid's tests are over the categories
-                    entry["ci"] = [_num(cell.ci[0]), _num(cell.ci[1])] if cell.ci else None
-                    entry["p_value"] = p_value(cell.p_value)
-                    entry["p_adjusted"] = p_value(cell.p_adjusted)
-                    entry["verdict"] = cell.verdict
-                    entry["clusters"], entry["design_effect"] = cell.clusters, _num(cell.design_effect)
+                # The grid's tests, over categories and tags alike.
+                entry["ci"] = [_num(cell.ci[0]), _num(cell.ci[1])] if cell.ci else None
+                entry["p_value"] = p_value(cell.p_value)
+                entry["p_adjusted"] = p_value(cell.p_adjusted)
+                entry["verdict"] = cell.verdict
+                entry["clusters"], entry["design_effect"] = cell.clusters, _num(cell.design_effect)
             if comparison.metrics[name].target is not None and not by_tag:  # targets are read per category only
                 entry.update(target_fields(cell.targets, ("A", "B") if two_runs else ("A",), digits))
             metrics[name] = entry

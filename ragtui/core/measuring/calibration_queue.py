@@ -6,6 +6,14 @@ proportional stratified sample — by category and by the judge's verdict (every
 attested, some not, no sentence verdict) — so whoever stops after 30 answers has labelled
 a random sample in which each stratum has its share. The order depends only on the
 answers' ids, the strata and the seed: the same run and seed give the same queue.
+
+The queue follows the label plan (Neyman allocation, `stratified.neyman_plan`) once the
+correction is stratified — every category holds `MIN_STRATUM_ANSWERS` labelled answers,
+so each category's value is its own and the weights are the categories' shares, whatever
+share of the labels each one got. From then on the plan's next category comes first, in
+its own stretch of the queue's order (still a random sample within the category); before
+that the proportional order stands, since the pooled value it feeds is unbiased only on a
+proportional sample.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import polars as pl
 from ragtui.core.loading.labels import RunLabels
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.calibration import sentence_units, utility_units
+from ragtui.core.measuring.label_values import CorrectedMetric
 
 QUEUE_SEED = 12  # shown on the queue screen: the order is reproducible from it
 
@@ -77,10 +86,27 @@ def answer_done(questions_row: dict, labels: RunLabels) -> bool:
     return sentences_done and (not needs_utility or (utility is not None and utility[1]))
 
 
-def pending(questions: pl.DataFrame, labels: RunLabels, seed: int = QUEUE_SEED) -> list[str]:
-    """The queue without the answers already labelled in full from it."""
+def plan_category(corrected: list[CorrectedMetric]) -> str | None:
+    """The category the queue offers first: the stratified metrics' plans' next category with
+    the largest gap (faithfulness before utility on a tie); None while no metric is stratified
+    or every plan is met."""
+    gaps = [
+        (metric.plan.next_more, -order, metric.plan.next_category)
+        for order, metric in enumerate(corrected)
+        if metric.stratified and metric.plan is not None and metric.plan.next_category is not None
+    ]
+    return max(gaps)[2] if gaps else None
+
+
+def pending(questions: pl.DataFrame, labels: RunLabels, seed: int = QUEUE_SEED, *, first: str | None = None) -> list[str]:
+    """The queue without the answers already labelled in full from it; `first`: that
+    category's answers before the others (the label plan's, `plan_category`), each part in
+    the queue's order."""
     order = queue_order(questions, seed)
-    rows = {row["id"]: row for row in questions.select(
-        "id", "judge_sentences", *[c for c in ("judged", "utility_q") if c in questions.columns]
-    ).iter_rows(named=True)}
-    return [qid for qid in order if not answer_done(rows[qid], labels)]
+    columns = ["id", "judge_sentences", *[c for c in ("judged", "utility_q", "category") if c in questions.columns]]
+    rows = {row["id"]: row for row in questions.select(columns).iter_rows(named=True)}
+    left = [qid for qid in order if not answer_done(rows[qid], labels)]
+    if first is None:
+        return left
+    planned = [qid for qid in left if (rows[qid].get("category") or UNCATEGORIZED) == first]
+    return planned + [qid for qid in left if (rows[qid].get("category") or UNCATEGORIZED) != first]

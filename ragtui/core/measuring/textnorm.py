@@ -18,9 +18,23 @@ import polars as pl
 _SPACES_PY = re.compile(r"\s+")
 
 
-def _kept(ch: str) -> str:
-    """A letter, a digit or a space as it is; anything else (punctuation, symbols, `_`) a space."""
-    return ch if ch.isspace() or unicodedata.category(ch)[0] in "LN" else " "
+class _CharMap(dict[int, str]):
+    """What each character of an NFKD text becomes, for `str.translate`: nothing for a mark
+    (category M), itself for a letter, a digit or a space, a space for anything else
+    (punctuation, symbols, `_`). Filled as characters are met — a lookup instead of a
+    category test per character, the cost of checking an answer for abstention phrases; the
+    Basic Multilingual Plane only is kept (65,536 entries at most, whatever a text holds)."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        category = unicodedata.category(ch)
+        kept = "" if category.startswith("M") else ch if ch.isspace() or category[0] in "LN" else " "
+        if code < 0x10000:
+            self[code] = kept
+        return kept
+
+
+_CHAR_MAP = _CharMap()
 
 
 def normalize_for_match(text: str) -> str:
@@ -31,8 +45,7 @@ def normalize_for_match(text: str) -> str:
     and `‿`), so neither side uses it.
     """
     decomposed = unicodedata.normalize("NFKD", text.lower())
-    no_marks = "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
-    return _SPACES_PY.sub(" ", "".join(_kept(ch) for ch in no_marks)).strip()
+    return _SPACES_PY.sub(" ", decomposed.translate(_CHAR_MAP)).strip()
 
 
 def normalize_question(text: str) -> str:

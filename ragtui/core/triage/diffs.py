@@ -2,22 +2,35 @@
 
 `answer_diff` aligns the two answers sentence by sentence first, then word by word
 inside the sentences that changed: a 5,000-sentence answer costs one pass over its
-sentences (`_sentence_opcodes`), not a quadratic match over 100,000 words. `rank_diff` lists each passage of
-either top k (and every gold passage, wherever it sits) with its rank in A and in B.
+sentences (`_sentence_opcodes`), not a quadratic match over 100,000 words. The word
+match is bounded (`WORD_MATCH_BUDGET`): an answer rewritten throughout is diffed
+sentence by sentence instead, and the result says which level it is. `rank_diff` lists
+each passage of either top k (and every gold passage, wherever it sits) with its rank in
+A and in B.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 SAME, ADDED, REMOVED = "same", "added", "removed"
-# Past this many words in a changed block, it is shown as removed then added whole:
-# a word match over it would take seconds and say nothing a person could read.
-MAX_WORDS_MATCHED = 4_000
+# How the changed sentences were matched: all word by word; the long blocks sentence by
+# sentence and the rest word by word; all sentence by sentence.
+WORD_LEVEL, MIXED_LEVEL, SENTENCE_LEVEL = "word", "mixed", "sentence"
+# Past this many words (tokens: words, spaces, punctuation, both sides) in a changed
+# block, it is shown sentence by sentence. SequenceMatcher's cost grows about with
+# the cube of a block whose sentences each changed a little: 62 ms at 960 tokens, 980 ms
+# at 2,160; and a word match over such a block says nothing a person could read.
+MAX_WORDS_MATCHED = 1_000
+# The word match of a whole answer costs about Σ (tokens of a changed block)² — measured
+# at 45–67 ns a unit for blocks up to MAX_WORDS_MATCHED (bench/bench_triage.py). Past this
+# budget (about a second) the answer is diffed sentence by sentence: B rewrote it
+# throughout, and a word diff of 5,000 such sentences took 20 s to 4 min.
+WORD_MATCH_BUDGET = 16_000_000
 MIN_WORD_OVERLAP = 0.3  # below this share of common words, a block is shown as replaced whole
 LOOKAHEAD = 64  # sentences first searched ahead, on each side, for the next one A and B share
 
@@ -31,6 +44,21 @@ class Piece:
 
     op: str
     text: str
+
+
+class DiffStopped(Exception):
+    """The diff was asked to stop (`stop()` turned true): its result is no longer wanted."""
+
+
+@dataclass(frozen=True)
+class AnswerDiff:
+    """A's answer turned into B's: the pieces in reading order, and the level the changed
+    sentences were matched at: WORD_LEVEL; MIXED_LEVEL when some changed blocks were
+    longer than `MAX_WORDS_MATCHED`; SENTENCE_LEVEL when all were, or past
+    `WORD_MATCH_BUDGET`."""
+
+    pieces: list[Piece]
+    level: str
 
 
 def _sentences(text: str) -> list[str]:
@@ -50,12 +78,8 @@ def _append(out: list[Piece], op: str, text: str) -> None:
         out.append(Piece(op, text))
 
 
-def _word_diff(a: str, b: str, out: list[Piece]) -> None:
-    wa, wb = _words(a), _words(b)
-    if len(wa) + len(wb) > MAX_WORDS_MATCHED:
-        _append(out, REMOVED, a)
-        _append(out, ADDED, b)
-        return
+def _word_diff(wa: list[str], wb: list[str], out: list[Piece]) -> None:
+    a, b = "".join(wa), "".join(wb)
     matcher = SequenceMatcher(None, wa, wb, autojunk=False)
     if matcher.ratio() < MIN_WORD_OVERLAP:  # two different texts: word pairs would be noise
         _append(out, REMOVED, a)
@@ -136,19 +160,52 @@ def _sentence_opcodes(sa: list[str], sb: list[str]) -> Iterator[tuple[str, int, 
         yield _change_tag(n - i, m - j), i, n, j, m
 
 
-def answer_diff(a: str | None, b: str | None) -> list[Piece]:
-    """A's answer turned into B's, as same / removed / added pieces in reading order."""
+def _match_cost(wa: list[str], wb: list[str]) -> int:
+    """What matching these words costs, in the units of `WORD_MATCH_BUDGET` (0: not matched)."""
+    size = len(wa) + len(wb)
+    return size * size if size <= MAX_WORDS_MATCHED else 0
+
+
+def _sentence_change(removed: list[str], added: list[str], out: list[Piece]) -> None:
+    """Changed sentences shown whole; as many on each side: one removed then its
+    replacement, pair by pair, so that a sentence reads beside what became of it."""
+    if len(removed) == len(added):
+        for old, new in zip(removed, added, strict=True):
+            _append(out, REMOVED, old)
+            _append(out, ADDED, new)
+    else:
+        _append(out, REMOVED, "".join(removed))
+        _append(out, ADDED, "".join(added))
+
+
+def answer_diff(a: str | None, b: str | None, *, stop: Callable[[], bool] | None = None) -> AnswerDiff:
+    """A's answer turned into B's, as same / removed / added pieces in reading order.
+
+    Word by word inside the changed sentences while that costs less than
+    `WORD_MATCH_BUDGET`, else sentence by sentence. `stop` is asked between changed
+    blocks (a worker whose result is no longer wanted): when true, `DiffStopped`.
+    """
     sa, sb = _sentences(a or ""), _sentences(b or "")
+    codes = list(_sentence_opcodes(sa, sb))
+    replaced = {index: (_words("".join(sa[i1:i2])), _words("".join(sb[j1:j2])))
+                for index, (tag, i1, i2, j1, j2) in enumerate(codes) if tag == "replace"}
+    costs = [_match_cost(wa, wb) for wa, wb in replaced.values()]
+    too_long = costs.count(0)
+    if sum(costs) > WORD_MATCH_BUDGET or (costs and too_long == len(costs)):
+        level = SENTENCE_LEVEL
+    else:
+        level = MIXED_LEVEL if too_long else WORD_LEVEL
     out: list[Piece] = []
-    for tag, i1, i2, j1, j2 in _sentence_opcodes(sa, sb):
+    for index, (tag, i1, i2, j1, j2) in enumerate(codes):
+        if stop is not None and stop():
+            raise DiffStopped
         if tag == "equal":
             _append(out, SAME, "".join(sa[i1:i2]))
-        elif tag == "replace":
-            _word_diff("".join(sa[i1:i2]), "".join(sb[j1:j2]), out)
+        elif tag == "replace" and level != SENTENCE_LEVEL and _match_cost(*replaced[index]):
+            _word_diff(*replaced[index], out)
         else:
-            _append(out, REMOVED, "".join(sa[i1:i2]))
-            _append(out, ADDED, "".join(sb[j1:j2]))
-    return out
+            _sentence_change(sa[i1:i2], sb[j1:j2], out)
+    return AnswerDiff(out, level)
 
 
 # git's word-diff notation: the change reads without colour, and pastes into a PR as is.

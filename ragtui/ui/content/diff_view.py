@@ -4,7 +4,9 @@ The rank diff lists each passage of either top k and every gold passage, with it
 in A and in B and how it moved (a symbol and a word: it reads without colour). The
 answer diff marks removed words `[-like this-]` and added ones `{+like this+}` — git's
 word-diff notation — and colours them on top. A very long diff is cut after
-`MAX_DIFF_CHARS`; `o` shows all of it in $PAGER.
+`MAX_DIFF_CHARS`; `o` shows all of it in $PAGER. The answer diff is made in a worker
+(`COMPUTING` meanwhile); when B changed too much to match word by word, the
+heading says the diff is by sentence (`LEVEL_NOTES`).
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ from ragtui.core.triage.diffs import (
     ENTERED,
     KEPT,
     LEFT,
+    MIXED_LEVEL,
     OUTSIDE,
     REMOVED,
     REMOVED_CLOSE,
     REMOVED_OPEN,
+    SENTENCE_LEVEL,
     UP,
+    AnswerDiff,
     Piece,
     RankChange,
-    answer_diff,
     diff_counts,
     rank_diff,
     rank_text,
@@ -39,6 +43,13 @@ from ragtui.ui.content.safe_text import safe
 
 Colour = Callable[[str], str]
 MAX_DIFF_CHARS = 12_000  # about ten 80×24 screens of answer
+ANSWER_HEADING = "Answer, A → B"
+COMPUTING = "computing the diff… (the keys still answer; d or Esc: back to the answers)"
+# What the heading adds when the changed sentences were not all matched word by word.
+LEVEL_NOTES = {
+    SENTENCE_LEVEL: "sentence by sentence: too much changed to match word by word",
+    MIXED_LEVEL: "long changed passages sentence by sentence, the rest word by word",
+}
 
 # movement → (symbol, words, colour role or None)
 MOVES = {
@@ -99,20 +110,31 @@ def pieces_content(pieces: list[Piece], colour: Colour, limit: int = MAX_DIFF_CH
     return Content.assemble(*parts), False
 
 
-def answer_diff_content(row_a: dict[str, Any] | None, row_b: dict[str, Any] | None, colour: Colour) -> Content:
-    """The heading (words removed and added) and the word diff of A's answer into B's."""
-    a, b = (row_a or {}).get("answer"), (row_b or {}).get("answer")
-    heading = Content("Answer, A → B").stylize("bold")
+def answers_of(row_a: dict[str, Any] | None, row_b: dict[str, Any] | None) -> tuple[str | None, str | None]:
+    """(A's answer, B's answer); None for a side that has none."""
+    return (row_a or {}).get("answer"), (row_b or {}).get("answer")
+
+
+def answer_diff_content(row_a: dict[str, Any] | None, row_b: dict[str, Any] | None, diff: AnswerDiff | None, colour: Colour) -> Content:
+    """The heading (words removed and added, the level if not word by word) and the diff
+    of A's answer into B's: `diff`, made from these rows' answers, or None while a worker
+    makes it (then `COMPUTING` takes its place)."""
+    a, b = answers_of(row_a, row_b)
+    heading = Content(ANSWER_HEADING).stylize("bold")
     if a is None or b is None:
         missing = "A" if a is None else "B"
         return Content.assemble(heading, "\n", Content(f"  no answer in {missing}: nothing to compare").stylize("italic"))
-    pieces = answer_diff(a, b)
-    removed, added = diff_counts(pieces)
+    if diff is None:
+        return Content.assemble(heading, "\n", Content(f"  {COMPUTING}").stylize("italic"))
+    removed, added = diff_counts(diff.pieces)
     if not removed and not added:
         return Content.assemble(heading, Content(" · the same answer, word for word").stylize("dim"), "\n", safe(b))
     legend = Content(f" · {removed} word(s) removed [-…-], {added} added {{+…+}}").stylize("dim")
-    body, cut = pieces_content(pieces, colour)
-    lines = [Content.assemble(heading, legend), body]
+    lines = [Content.assemble(heading, legend)]
+    if diff.level in LEVEL_NOTES:
+        lines.append(Content(f"  {LEVEL_NOTES[diff.level]}").stylize("italic"))
+    body, cut = pieces_content(diff.pieces, colour)
+    lines.append(body)
     if cut:
         lines.append(Content("⋮ the diff goes on — o, then d: all of it in $PAGER").stylize("dim"))
     return Content("\n").join(lines)

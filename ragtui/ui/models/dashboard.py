@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 # The panels, in reading order: the four headline metrics, then the three that explain them.
 DASHBOARD_METRICS = ("recall", "faithfulness", "abstention", "utility", "context_precision", "mrr", "false_abstention")
+# What answering took, in one compact panel after them (and as grid columns), when the runs record it.
+DASHBOARD_QUANTITIES = ("latency_p50_ms", "latency_p95_ms", "cost_usd", "tokens")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,13 @@ class DashboardData:
     # cache until its runs are loaded. Not a value the dashboard shows: equality ignores it.
     comparison: Comparison | None = field(default=None, compare=False, repr=False)
     multiple_testing: str = "holm"  # how the grid's p-values are adjusted (its ‼ marks)
+    # Latency, cost and tokens the runs record (none recorded: empty, and the dashboard shows no trace of them).
+    quantities: tuple[MetricComparison, ...] = ()
+
+    @property
+    def grid_metrics(self) -> tuple[MetricComparison, ...]:
+        """The category grid's columns: the panels' metrics, then latency, cost and tokens."""
+        return self.metrics + self.quantities
 
 
 def _header(comparison: Comparison, label: str) -> RunHeader:
@@ -90,12 +99,20 @@ def dashboard_metrics(comparison: Comparison) -> tuple[MetricComparison, ...]:
     return tuple(by_key[key] for key in DASHBOARD_METRICS if key in by_key)
 
 
+def dashboard_quantities(comparison: Comparison) -> tuple[MetricComparison, ...]:
+    """Latency, cost and tokens in panel order, those that some run records (n > 0)."""
+    by_key = {m.spec.key: m for m in comparison.metrics.values()}
+    found = (by_key[key] for key in DASHBOARD_QUANTITIES if key in by_key)
+    return tuple(m for m in found if m.a.n or (m.b is not None and m.b.n))
+
+
 def build_dashboard_data(comparison: Comparison) -> DashboardData:
     """Pick out of a Comparison what the dashboard shows (runs in the loading worker)."""
     config = comparison.config
     return DashboardData(
         runs=tuple(_header(comparison, label) for label in comparison.runs),
         metrics=dashboard_metrics(comparison),
+        quantities=dashboard_quantities(comparison),
         curves={label: summary.recall_curve for label, summary in comparison.runs.items()},
         status_counts=comparison.status_counts,
         categories=comparison.categories,
@@ -120,7 +137,7 @@ def with_intervals(data: DashboardData, comparison: Comparison) -> DashboardData
     """`data` for the same comparison with its intervals: the metrics and category cells
     change; the rest (the corrections above all, read once) is kept as it is."""
     return replace(
-        data, metrics=dashboard_metrics(comparison), categories=comparison.categories,
+        data, metrics=dashboard_metrics(comparison), quantities=dashboard_quantities(comparison), categories=comparison.categories,
         intervals_pending=comparison.intervals_pending, comparison=comparison,
     )
 
@@ -152,7 +169,7 @@ def worst_categories(data: DashboardData, side: str) -> dict[str, str]:
     category moved the bad way.
     """
     worst: dict[str, str] = {}
-    for metric in data.metrics:
+    for metric in data.grid_metrics:
         sign = 1.0 if metric.spec.higher_is_better else -1.0
         best_score, best_category = None, None
         for category, found in data.categories.items():

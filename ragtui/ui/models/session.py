@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from ragtui.core.triage.notes import Notes, default_notes_path
+from ragtui.ui.models.answer_diffs import AnswerDiffs
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
@@ -45,6 +46,7 @@ class Session:
     labelling: Labelling | None = None  # made at the first label key, for the comparison on screen
     gold: GoldFixer | None = None  # the gold set's fixes from triage (--gold), opened with the first triage screen
     search: SearchIndexes = field(default_factory=_search_indexes)
+    diffs: AnswerDiffs = field(default_factory=AnswerDiffs)  # each question's answer diff, made once (`d`, copy)
     # More than two runs: the trade-off of every run, and each pair compared so far,
     # (position of A, position of B) among `inputs.runs` → their comparison.
     tradeoff: Tradeoff | None = None

@@ -5,6 +5,8 @@ for one run (B when there are two): the person labels each answer's sentences (`
 the focus moving on by itself) and its utility (`1`–`5`); once an answer carries every
 label, the queue moves to the next. Labels made here, on the queue's run, carry
 `"sampled": true` — only they correct the metrics. A banner says where one is in the queue.
+Once the correction is stratified, the label plan's next category comes first (read from the
+labels as they are when the queue opens), and the queue says so as it opens.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import Static
 
-from ragtui.core.comparing.compare import Comparison
-from ragtui.core.measuring.calibration_queue import QUEUE_SEED, answer_done, pending
+from ragtui.core.calibration_words import queue_plan_text
+from ragtui.core.comparing.compare import Comparison, relabelled
+from ragtui.core.measuring.calibration_queue import QUEUE_SEED, answer_done, pending, plan_category
 from ragtui.ui.content.answer_view import sentences
 from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.models.session import Session
@@ -47,9 +50,12 @@ class CalibrationQueueScreen(QuestionScreen):
     }
     """
 
-    def __init__(self, comparison: Comparison, question_ids: list[str], side: str, *, session: Session | None = None) -> None:
+    def __init__(
+        self, comparison: Comparison, question_ids: list[str], side: str, *, session: Session | None = None, planned: str | None = None
+    ) -> None:
         self.queue_side = side
         self.labelled_here = 0
+        self.planned = planned  # the label plan's category, offered first; None: the proportional order
         super().__init__(comparison, question_ids, 0, session=session)
         self.set_reactive(QuestionScreen.side, side)
         self.sentence_at = self._first_focus()
@@ -60,8 +66,16 @@ class CalibrationQueueScreen(QuestionScreen):
         side = queue_side(comparison)
         evaluation = comparison.a if side == "A" else comparison.b
         assert evaluation is not None
-        ids = pending(evaluation.questions, session.labelling_of(comparison).labels[side], QUEUE_SEED)
-        return cls(comparison, ids, side, session=session) if ids else None
+        labels = session.labelling_of(comparison).labels
+        # The plan of the labels as they are now, not as they were at the load.
+        planned = plan_category([corrected.runs[side] for corrected in relabelled(comparison, labels).corrected.values()])
+        ids = pending(evaluation.questions, labels[side], QUEUE_SEED, first=planned)
+        return cls(comparison, ids, side, session=session, planned=planned) if ids else None
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.planned is not None:
+            self.say(queue_plan_text(self.comparison.config.category_name(self.planned)), timeout=4)
 
     def compose(self) -> ComposeResult:
         yield Static(id="queue-banner")

@@ -2,7 +2,8 @@
 
 Top to bottom (the order of triage): who the runs are and what to be wary of
 (headers, warnings), how many questions regressed / were fixed / still fail, one panel
-per metric with its verdict, the category × metric grid, and the recall@k curve.
+per metric with its verdict (latency, cost and tokens share one, when the runs record
+them), the category × metric grid, and the recall@k curve.
 At 80×24 everything stacks in one scrolling column; from 120 columns the panels sit
 three to a row, and from 160 four to a row with the grid and the curve side by side.
 The values come first; the intervals and the verdicts they decide follow from a worker
@@ -33,6 +34,7 @@ from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.category_grid import CategoryGrid, columns_cue
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.metric_panel import MetricPanel
+from ragtui.ui.widgets.quantity_panel import QuantityPanel
 from ragtui.ui.widgets.recall_curve import RecallCurve
 from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
 from ragtui.ui.widgets.status_counts import StatusCounts
@@ -95,6 +97,8 @@ class DashboardScreen(Screen):
                         metric, k=data.k, two_runs=data.two_runs, confidence=data.confidence, max_drop=data.max_drop,
                         corrected=corrected_content(metric.spec.key, data.corrections),
                     )
+                if data.quantities:
+                    yield QuantityPanel(data.quantities, k=data.k, two_runs=data.two_runs, max_drop=data.max_drop)
             if not tools_first:
                 yield from self._tool_groups()
             with Horizontal(id="lower"):
@@ -138,6 +142,8 @@ class DashboardScreen(Screen):
         by_key = {metric.spec.key: metric for metric in data.metrics}
         for panel in self.query("#metrics MetricPanel").results(MetricPanel):
             panel.set_metric(by_key[panel.metric.spec.key])
+        for quantities in self.query(QuantityPanel).results(QuantityPanel):
+            quantities.set_metrics(data.quantities)
         self.query_one(CategoryGrid).set_data(data)
         self.query_one("#categories-legend", Static).update(self._grid_legend())
 
@@ -146,6 +152,8 @@ class DashboardScreen(Screen):
         self._pending = INTERVALS_FAILED
         for panel in self.query("#metrics MetricPanel").results(MetricPanel):
             panel.set_metric(panel.metric, pending=INTERVALS_FAILED)
+        for quantities in self.query(QuantityPanel).results(QuantityPanel):
+            quantities.set_metrics(quantities.metrics, pending=INTERVALS_FAILED)
         self.query_one("#categories-legend", Static).update(self._grid_legend())
 
     def _tool_groups(self) -> ComposeResult:

@@ -7,7 +7,8 @@ list the screen was opened with by redrawing in place (no screen pushed per step
 at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
 reason and evidence in view; `v` / Enter opens the verdict inspector. `/` searches
 every text of the comparison (`n` / `N` then step the matches), `J` judges the answer
-again, `d` shows what changed from A to B, `a` and space show more of the passages, `g`,
+again, `d` shows what changed from A to B (the answer diff made in a worker, once a
+question: the keys answer meanwhile), `a` and space show more of the passages, `g`,
 `G` and `u` fix the gold set (its edits log, with a reason; the app recomputes); the
 keys every triage screen shares (mark, copy, pager, editor, jump, export, the person's
 labels) are `TriageScreen`'s.
@@ -15,6 +16,7 @@ labels) are `TriageScreen`'s.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -25,20 +27,23 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.gold.edits import GoldEdit
 from ragtui.core.gold.triage import GoldFixer
 from ragtui.core.measuring.tool_scores import tool_of
 from ragtui.core.sanitize import neutralize
+from ragtui.core.triage.diffs import DiffStopped
 from ragtui.core.triage.search import Matches, SearchIndex, fields_holding, match_pattern
 from ragtui.ui.content.answer_view import sentences
-from ragtui.ui.content.diff_view import answer_diff_content, rank_diff_content
+from ragtui.ui.content.diff_view import answer_diff_content, answers_of, rank_diff_content
 from ragtui.ui.content.question_header import header_content, tabs_content
 from ragtui.ui.content.question_rejudge import JudgeUnavailable, Rejudged, judge_settings, rejudge
 from ragtui.ui.content.safe_text import safe
 from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.messages import GoldEdited
+from ragtui.ui.models.answer_diffs import made_at_once
 from ragtui.ui.models.question import QuestionData, load_question, retrieved
 from ragtui.ui.models.session import Session
 from ragtui.ui.screens.gold_menu import GOLD_FIXES, GoldMenu
@@ -49,6 +54,10 @@ from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
 
 NARROW = 120  # below this width, one side at a time
+# A question whose texts hold more than this many characters has its search line's
+# "in B's answer, …" found in a worker (about 100 ms at 5,000 judged sentences, more with
+# their passages); under it, at once.
+FIELDS_AT_ONCE_CHARS = 50_000
 GOLD_BINDINGS = [  # the gold keys: listed under ?, not in the 80-column footer
         Binding("g", "gold_passage", "gold?", show=False, tooltip="Toggle whether a retrieved passage is gold (in GOLD.edits.jsonl, with a reason)", id="question.gold_passage"),
         Binding("G", "gold_menu", "fix gold", key_display="G", show=False, tooltip="Fix the gold: unanswerable, category, expected answer, tag", id="question.gold_menu"),
@@ -150,6 +159,9 @@ class QuestionScreen(TriageScreen):
         self.matches: Matches | None = None  # the search being stepped with n / N
         self._pending_term: str | None = None  # while a large comparison's search index builds
         self._list_before_search: tuple[list[str], int] | None = None  # (ids, index) the search stepped away from
+        self._diff_making: str | None = None  # the question whose answer diff a worker makes now
+        self._fields_found: dict[tuple[str, str], list[str]] = {}  # (question, term) → the texts holding it
+        self._fields_finding: tuple[str, str] | None = None  # what a worker looks for now
 
     @property
     def question_id(self) -> str:
@@ -301,7 +313,8 @@ class QuestionScreen(TriageScreen):
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen
 
-        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session))
+        self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session,
+                                           rows=dict(self.data.rows)))
 
     def action_back(self) -> None:
         if self.has_class("-diff"):
@@ -320,11 +333,40 @@ class QuestionScreen(TriageScreen):
             return None
         m = self.matches
         where = f"match {m.at + 1} of {len(m.ids)}" if m.at is not None and self.question_id in m.ids else f"{len(m.ids)} match(es)"
-        fields = fields_holding(m.term, self._search_fields())
-        found = f" · in {', '.join(fields)}" if fields else ""
+        fields = self._fields_holding(m.term)
+        found = " · finding where…" if fields is None else f" · in {', '.join(fields)}" if fields else ""
         return Content.assemble(
             Content(f"{'Search':<9}").stylize("bold"), "“", safe(m.term, one_line=True, limit=40), f"” · {where}{found} · n / N step · Esc ends"
         )
+
+    def _fields_holding(self, term: str) -> list[str] | None:
+        """The names of this question's texts holding `term`; None while a worker finds
+        them. Normalising a 5,000-sentence question's texts takes about 100 ms: it is
+        done once a question and term, in a worker past `FIELDS_AT_ONCE_CHARS`."""
+        key = (self.question_id, term)
+        if key in self._fields_found:
+            return self._fields_found[key]
+        fields = self._search_fields()
+        if sum(len(text) for text in fields.values()) <= FIELDS_AT_ONCE_CHARS:
+            self._fields_found[key] = fields_holding(term, fields)
+            return self._fields_found[key]
+        if self._fields_finding != key:
+            self._fields_finding = key
+
+            def find() -> None:
+                names = fields_holding(term, fields)
+                with contextlib.suppress(RuntimeError):  # the app quit meanwhile
+                    self.app.call_from_thread(self._fields_made, key, names)
+
+            self.run_worker(find, thread=True, exclusive=True, group="search-fields")
+        return None
+
+    def _fields_made(self, key: tuple[str, str], names: list[str]) -> None:
+        self._fields_found[key] = names
+        if self._fields_finding == key:
+            self._fields_finding = None
+        if self.is_attached and self.matches is not None and key == (self.question_id, self.matches.term):
+            self.redraw()
 
     def _search_fields(self) -> dict[str, str]:
         """The texts of the question on screen the search looks in, by the name the search line gives them."""
@@ -393,8 +435,9 @@ class QuestionScreen(TriageScreen):
         # match's place among them); Esc gives the list back (`_end_search`).
         if self._list_before_search is None:
             self._list_before_search = (self.question_ids, self.index)
+        current = self.question_id  # before the list changes: the view stays on it if it matches
         self.question_ids = list(self.matches.ids)
-        target = self.matches.first(self.question_id)
+        target = self.matches.first(current)
         if target is not None:
             self._show_index(self.question_ids.index(target))
 
@@ -455,12 +498,46 @@ class QuestionScreen(TriageScreen):
 
     def _draw_diff(self) -> None:
         data = self.data
+        row_a, row_b = data.rows.get("A"), data.rows.get("B")
+        a, b = answers_of(row_a, row_b)
+        diff = None
+        if a is not None and b is not None:
+            diffs = self.session.diffs
+            diff = diffs.make(data.id, a, b) if made_at_once(a, b) else diffs.get(data.id, a, b)
+            if diff is None:
+                self._make_diff(data.id, a, b)
         body = Content("\n\n").join([
-            rank_diff_content(data.rows.get("A"), data.rows.get("B"), data.k, self._colour),
-            answer_diff_content(data.rows.get("A"), data.rows.get("B"), self._colour),
+            rank_diff_content(row_a, row_b, data.k, self._colour),
+            answer_diff_content(row_a, row_b, diff, self._colour),
         ])
         self.query_one("#question-diff-body", Static).update(body)
         self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
+
+    def _make_diff(self, question_id: str, a: str, b: str) -> None:
+        """Make the answer diff of `question_id` in a worker, then draw it if it is still
+        wanted. A diff already being made for it is waited for, not started again; one
+        being made for another question is stopped (its result is no longer wanted)."""
+        if self._diff_making == question_id:
+            return
+        self._diff_making = question_id
+        diffs = self.session.diffs
+
+        def make() -> None:
+            worker = get_current_worker()
+            try:
+                diffs.make(question_id, a, b, stop=lambda: worker.is_cancelled)
+            except DiffStopped:
+                return
+            with contextlib.suppress(RuntimeError):  # the app quit while the diff was made
+                self.app.call_from_thread(self._diff_made, question_id)
+
+        self.run_worker(make, thread=True, exclusive=True, group="answer-diff")
+
+    def _diff_made(self, question_id: str) -> None:
+        if self._diff_making == question_id:
+            self._diff_making = None
+        if self.is_attached and question_id == self.question_id and self.has_class("-diff"):
+            self._draw_diff()
 
     def action_full_passages(self) -> None:
         self.full_passages = not self.full_passages
@@ -478,6 +555,7 @@ class QuestionScreen(TriageScreen):
         """The comparison recomputed (with the gold fixed): the same question, drawn again."""
         self.comparison = comparison
         self.data = load_question(comparison, self.question_id)
+        self._fields_found.clear()
         self.redraw()
 
     def with_unretrieved_gold(self, row: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -620,6 +698,9 @@ class QuestionScreen(TriageScreen):
 
     def triage_target(self) -> tuple[str | None, str]:
         return self.question_id, self.side
+
+    def loaded_rows(self) -> dict[str, dict | None]:
+        return dict(self.data.rows)
 
     def after_mark(self, question_id: str) -> None:
         self.redraw()

@@ -100,6 +100,12 @@ class TriageScreen(Screen[Any]):
         question_id, _ = self.triage_target()
         return ([question_id] if question_id else []), "shown"
 
+    def loaded_rows(self) -> dict[str, dict[str, Any] | None]:
+        """The rows of the target question the screen holds already, by side ("A", "B"):
+        the texts to copy are made from them rather than read again (most of a second for
+        a 5,000-sentence row)."""
+        return {}
+
     def label_target(self) -> tuple[str, str, int | None, int] | None:
         """(side, question id, focused sentence or None, sentence count), or None: nothing to label."""
         return None
@@ -154,7 +160,7 @@ class TriageScreen(Screen[Any]):
         if question_id is None:
             self.say("no question here", timeout=2)
             return None
-        return question_texts(self.comparison, question_id, side, self.session.inputs)
+        return question_texts(self.comparison, question_id, side, self.session.inputs, self.session.diffs, self.loaded_rows())
 
     def _choose_text(self, verb: str, then: Callable[[QuestionText], None]) -> None:
         from ragtui.ui.screens.menus import Choice, ChoiceMenu
@@ -171,9 +177,26 @@ class TriageScreen(Screen[Any]):
 
         def chosen(text: QuestionText | None) -> None:
             if text is not None:
-                then(text)
+                self._make_text_then(text, then)
 
         self.app.push_screen(ChoiceMenu(title, choices), callback=chosen)
+
+    def _make_text_then(self, text: QuestionText, then: Callable[[QuestionText], None]) -> None:
+        """Make a slow `text` in a worker (a record or a diff of a 5,000-sentence answer
+        takes most of a second), then call `then` with it on the UI thread. A newer pick
+        replaces a text still being made; the screen keeps answering meanwhile."""
+
+        if not text.slow:
+            then(text)
+            return
+
+        def make() -> None:
+            _ = text.text  # made here, kept by the QuestionText
+            with contextlib.suppress(RuntimeError):  # the app quit while the text was made
+                self.app.call_from_thread(then, text)
+
+        self.say(f"making the {text.label}…", timeout=2)
+        self.run_worker(make, thread=True, exclusive=True, group="question-text")
 
     # -- actions --------------------------------------------------------------------------
 

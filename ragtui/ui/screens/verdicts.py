@@ -73,8 +73,9 @@ class VerdictScreen(TriageScreen):
     """
 
     def __init__(self, comparison: Comparison, question_id: str, side: str, *, sentence: int | None = None,
-                 sampled_side: str | None = None, session: Session | None = None) -> None:
-        """`sampled_side`: the run whose calibration queue opened this answer (its labels are sampled)."""
+                 sampled_side: str | None = None, session: Session | None = None, rows: dict[str, dict | None] | None = None) -> None:
+        """`sampled_side`: the run whose calibration queue opened this answer (its labels are
+        sampled); `rows`: this question's rows by side, when the opener has them already."""
         super().__init__(comparison, session=session)
         self.question_id = question_id
         self.sides = ("A", "B") if comparison.b is not None else ("A",)
@@ -82,7 +83,7 @@ class VerdictScreen(TriageScreen):
         self.sentence = sentence
         self.sampled_side = sampled_side
         self.window = range(0)  # the sentences mounted
-        self._rows: dict[str, dict | None] = {}
+        self._rows: dict[str, dict | None] = dict(rows or {})
 
     def compose(self) -> ComposeResult:
         yield Static(id="verdict-title")
@@ -100,12 +101,16 @@ class VerdictScreen(TriageScreen):
     def _colour(self, role: str) -> str:
         return role_colour(self.app, role)
 
+    def loaded_rows(self) -> dict[str, dict | None]:
+        return self._rows
+
     def _evaluation(self):
         return self.comparison.a if self.side == "A" else self.comparison.b
 
     def _row(self) -> dict | None:
-        """This side's row, looked up once: a 5,000-sentence row takes tens of ms to build,
-        and `j`, the labels and the focus each need it."""
+        """This side's row, looked up once (or given by the question view): a
+        5,000-sentence row read back from a JSONL run takes most of a second to build, and
+        `j`, the labels and the focus each need it."""
         if self.side not in self._rows:
             evaluation = self._evaluation()
             self._rows[self.side] = evaluation.question(self.question_id) if evaluation is not None else None

@@ -24,7 +24,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
 
-from ragtui.core.vocabulary import MINUS, NA, WORST, short_label, target_symbol
+from ragtui.core.measuring.metric_specs import QUANTITY_SCALES
+from ragtui.core.vocabulary import MINUS, NA, WORST, quantity_text, short_label, target_symbol
 from ragtui.ui.content.safe_text import rich_text
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData, worst_categories
@@ -42,14 +43,18 @@ def columns_cue(left: list[str], right: list[str]) -> str:
 
 
 def cell_text(value: float | None, delta: float | None, scale: str) -> str:
-    """`83% −8` (rate and Δ in points) or `3.9 −0.3` (score); whole points: n per category is small."""
+    """`83% −8` (rate and Δ in points), `3.9 −0.3` (score) or `1562 +136` (a quantity, its unit
+    in the heading); whole points: n per category is small."""
     if value is None:
         return NA
-    text = f"{value:.1f}" if scale == "score" else f"{value * 100:.0f}%"
-    if delta is not None:
-        moved = f"{delta:+.1f}" if scale == "score" else f"{delta * 100:+.0f}"
-        if float(moved) != 0:
-            text += " " + moved.replace("-", MINUS)
+    if scale in QUANTITY_SCALES:
+        text = quantity_text(value, scale, unit=False)
+        moved = "" if delta is None else quantity_text(delta, scale, signed=True, unit=False)
+    else:
+        text = f"{value:.1f}" if scale == "score" else f"{value * 100:.0f}%"
+        moved = "" if delta is None else (f"{delta:+.1f}" if scale == "score" else f"{delta * 100:+.0f}").replace("-", MINUS)
+    if moved and float(moved.replace(MINUS, "-")) != 0:
+        text += " " + moved
     return text
 
 
@@ -124,7 +129,7 @@ class CategoryGrid(DataTable):
     def on_mount(self) -> None:
         self.add_column("Category", key=CATEGORY_COLUMN)
         self.add_column("n", key=N_COLUMN)
-        for metric in self.data.metrics:
+        for metric in self.data.grid_metrics:
             self.add_column(short_label(metric.spec, self.data.k), key=metric.name)
         self.populate()
 
@@ -136,7 +141,7 @@ class CategoryGrid(DataTable):
         show_delta = self.side == "B" and self.data.two_runs
         for category, found in self.data.categories.items():
             cells: list[Text] = [rich_text(self.data.category_names[category], limit=24), Text(str(found.n), justify="right")]
-            for metric in self.data.metrics:
+            for metric in self.data.grid_metrics:
                 cell = found.metrics.get(metric.name)
                 value = cell.value(self.side) if cell is not None else None
                 number = value.value if value is not None and value.n else None
@@ -177,7 +182,7 @@ class CategoryGrid(DataTable):
         if name is None:
             self.post_message(OpenFailures(category=category))
             return
-        metric = next(metric for metric in self.data.metrics if metric.name == name)
+        metric = next(metric for metric in self.data.grid_metrics if metric.name == name)
         cell = self.data.categories[category].metrics.get(name)
         applies = cell is not None and cell.applies
         if not applies:

@@ -123,11 +123,12 @@ def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, m
     return Content("\n").join(lines)
 
 
-class MetricPanel(Static):
-    """A bordered panel for one metric; its border colour follows the verdict."""
+class VerdictPanel(Static):
+    """A bordered panel of the metric grid whose border colour follows its verdict
+    (the classes of `verdict_classes`)."""
 
     DEFAULT_CSS = """
-    MetricPanel {
+    VerdictPanel {
         height: auto;
         border: round $panel-lighten-2;
         border-title-color: $text;
@@ -138,6 +139,10 @@ class MetricPanel(Static):
         &.-misses-target { border: round $verdict-fail 60%; }
     }
     """
+
+
+class MetricPanel(VerdictPanel):
+    """A bordered panel for one metric; its border colour follows the verdict."""
 
     def __init__(self, metric: MetricComparison, *, k: int, two_runs: bool, confidence: float, max_drop: float,
                  corrected: Content | None = None) -> None:
@@ -169,10 +174,19 @@ class MetricPanel(Static):
         self.update(self._shown())
 
 
+def verdict_classes(metrics: tuple[MetricComparison, ...], two_runs: bool) -> list[str]:
+    """The border's colour for a panel of `metrics`: a regression, else a missed target, else
+    an improvement (none while the intervals are pending)."""
+    verdicts = {metric.verdict for metric in metrics} if two_runs else set()
+    if "regressed" in verdicts:
+        return ["-regressed"]
+    if any(metric.target_reading("B" if two_runs else "A").verdict == "misses" for metric in metrics):
+        return ["-misses-target"]
+    return ["-improved"] if "improved" in verdicts else []
+
+
 def _verdict_classes(metric: MetricComparison, two_runs: bool) -> list[str]:
     """The border's colour: the verdict, else a missed target (none while the intervals are pending)."""
     if two_runs and metric.verdict in ("regressed", "improved"):
         return [f"-{metric.verdict}"]
-    if metric.target_reading("B" if two_runs else "A").verdict == "misses":
-        return ["-misses-target"]
-    return []
+    return verdict_classes((metric,), two_runs)
