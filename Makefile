@@ -83,8 +83,12 @@ test: install-test
 # (bench_triage), the judge (bench_judge), `ragtui run` (bench_run), and the scale rows (bench_scale --markdown);
 # with the detector and power figures of docs/performance.md. bench_scale.py writes
 # 2 × 1,000,000-question runs (about 8 GB) under bench/out and takes most of an hour on
-# a 2-core machine.
+# a 2-core machine. bench_load.py prints one table of the loading figures with --gold
+# (the gold set, both runs side by side, the open and reopen, the report) at 2 × 100,000
+# questions; LOAD_SIZE=1000000 measures the large case.
+LOAD_SIZE ?= 100000
 bench: install-test
+	$(BIN)/python bench/bench_load.py --size $(LOAD_SIZE)
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_triage.py
 	$(BIN)/python bench/bench_judge.py

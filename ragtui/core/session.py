@@ -16,7 +16,7 @@ from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.remote import RemoteLocation
 from ragtui.core.loading.run import Run
 from ragtui.core.loading.run_cache import RunCache
-from ragtui.core.loading.runs import load_run
+from ragtui.core.loading.runs import load_run, needs_no_gold
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import Evaluation, evaluate
 from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores
@@ -75,16 +75,19 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     config = attempt(load_config, inputs.config)
     corpus = attempt(load_corpus, inputs.corpus) if inputs.corpus is not None else None
     documents = {pid: p.document for pid, p in corpus.passages.items() if p.document is not None} if corpus is not None else None
-    gold: GoldSet | None = attempt(load_gold, inputs.gold) if inputs.gold else None
-    gold_notes: list[str] = []
-    edits_path = inputs.gold_edits_path()
-    if gold is not None and edits_path is not None:
-        gold, edit_problems, note = with_gold_edits(gold, edits_path, named=inputs.gold_edits is not None)
-        problems.extend(p for p in edit_problems if p.is_error)
-        gold_notes += [str(p) for p in edit_problems if not p.is_error] + ([note] if note else [])
-    questions = gold.question_index() if gold is not None else None
     cache = RunCache.default() if inputs.cache else None
-    run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache)
+    if inputs.gold and all(needs_no_gold(run, inputs.fmt) for run in (inputs.a, inputs.b) if run is not None):
+        # Native runs load the same without the gold set: it is read beside them.
+        run_problems: list = []
+        (gold, gold_problems, gold_notes), (run_a, run_b) = side_by_side(
+            lambda: _read_gold(inputs), lambda: _load_runs(inputs, None, frozenset(), run_problems, cache), name="ragtui-runs"
+        )
+        problems += gold_problems + run_problems
+    else:
+        gold, gold_problems, gold_notes = _read_gold(inputs)
+        problems += gold_problems
+        questions = gold.question_index() if gold is not None else None
+        run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache)
     if problems:
         raise InputError(problems)
     assert run_a is not None  # no problem means run A loaded
@@ -111,7 +114,31 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     # The gold edits applied, labels cut short, stale or for other runs, then what the run cache did: said in every view.
     notes = (*gold_notes, *dict.fromkeys(warning for side in labels.values() for warning in side.warnings()))
     notes += tuple(cache.notes) if cache is not None else ()
+    if cache is not None and cache.settle():
+        # A run served from its cache entry failed the whole-file check made meanwhile (a
+        # rewrite that kept its size, times and sampled blocks): that entry is gone, so
+        # this second load parses the file.
+        return load_comparison(inputs, intervals=intervals)
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
+
+
+def _read_gold(inputs: Inputs) -> tuple[GoldSet | None, list, list[str]]:
+    """The gold set with its edits applied (None without --gold or when unusable), the
+    problems that stop the comparison, and the notes said in every view."""
+    if not inputs.gold:
+        return None, [], []
+    try:
+        gold: GoldSet | None = load_gold(inputs.gold)
+    except InputError as exc:
+        return None, list(exc.problems), []
+    problems: list = []
+    notes: list[str] = []
+    edits_path = inputs.gold_edits_path()
+    if gold is not None and edits_path is not None:
+        gold, edit_problems, note = with_gold_edits(gold, edits_path, named=inputs.gold_edits is not None)
+        problems.extend(p for p in edit_problems if p.is_error)
+        notes += [str(p) for p in edit_problems if not p.is_error] + ([note] if note else [])
+    return gold, problems, notes
 
 
 def load_comparisons(inputs: Inputs, candidates: list[Path | RemoteLocation]) -> list[Comparison]:

@@ -120,3 +120,80 @@ def test_an_entry_written_now_carries_its_key(tmp_path, write_jsonl, private_run
     entry = cache.entry(path, "ragtui")
     assert entry is not None
     assert pl.read_parquet_metadata(Path(entry.folder) / LEAN)["ragtui.cache_key"] == entry.key
+
+
+def _served(cache: RunCache, path: Path) -> bool:
+    entry = cache.entry(path, "ragtui")
+    return entry is not None and entry.read(path) is not None
+
+
+def test_an_entry_folder_swapped_under_another_key_is_never_served(tmp_path, write_jsonl, private_run_cache):
+    cache = RunCache.default()
+    low, high = two_cached_runs(tmp_path, write_jsonl, cache)
+    low_entry, high_entry = cache.entry(low, "ragtui"), cache.entry(high, "ragtui")
+    assert low_entry is not None and high_entry is not None
+    shutil.rmtree(high_entry.folder)
+    os.rename(low_entry.folder, high_entry.folder)  # the low run's whole entry under the high run's key
+    assert not _served(cache, high)
+    assert load_run(high, cache=cache).frame["judge_utility"].to_list() == [4.0, 4.0, 4.0]
+
+
+def test_a_truncated_entry_file_is_never_read(tmp_path, write_jsonl, private_run_cache):
+    cache = RunCache.default()
+    low, _ = two_cached_runs(tmp_path, write_jsonl, cache)
+    entry = cache.entry(low, "ragtui")
+    assert entry is not None and _served(cache, low)
+    for name in (LEAN, "lines.npy"):
+        saved = (entry.folder / name).read_bytes()
+        (entry.folder / name).write_bytes(saved[: len(saved) - 1])  # one byte short
+        assert not _served(cache, low), name
+        (entry.folder / name).write_bytes(saved)
+    assert _served(cache, low)
+
+
+def test_a_reopen_reads_sampled_blocks_not_the_whole_file(tmp_path, write_jsonl, private_run_cache, monkeypatch):
+    from ragtui.core.loading import run_cache
+
+    monkeypatch.setattr(run_cache, "SAMPLE_BLOCK_BYTES", 64)
+    cache = RunCache.default()
+    path = write_jsonl(tmp_path / "run.jsonl", META, [record(i, 3) for i in range(200)])
+    load_run(path, cache=cache)
+    hashed: list[Path] = []
+    monkeypatch.setattr(run_cache, "file_digest", lambda source: hashed.append(source) or "not it")
+    assert load_run(path, detail=False, cache=cache).frame.height == 200  # served before any whole-file hash
+    assert cache.settle() == [path]  # then the whole file was hashed, beside the load, and did not match
+    assert hashed == [path] and not _served(cache, path)
+
+
+def test_a_change_in_a_sampled_block_is_a_new_key(tmp_path, write_jsonl, private_run_cache, monkeypatch):
+    from ragtui.core.loading import run_cache
+
+    monkeypatch.setattr(run_cache, "SAMPLE_BLOCK_BYTES", 64)
+    path = write_jsonl(tmp_path / "run.jsonl", META, [record(i, 3) for i in range(200)])
+    identity = run_cache.file_identity(path)
+    before = run_cache.sampled_digest(path, identity[2])
+    data = bytearray(path.read_bytes())
+    data[-30:-29] = b"4" if data[-30:-29] != b"4" else b"5"  # inside the last block, sampled always
+    path.write_bytes(bytes(data))
+    assert run_cache.sampled_digest(path, identity[2]) != before
+
+
+def test_a_rewrite_the_key_cannot_see_is_caught_in_the_background_and_the_comparison_parses_again(
+    tmp_path, write_jsonl, private_run_cache, monkeypatch
+):
+    """Size, times and sampled blocks all kept: the entry is served, the whole-file hash made
+    beside the measures finds the change, and `load_comparison` answers from a fresh parse."""
+    from ragtui.core.loading import run_cache
+    from ragtui.core.session import Inputs, load_comparison
+
+    low = write_jsonl(tmp_path / "low.jsonl", META, [record(i, 1) for i in range(3)])
+    high = write_jsonl(tmp_path / "high.jsonl", META, [record(i, 4) for i in range(3)])
+    load_comparison(Inputs(a=low, b=high))
+    keys = {path: run_cache.file_identity(path) for path in (low, high)}
+    samples = {path: run_cache.sampled_digest(path, keys[path][2]) for path in (low, high)}
+    write_jsonl(high, META, [record(i, 2) for i in range(3)])  # same length, other scores
+    monkeypatch.setattr(run_cache, "file_identity", lambda path: keys[path])
+    monkeypatch.setattr(run_cache, "sampled_digest", lambda path, size: samples[path])
+    comparison = load_comparison(Inputs(a=low, b=high))
+    assert comparison.b is not None
+    assert comparison.b.run.frame["judge_utility"].to_list() == [2.0, 2.0, 2.0]

@@ -159,8 +159,8 @@ def test_same_size_rewrite_with_the_old_times_restored_is_never_served_stale(tmp
 
 
 def test_rewrite_that_keeps_every_stat_field_is_caught_by_the_content_hash(tmp_path, write_jsonl, cache, monkeypatch):
-    # Within one clock tick an in-place rewrite can keep size, mtime and ctime: the key then
-    # points at the old entry, and only the recorded SHA-1 of the bytes tells them apart.
+    # Within one clock tick an in-place rewrite can keep size, mtime and ctime: only the bytes
+    # tell them apart — the sampled blocks of the key, which are the whole of a small file.
     path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, "Oui.") for i in range(10)])
     identity = run_cache.file_identity(path)
     load_run(path, cache=cache)

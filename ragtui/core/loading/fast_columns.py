@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 from polars.datatypes import DataTypeClass
 
-from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE
+from ragtui.core.loading.schema import KNOWN_RECORD_FIELDS, RUN_SCHEMA, SENTENCE, without_detail
 
 _NUMERIC = (pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32, pl.Null)
 
@@ -169,8 +169,11 @@ def _struct_field(obj: Any, fields: dict[str, DType], name: str, target: DType) 
     return obj.field(name).cast(target)
 
 
-def canonical_columns(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:
-    """The canonical frame of a parsed slice whose first record is on `first_line`; raises NotSure."""
+def canonical_columns(raw: pl.DataFrame, first_line: int, *, detail: bool = True) -> pl.DataFrame:
+    """The canonical frame of a parsed slice whose first record is on `first_line`; raises NotSure.
+
+    `detail=False` gives `schema.without_detail` of it, built lazily: polars then never
+    builds what that drops (the judge objects encoded as JSON, reasons, sentence texts)."""
     unknown = [c for c in raw.columns if c not in KNOWN_RECORD_FIELDS]
     extra = (
         pl.when(pl.any_horizontal([pl.col(c).is_not_null() for c in unknown])).then(pl.struct(unknown).struct.json_encode())
@@ -194,5 +197,5 @@ def canonical_columns(raw: pl.DataFrame, first_line: int) -> pl.DataFrame:
         _plain(raw, "error", pl.String).alias("system_error"),
         extra.alias("extra"),
     ]
-    frame = raw.select(exprs)
-    return frame.select([pl.col(n).cast(t) for n, t in RUN_SCHEMA.items()])
+    frame = raw.lazy().select(exprs).select([pl.col(n).cast(t) for n, t in RUN_SCHEMA.items()])
+    return (frame if detail else without_detail(frame)).collect()

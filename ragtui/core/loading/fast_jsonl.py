@@ -21,7 +21,6 @@ import polars as pl
 from ragtui.core.loading import bounded_json
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.records import BOM
-from ragtui.core.loading.schema import without_detail
 from ragtui.core.loading.slice_schema import parse_slice
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
@@ -142,13 +141,13 @@ def read_fast_stream(
     for piece in _slices(handle, b"" if line == 2 else raw_head):
         starts = line_starts(piece, at) if on_lines is not None else None
         rows = len(starts) if starts is not None else piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
-        parsed = canonical_slice(piece, rows, line, schema)
+        parsed = canonical_slice(piece, rows, line, schema, detail=detail)
         if parsed is None:
             return None
         canonical, schema = parsed
         if on_lines is not None and starts is not None:
             on_lines(starts, line)
-        frames.append(canonical if detail else without_detail(canonical))
+        frames.append(canonical)
         line += rows
         at += len(piece)
     if not frames:
@@ -175,10 +174,13 @@ def line_starts(piece: bytes, at: int) -> np.ndarray:
     return np.array(starts, dtype=np.uint64) + np.uint64(at)
 
 
-def canonical_slice(piece: bytes, rows: int, line: int, schema: pl.Schema | None) -> tuple[pl.DataFrame, pl.Schema] | None:
-    """The canonical frame of a slice of `rows` whole lines whose first is line `line`,
-    parsed with the last slice's `schema` where that loses nothing (slice_schema.py), and
-    the schema to try on the next slice; None when the exact path must decide."""
+def canonical_slice(
+    piece: bytes, rows: int, line: int, schema: pl.Schema | None, *, detail: bool = True
+) -> tuple[pl.DataFrame, pl.Schema] | None:
+    """The canonical frame of a slice of `rows` whole lines whose first is line `line`
+    (`without_detail` of it, never built whole, when not `detail`), parsed with the last
+    slice's `schema` where that loses nothing (slice_schema.py), and the schema to try on
+    the next slice; None when the exact path must decide."""
     if b"\r" in piece:
         return None
     try:
@@ -190,7 +192,7 @@ def canonical_slice(piece: bytes, rows: int, line: int, schema: pl.Schema | None
     if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
         return None
     try:
-        return canonical_columns(raw, line), raw.schema
+        return canonical_columns(raw, line, detail=detail), raw.schema
     except (NotSure, pl.exceptions.PolarsError):
         return None
 

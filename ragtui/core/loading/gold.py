@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from ragtui.core.errors import InputError, Problem, problem, shown, warning
-from ragtui.core.loading.bounded_file import renamed, spooled
+from ragtui.core.loading.bounded_file import renamed, special_kind, spooled
 from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_record
 from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
 from ragtui.core.loading.schema import GOLD_SCHEMA
@@ -69,9 +69,22 @@ def _file_records(path: Path) -> tuple[list, list[int], list[Problem], bool]:
     )
 
 
+def _fast_gold(path: Path) -> pl.DataFrame | None:
+    """The frame of a native JSONL gold set read by polars, or None for the exact path (fast_gold.py)."""
+    from ragtui.core import importers
+    from ragtui.core.loading.fast_gold import fast_gold_file
+
+    if path.suffix.lower() != ".jsonl" or special_kind(path) is not None or importers.detect_gold(path) is not None:
+        return None
+    return fast_gold_file(path)
+
+
 def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
     """Validate a gold set; returns it (None when unusable) and every problem."""
     path = Path(path)
+    fast = _fast_gold(path)
+    if fast is not None:
+        return GoldSet(fast, path), []
     try:
         items, lines, problems, has_questions = _gold_records(path)
     except InputError as exc:

@@ -3,11 +3,15 @@
 Where: `$XDG_CACHE_HOME/ragtui/runs`, else `~/.cache/ragtui/runs` (`cache_root`). One
 entry per loaded file, in its own folder named by a key over everything that shapes the
 frame: the resolved path, the file's device, inode, size, modification and change times,
-the format it was read as, and — for a peer tool's file, whose records are matched to
-the gold set — the variant, the gold questions and categories. A file that changed gets
-a new key; and because a same-size rewrite within one clock tick could keep every stat
-field, an entry also records the SHA-1 of the file's bytes and is served only when the
-file hashes the same (about a second a gigabyte, a small part of any reopen).
+the SHA-1 of sampled blocks of its bytes (`sampled_digest`), the format it was read as,
+and — for a peer tool's file, whose records are matched to the gold set — the variant, the
+gold questions and categories. A file that changed gets a new key. Because a same-size
+rewrite within one clock tick could keep every stat field and miss every sampled block,
+an entry also records the SHA-1 of the whole file; a reopen checks it in the background
+(`RunCache.verify`, both files side by side, off the critical path: hashing whole files
+was 43 % of a reopen), and an entry that does not match is removed — `RunCache.settle`
+says which, and `session.load_comparison` then parses those files again before it
+answers.
 
 An entry holds `frame.parquet`, the lean frame every measure needs
 (`schema.without_detail`), in the row order of the frame, and says where the columns only
@@ -24,7 +28,8 @@ entry, the least recently used ones are removed first.
 
 An entry carries the key it was written for — in `entry.json` and in the metadata of each
 Parquet file (`ragtui.cache_key`) — and is served only when both match: a file copied in
-from another entry is never served as this run's numbers. The cache removes only what it
+from another entry is never served as this run's numbers. `entry.json` also records the
+size of each of the entry's files: a truncated one is never read. The cache removes only what it
 wrote: a folder is an entry when its `entry.json` names it, a build in progress when it
 holds the STAGING_MARKER; in either, only the cache's own file names are removed, a
 symbolic link is never followed, and anything else is left where it is and counted.
@@ -39,10 +44,10 @@ import json
 import os
 import secrets
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
@@ -54,6 +59,7 @@ from ragtui.core.loading.run_cache_files import (
     MANIFEST,
     STAGING_MARKER,
     is_own,
+    is_own_file_name,
     own_manifest,
     remove_entry_folder,
     unfinished_builds,
@@ -71,7 +77,7 @@ _Binary = TypeVar("_Binary", bound=BinaryIO)
 
 # Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
 # never read again and age out of the cache.
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
@@ -117,9 +123,35 @@ def file_digest(path: Path) -> str:
 
 def file_identity(path: Path) -> tuple[int, ...]:
     """What tells one state of a file from another without reading it: device, inode, size,
-    modification and change times (a rewrite that restores the old mtime still moves ctime)."""
-    stat = path.stat()
-    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    modification and change times (a rewrite that restores the old mtime still moves ctime).
+
+    Raises OSError for anything but a regular file (see `file_digest`)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(f"{path}: not a regular file")
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+# The blocks `sampled_digest` reads: the first, the last and evenly between, 1 MiB in all
+# (milliseconds from the page cache, whatever the file's size). A file up to that size is
+# hashed whole.
+SAMPLE_BLOCKS = 16
+SAMPLE_BLOCK_BYTES = 64 * 1024
+
+
+def sampled_digest(path: Path, size: int) -> str:
+    """SHA-1 of sampled blocks of a file of `size` bytes (all of it when it is small): part
+    of an entry's key, read on every reopen instead of the whole file."""
+    sha1 = hashlib.sha1()
+    with path.open("rb") as handle:
+        if size <= SAMPLE_BLOCKS * SAMPLE_BLOCK_BYTES:
+            sha1.update(handle.read())
+        else:
+            step = (size - SAMPLE_BLOCK_BYTES) // (SAMPLE_BLOCKS - 1)
+            for block in range(SAMPLE_BLOCKS):
+                handle.seek(block * step)
+                sha1.update(handle.read(SAMPLE_BLOCK_BYTES))
+    return sha1.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -141,6 +173,9 @@ class RunCache:
     folder: Path
     limit: int = DEFAULT_LIMIT
     notes: list[str] = field(default_factory=list, compare=False)
+    # The whole-file checks of the entries served (`verify`), and the files whose entry failed one.
+    _checks: list[threading.Thread] = field(default_factory=list, compare=False, repr=False)
+    _stale: list[Path] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def default(cls) -> RunCache:
@@ -155,11 +190,39 @@ class RunCache:
         None when the file cannot be read (the loader then reports why)."""
         try:
             identity = file_identity(path)
+            sample = sampled_digest(path, identity[2])
         except OSError:
             return None
-        material = [CACHE_VERSION, _schema_signature(), str(path.resolve()), *identity, fmt, shaping]
+        material = [CACHE_VERSION, _schema_signature(), str(path.resolve()), *identity, sample, fmt, shaping]
         key = hashlib.sha1(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
         return CacheEntry(self, key, path)
+
+    def verify(self, entry: CacheEntry, sha1: str) -> None:
+        """Hash the whole file of an entry just served, in a thread (hashlib releases the GIL:
+        two runs hash side by side, beside the measures); remove the entry when its bytes are
+        not the ones it was written from."""
+
+        def check() -> None:
+            try:
+                same = file_digest(entry.source) == sha1
+            except OSError:
+                same = False  # unreadable now: never served again without a parse
+            if not same:
+                remove_entry_folder(entry.folder)
+                self._stale.append(entry.source)
+
+        thread = threading.Thread(target=check, name="ragtui-cache-check", daemon=True)
+        self._checks.append(thread)
+        thread.start()
+
+    def settle(self) -> list[Path]:
+        """Wait for the whole-file checks started so far; the files whose entry was served
+        but did not match them (their entries are gone: the next load parses them)."""
+        while self._checks:
+            self._checks.pop().join()
+        stale = list(self._stale)
+        self._stale.clear()
+        return stale
 
     def entries(self) -> list[EntryInfo]:
         """Every complete entry, least recently used first."""
@@ -229,20 +292,14 @@ class CacheEntry:
     def folder(self) -> Path:
         return self.cache.folder / self.key
 
-    @cached_property
-    def digest(self) -> str:
-        """SHA-1 of the file's bytes now: read only to check an existing entry (or to record
-        one whose parse did not read the file through, see `HashingReader`)."""
-        return file_digest(self.source)
-
     def read(self, path: Path) -> Run | None:
         """The cached run, lean, with its texts on demand (`Run.texts`); None when the entry
         is absent, stale or unreadable."""
         import polars as pl
 
         try:
-            manifest = own_manifest(self.folder)
-            if manifest.get("version") != CACHE_VERSION or manifest.get("sha1") != self.digest:  # an absent entry reads no byte
+            manifest = own_manifest(self.folder)  # its key names this folder
+            if manifest.get("version") != CACHE_VERSION or not _files_intact(self.folder, manifest):
                 return None
             if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
                 return None  # another entry's numbers copied in: never served as this run's
@@ -258,9 +315,11 @@ class CacheEntry:
             # kernel's coarse file-time tick, so a reopen sorts after an entry written just before.
             now = time.time_ns()
             os.utime(self.folder / MANIFEST, ns=(now, now))
+            run = _run_from_manifest(manifest, frame, path, texts)
         except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
             return None
-        return _run_from_manifest(manifest, frame, path, texts)
+        self.cache.verify(self, str(manifest["sha1"]))
+        return run
 
     def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
@@ -283,6 +342,15 @@ class CacheEntry:
                 remove_entry_folder(staging)
             return f"cannot write {self.cache.folder}: {exc.strerror or exc}"
         return EntryWriter(self, staging)
+
+
+def _files_intact(folder: Path, manifest: dict[str, Any]) -> bool:
+    """Whether each file the manifest lists is there at the size it was written (a
+    truncated file, or one of another size swapped in, is not)."""
+    files = manifest.get("files")
+    if not isinstance(files, dict) or LEAN not in files:
+        return False
+    return all(is_own_file_name(name) and (folder / name).lstat().st_size == size for name, size in files.items())
 
 
 def _texts(folder: Path, manifest: dict[str, Any], path: Path) -> TextStore | LineTexts:
@@ -495,11 +563,12 @@ class EntryWriter:
 
         if self.failed is None:
             try:
-                digest = self.read_digest or self.entry.digest
+                digest = self.read_digest or file_digest(self.entry.source)
                 lines = self._save_lines()
-                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest, lines), ensure_ascii=False, allow_nan=False)
                 with atomic_writer(self.staging / LEAN, "wb") as handle:
                     without_detail(run.frame).write_parquet(handle, metadata={KEY_METADATA: self.entry.key})  # lean already: a plain write
+                files = {part.name: part.lstat().st_size for part in self.staging.iterdir() if is_own_file_name(part.name) and part.name != MANIFEST}
+                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest, lines, files), ensure_ascii=False, allow_nan=False)
                 atomic_write_text(self.staging / MANIFEST, manifest)
                 (self.staging / STAGING_MARKER).unlink()
                 self.staging.rename(self.entry.folder)
@@ -538,8 +607,11 @@ def _why(exc: BaseException) -> str:
     return " ".join(reason.split())[:200]
 
 
-def _manifest(entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None) -> dict[str, Any]:
+def _manifest(
+    entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None, files: dict[str, int]
+) -> dict[str, Any]:
     return {
+        "files": files,
         "lines": lines,
         "key": entry.key,
         "version": CACHE_VERSION,

@@ -30,6 +30,11 @@ _OWN_FILE = re.compile(r"\.?(?:entry\.json|frame\.parquet|lines\.npy|texts-\d{5}
 STAGING_NAME = re.compile(r"\.tmp-(\d+)-[0-9a-f]+")
 
 
+def is_own_file_name(name: str) -> bool:
+    """Whether `name` is one of an entry's finished files (never a temporary one or the marker)."""
+    return _OWN_FILE.fullmatch(name) is not None and not name.startswith(".") and not name.endswith(".tmp")
+
+
 def own_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of an entry folder; ValueError when it is not one the cache wrote for it."""
     manifest = bounded_json.loads((folder / MANIFEST).read_text(encoding="utf-8"))

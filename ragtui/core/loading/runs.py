@@ -57,6 +57,21 @@ def refuse_own_file(path: Path | RemoteLocation | str) -> None:
         raise InputError(problem(path, None, None, found.not_a_run()))
 
 
+def needs_no_gold(path: Path | RemoteLocation, fmt: str | None) -> bool:
+    """Whether the run loads the same without the gold set: a native run (a peer tool's
+    records are matched to the gold questions), in a regular file or at an address. A FIFO
+    is not sniffed here: it can be read only once."""
+    if isinstance(path, RemoteLocation) or is_remote(str(path)):
+        return True
+    path = Path(path)
+    if fmt == "ragtui":
+        return True
+    try:
+        return path.is_file() and file_format(path, fmt) == "ragtui"
+    except (OSError, InputError):
+        return False  # loaded after the gold set, which reports it as before
+
+
 def file_format(path: Path, fmt: str | None) -> str:
     """"ragtui" or a peer tool's name: `fmt` (--from) when given, else detected by content."""
     from ragtui.core import importers

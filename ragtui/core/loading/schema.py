@@ -9,7 +9,11 @@ verdict inspector can show everything the judge said, unknown fields included.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import polars as pl
+
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 SENTENCE = pl.Struct(
     {"text": pl.String, "attested": pl.Boolean, "evidence": pl.List(pl.String), "reason": pl.String}
@@ -102,7 +106,7 @@ TEXT_COLUMNS = (
 )
 
 
-def without_detail(frame: pl.DataFrame) -> pl.DataFrame:
+def without_detail(frame: Frame) -> Frame:
     """The frame without what only a person reading one question needs: passage texts,
     sentence texts, reasons and evidence, the original judge objects. The rare passage
     texts that address the judge are kept, so the report can count them.

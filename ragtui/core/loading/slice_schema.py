@@ -39,14 +39,14 @@ def parse_slice(piece: bytes, schema: pl.Schema | None) -> pl.DataFrame:
     if schema is not None:
         try:
             raw = pl.read_ndjson(io.BytesIO(piece), schema=schema)
-            if _every_member_read(piece, raw):
+            if every_member_read(piece, raw):
                 return raw
         except pl.exceptions.PolarsError:
             pass  # a clash of types, or bytes the line reader refused: inference decides
     return pl.read_ndjson(io.BytesIO(piece), infer_schema_length=None)
 
 
-def _every_member_read(piece: bytes, raw: pl.DataFrame) -> bool:
+def every_member_read(piece: bytes, raw: pl.DataFrame) -> bool:
     line = pl.col("line")
     counts = {
         "written": line.str.count_matches('":', literal=True).sum(),

@@ -1,0 +1,181 @@
+"""Loading benchmark: the gold set, both runs, the run cache and the report, each figure
+beside its reference measured in the same rounds.
+
+    python bench/bench_load.py [--size 100000] [--out bench/out] [--repeat 3] [--no-report]
+
+Two runs of N questions with texts (make_runs.py) and a JSONL gold set of the same N
+questions, written once under OUT. Every figure is a fresh process (imports count), run
+to completion; the rounds are interleaved (a busy machine slows all alike) and each
+figure is the median of its rounds, with their range, and each ratio the median of the
+rounds' own ratios, with their range. The run cache lives in OUT/cache,
+never in the user's. Asserts nothing: the table says each figure, its reference, the
+ratio and the goal, and the machine's load average before and after.
+
+Rows:
+  - the gold set: `load_gold` against polars' `read_ndjson` of the same file;
+  - both runs loaded side by side (two threads, as the session does) against each loaded
+    alone: their sum is what one after the other would take;
+  - the comparison opened (`load_comparison` with --gold, without its bootstrap intervals:
+    what the app's dashboard waits for) with no cache, against polars' bare read of both
+    run files;
+  - the same opened a second time, from the run cache, against the first open (which
+    writes the cache);
+  - `ragtui report A B --gold G --format json --no-cache` against polars' bare read, and
+    (unless --no-report) the report reopened from the cache against its first open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from bench_scale import machine, timed  # noqa: E402 - beside this script
+from make_runs import write  # noqa: E402
+
+
+def gold_file(run: Path, gold: Path) -> Path:
+    """A JSONL gold set of the run's questions (id, question, category, gold passages, an
+    expected answer), written once."""
+    if gold.exists() and gold.stat().st_mtime >= run.stat().st_mtime:
+        return gold
+    partial = gold.with_suffix(".partial")
+    with run.open(encoding="utf-8") as source, partial.open("w", encoding="utf-8") as out:
+        next(source)  # the metadata line
+        for line in source:
+            record = json.loads(line)
+            kept = {name: record[name] for name in ("id", "question", "category", "gold_passages")}
+            out.write(json.dumps({**kept, "expected_answer": f"Réponse attendue {record['id']}"}, ensure_ascii=False) + "\n")
+    partial.replace(gold)
+    return gold
+
+
+def python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+def children(a: Path, b: Path, gold: Path) -> dict[str, list[str]]:
+    """The command of every figure and reference."""
+    open_code = (
+        "from pathlib import Path\nfrom ragtui.core.session import Inputs, load_comparison\n"
+        f"load_comparison(Inputs(a=Path({str(a)!r}), b=Path({str(b)!r}), gold=Path({str(gold)!r}), detail=False, cache={{cache}}), intervals=False)\n"
+    )
+    def load_one(path: Path) -> list[str]:
+        return python(f"from ragtui.core.loading.runs import load_run\nload_run({str(path)!r}, detail=False)\n")
+
+    both_code = (
+        "from concurrent.futures import ThreadPoolExecutor\nfrom ragtui.core.loading.runs import load_run\n"
+        "with ThreadPoolExecutor(2) as pool:\n"
+        f"    list(pool.map(lambda path: load_run(path, detail=False), {[str(a), str(b)]!r}))\n"
+    )
+    report = [sys.executable, "-m", "ragtui", "report", str(a), str(b), "--gold", str(gold), "--format", "json"]
+    return {
+        "polars_runs": python(f"import polars as pl\nfor path in {[str(a), str(b)]!r}:\n    pl.read_ndjson(path)\n"),
+        "polars_gold": python(f"import polars as pl\npl.read_ndjson({str(gold)!r})\n"),
+        "gold": python(f"from ragtui.core.loading.gold import load_gold\nload_gold({str(gold)!r})\n"),
+        "run_a": load_one(a),
+        "run_b": load_one(b),
+        "both_runs": python(both_code),
+        "open_no_cache": python(open_code.replace("{cache}", "False")),
+        "open_cached": python(open_code.replace("{cache}", "True")),
+        "report_no_cache": [*report, "--no-cache"],
+        "report": report,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, default=100_000, help="questions a run (1000000 for the large case)")
+    parser.add_argument("--out", default=str(HERE / "out"))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-report", action="store_true", help="leave out the report rows (their bootstrap takes minutes)")
+    args = parser.parse_args()
+    out = Path(args.out)
+    cache = out / "cache" / "ragtui"
+    env = {**os.environ, "XDG_CACHE_HOME": str(out / "cache"), "PYTHONPATH": str(REPO)}
+    paths = write(args.size, out, parquet=False)
+    a, b = paths["a_jsonl"], paths["b_jsonl"]
+    gold = gold_file(a, out / f"gold_{args.size}.jsonl")
+    commands = children(a, b, gold)
+    load_before = os.getloadavg()
+    print(machine(), flush=True)
+    print(f"2 × {args.size:,} questions (JSONL, {a.stat().st_size / 1e9:.2f} GB each), gold set {gold.stat().st_size / 1e6:.0f} MB; "
+          f"median of {args.repeat} interleaved rounds [range]", flush=True)
+
+    times: dict[str, list[float]] = {}
+    peaks: dict[str, list[float]] = {}
+
+    def measure(name: str, before: Callable[[], None] | None = None) -> None:
+        if before is not None:
+            before()
+        seconds, megabytes = timed(commands[name], env)
+        times.setdefault(name, []).append(seconds)
+        peaks.setdefault(name, []).append(megabytes)
+        print(f"  {name:<16} {seconds:7.2f} s  peak {megabytes:7,.0f} MB", flush=True)
+
+    def empty_cache() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    for _ in range(args.repeat):
+        for name in ("polars_runs", "polars_gold", "gold", "run_a", "run_b", "both_runs", "open_no_cache"):
+            measure(name)
+        measure("open_cached", empty_cache)  # the first open: writes the cache
+        times["open_first"] = [*times.get("open_first", []), times["open_cached"].pop()]
+        measure("open_cached")  # the reopen
+        if not args.no_report:
+            measure("report_no_cache")
+            measure("report", empty_cache)
+            times["report_first"] = [*times.get("report_first", []), times["report"].pop()]
+            measure("report")
+    load_after = os.getloadavg()
+
+    def median(name: str) -> float:
+        return statistics.median(times[name])
+
+    def spread(name: str) -> str:
+        return f"{median(name):.2f} s [{min(times[name]):.2f}–{max(times[name]):.2f}]"
+
+    sums = [x + y for x, y in zip(times["run_a"], times["run_b"], strict=True)]
+    times["one_after_other"] = sums
+    rows = [
+        ("gold set read (`load_gold`)", "gold", "polars' `read_ndjson` of the gold file", "polars_gold", "≤ 1.5×"),
+        ("both runs loaded side by side (two threads)", "both_runs", "each run loaded alone, summed", "one_after_other", "≤ 0.7×"),
+        ("comparison opened with --gold, no cache, no intervals", "open_no_cache", "polars' bare read of both runs", "polars_runs", "≤ 1.3×"),
+        ("the same reopened from the run cache", "open_cached", "its first open (writes the cache)", "open_first", "≤ 25 %"),
+    ]
+    if not args.no_report:
+        rows += [
+            ("`report --gold --no-cache`", "report_no_cache", "polars' bare read of both runs", "polars_runs", "≤ 1.3×"),
+            ("`report --gold` reopened from the run cache", "report", "its first open (writes the cache)", "report_first", "≤ 25 %"),
+        ]
+    table = [
+        f"| figure, 2 × {args.size:,} | measured | reference | ratio | goal |",
+        "|---|---|---|---|---|",
+    ]
+    for what, name, reference, ref_name, goal in rows:
+        # The ratio of each round (figure and reference ran minutes apart at most), then their median and range.
+        ratios = [x / y for x, y in zip(times[name], times[ref_name], strict=True)]
+
+        def as_ratio(value: float, percent: bool = goal.endswith("%")) -> str:
+            return f"{value:.0%}" if percent else f"{value:.2f}×"
+
+        shown = f"{as_ratio(statistics.median(ratios))} [{as_ratio(min(ratios))}–{as_ratio(max(ratios))}]"
+        table.append(f"| {what} | {spread(name)} | {reference}: {spread(ref_name)} | {shown} | {goal} |")
+    print()
+    print("\n".join(table))
+    print(f"\nload average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} {load_before[2]:.1f}, "
+          f"after {load_after[0]:.1f} {load_after[1]:.1f} {load_after[2]:.1f} on {os.cpu_count()} cores")
+    print("\npeak memory, median MB: " + ", ".join(f"{name} {statistics.median(values):,.0f}" for name, values in peaks.items()))
+
+
+if __name__ == "__main__":
+    main()
