@@ -16,7 +16,7 @@ from textual.worker import get_current_worker
 
 from ragtui.core.triage.diffs import SENTENCE_LEVEL, DiffStopped
 from ragtui.ui.content.diff_view import COMPUTING, LEVEL_NOTES
-from ragtui.ui.models import answer_diffs
+from ragtui.ui.models import answer_diffs, question_rows
 from ragtui.ui.screens.question import QuestionScreen
 from tests.ui.conftest import poll_until
 from tests.ui.long_answer import long_answer_comparison, rewritten_text, sentence_text
@@ -30,6 +30,14 @@ NARROW = (80, 24)
 def rewritten(tmp_path_factory):
     """`long`: 5,000 judged sentences, ten in eleven rewritten by B; `short`: 3, the same in both."""
     return long_answer_comparison(tmp_path_factory.mktemp("rewritten"), SENTENCES, rewritten=True)
+
+
+@pytest.fixture(autouse=True)
+def rows_read_at_once(monkeypatch):
+    """The long rows read on the UI thread, as before they were read in a worker
+    (test_question_rows_worker.py): what these tests hold is the diff, from a view that
+    shows the question's texts from the first frame."""
+    monkeypatch.setattr(question_rows, "AT_ONCE_BYTES", 1 << 40)
 
 
 class HeldDiff:
