@@ -4,7 +4,8 @@ On a wide terminal (≥ 120 columns) both sides are shown and `t` / Tab picks th
 one (accent border, ▶); on a narrow one only the active side is shown, with a tab line
 naming it. B, the candidate under review, is active first. `n` / `p` step through the
 list the screen was opened with by redrawing in place (no screen pushed per step: fast
-at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
+at 100,000 questions); a question whose rows are long is read in a worker ("loading the
+question…" meanwhile, `QuestionRows`). `j` / `k` move the focused sentence of the active side, its
 reason and evidence in view; `v` / Enter opens the verdict inspector. `/` searches
 every text of the comparison (`n` / `N` then step the matches), `J` judges the answer
 again, `d` shows what changed from A to B (the answer diff made in a worker, once a
