@@ -207,7 +207,8 @@ class QuestionScreen(TriageScreen):
         self.redraw(reset_scroll=True)
         self._side(self.side).focus_body()
         self.call_after_refresh(self._show_the_cause)
-        self._read_if_loading()
+        # After the loading state is painted: the worker's parsing holds the GIL.
+        self.call_after_refresh(self._read_if_loading)
 
     def on_resize(self) -> None:
         self._layout_for(self.size.width)
@@ -304,7 +305,8 @@ class QuestionScreen(TriageScreen):
         self.sentence_at = self._first_focus()
         self.redraw(reset_scroll=True)
         self.call_after_refresh(self._show_the_cause)
-        self._read_if_loading()
+        # After the loading state is painted: the worker's parsing holds the GIL.
+        self.call_after_refresh(self._read_if_loading)
 
     # -- a question's rows: at once when short, else read in a worker (`QuestionRows`) --------
 
@@ -322,7 +324,7 @@ class QuestionScreen(TriageScreen):
         shows it. Rows being read for it are waited for; a worker reading another
         question's is cancelled (it stops before its second side; what it read is kept)."""
         question_id = self.question_id
-        if not self.data.loading or self._reading == question_id:
+        if not self.is_attached or not self.data.loading or self._reading == question_id:
             return
         self._reading = question_id
         comparison, rows = self.comparison, self.session.rows
@@ -644,7 +646,7 @@ class QuestionScreen(TriageScreen):
         self.data = self._data_now(self.question_id)
         self._fields_found.clear()
         self.redraw()
-        self._read_if_loading()
+        self.call_after_refresh(self._read_if_loading)
 
     def with_unretrieved_gold(self, row: dict[str, Any] | None) -> dict[str, Any] | None:
         """The row with the corpus text of each gold passage it did not retrieve (`--corpus`)."""
