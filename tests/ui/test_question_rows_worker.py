@@ -12,12 +12,11 @@ import threading
 
 import pytest
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.ui.models import question_rows
 from ragtui.ui.screens.question import LOADING, QuestionScreen
-from tests.ui.conftest import poll_until
+from tests.ui.conftest import held_until, poll_until
 from tests.ui.long_answer import long_answer_comparison, sentence_text
 from tests.ui.triage_data import host_app
 
@@ -49,9 +48,8 @@ def held_rows(monkeypatch):
         if texts and threading.current_thread() is not threading.main_thread():
             held.read.append((self.run.name, question_id))
             held.started.set()
-            while not held.release.wait(0.02):
-                if get_current_worker().is_cancelled:  # the app quit with the read held
-                    return None
+            if not held_until(held.release):  # the app quit with the read held
+                return None
         return question(self, question_id, texts=texts)
 
     monkeypatch.setattr(Evaluation, "question", held_question)
