@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -94,7 +94,7 @@ class GatedComparison:
         if not (fail_on_regression or fail_below_target or fail_on_drop):
             raise ValueError("ask for at least one gate: fail_on_regression, fail_below_target or fail_on_drop")
         results = run_gates(
-            cast("dict[str, Any]", self.report), on_regression=fail_on_regression, below_target=fail_below_target, on_drop=fail_on_drop,
+            self.report, on_regression=fail_on_regression, below_target=fail_below_target, on_drop=fail_on_drop,
             allow_unavailable=allow_unavailable, strict_targets=strict_targets,
         )
         lines = regression_lines(self.report) if "B" in self.report["runs"] else []

@@ -55,10 +55,6 @@ def agreement_document(result: Any, names: dict[str, dict[str, Any]]) -> dict[st
     return {"judges": names, "faithfulness": faithfulness, "utility": utility, "difference": difference}
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f} %"
-
-
 def _k(value: float | None) -> str:
     from ragtui.core.vocabulary import MINUS
 
@@ -67,7 +63,9 @@ def _k(value: float | None) -> str:
 
 def render_agreement(document: dict[str, Any], category_name: Any) -> str:
     """The text view of the document (every name neutralised)."""
-    from ragtui.core.calibration_words import cal_interval, cal_signed, cal_value
+    from ragtui.core.calibration_words import cal_interval
+    from ragtui.core.measuring.metric_specs import metric_by_name
+    from ragtui.core.vocabulary import delta_text, percent_text, value_text
 
     judges = document["judges"]
     lines = ["ragtui agreement"]
@@ -76,30 +74,31 @@ def render_agreement(document: dict[str, Any], category_name: Any) -> str:
         lines.append(f"{key}: {neutralize(judge['name'], keep_newlines=False)} · judge {neutralize(judge['judge_model'] or 'unknown', keep_newlines=False)}")
     f, u = document["faithfulness"], document["utility"]
     lines.append("")
-    lines.append(f"Faithfulness, {f['sentences']} sentences: agreement {_pct(f['agreement'])} · κ {_k(f['kappa'])} · α {_k(f['alpha'])}")
+    lines.append(f"Faithfulness, {f['sentences']} sentences: agreement {percent_text(f['agreement'])} · κ {_k(f['kappa'])} · α {_k(f['alpha'])}")
     if f["misaligned_answers"]:
         lines.append(f"  {f['misaligned_answers']} answers split into different sentences by the two judges: left out")
     for category, cell in f["by_category"].items():
         name = neutralize(category_name(category), keep_newlines=False)
-        lines.append(f"  {name}: {cell['sentences']} sentences · agreement {_pct(cell['agreement'])} · κ {_k(cell['kappa'])}")
+        lines.append(f"  {name}: {cell['sentences']} sentences · agreement {percent_text(cell['agreement'])} · κ {_k(cell['kappa'])}")
     lines.append(
-        f"Utility, {u['answers']} answers: exact {_pct(u['agreement'])} · within ±1 {_pct(u['within_one'])} · "
+        f"Utility, {u['answers']} answers: exact {percent_text(u['agreement'])} · within ±1 {percent_text(u['within_one'])} · "
         f"κ {_k(u['kappa'])} · weighted κ {_k(u['weighted_kappa'])} · α {_k(u['alpha'])}"
     )
     for category, cell in u["by_category"].items():
         name = neutralize(category_name(category), keep_newlines=False)
-        lines.append(f"  {name}: {cell['answers']} answers · exact {_pct(cell['agreement'])} · κ {_k(cell['kappa'])}")
+        lines.append(f"  {name}: {cell['answers']} answers · exact {percent_text(cell['agreement'])} · κ {_k(cell['kappa'])}")
     lines.append("")
     confidence = document["difference"]["confidence"]
-    lines.append(f"Difference J2 − J1 (paired, {confidence:.0%} interval over answers):")
+    lines.append(f"Difference J2 − J1 (paired, {percent_text(confidence, digits=0)} interval over answers):")
     for metric in ("faithfulness", "utility"):
         d = document["difference"][metric]
         if d["delta"] is None:
             lines.append(f"  {metric}: nothing both judged")
             continue
+        spec = metric_by_name(metric)
         lines.append(
-            f"  {metric}: {cal_value(metric, d['J1'])} → {cal_value(metric, d['J2'])}, "
-            f"{cal_signed(metric, d['delta'])}{cal_interval(metric, d['ci'], signed=True)} on {d['answers']} answers"
+            f"  {metric}: {value_text(d['J1'], spec)} → {value_text(d['J2'], spec)}, "
+            f"{delta_text(d['delta'], spec)}{cal_interval(metric, d['ci'], signed=True)} on {d['answers']} answers"
         )
     return "\n".join(lines) + "\n"
 

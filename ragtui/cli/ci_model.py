@@ -3,8 +3,8 @@
 `ci_report` is the one function that reads the report document (`build_report`'s dicts),
 the comparison behind it (question texts, passages, verdicts) and the gates' results; the
 renderers read only the frozen dataclasses below. It formats numbers with the text
-report's own functions (`value_text`, `delta_text`, …) and words with the vocabulary's,
-so a CI view and the text report say the same thing.
+vocabulary's formats (`value_text`, `delta_ci_text`, …, as the text report and the app) and
+words, so a CI view and the text report say the same thing.
 
 Strings from files (ids, questions, passages, run and category names, warnings) are kept
 as they came: each renderer escapes them for its own medium.
@@ -15,10 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ragtui.cli.render import delta_text, headline_names, status_summary, target_text, value_text
+from ragtui.cli.render import headline_names, metric_cells, status_summary
 from ragtui.core.comparing.gates import GateResult
 from ragtui.core.comparing.report_model import Report
-from ragtui.core.vocabulary import CAUSE_EXPLAINED, KIND_LABELS, VERDICT_LABEL, status_label
+from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.vocabulary import (
+    CAUSE_EXPLAINED,
+    KIND_LABELS,
+    VERDICT_LABEL,
+    delta_ci_text,
+    status_label,
+    target_text,
+    value_text,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -119,8 +128,9 @@ class QuestionLine:
     texts_error: str | None = None
 
     def falls_text(self) -> str:
-        """`faithfulness 1.000 → 0.667; utility 5.00 → n/a` (empty when nothing fell)."""
-        return "; ".join(f"{fall.metric} {value_text(fall.metric, fall.a)} → {value_text(fall.metric, fall.b)}" for fall in self.falls)
+        """`faithfulness 100.0% → 66.7%; utility 5.00 → n/a` (empty when nothing fell)."""
+        specs = [metric_by_name(fall.metric) for fall in self.falls]
+        return "; ".join(f"{fall.metric} {value_text(fall.a, spec)} → {value_text(fall.b, spec)}" for fall, spec in zip(self.falls, specs, strict=True))
 
 
 @dataclass(frozen=True)
@@ -158,11 +168,12 @@ def _metrics(report: Report, two: bool) -> tuple[MetricLine, ...]:
     lines = []
     for name, m in report["metrics"].items():
         verdict = m.get("verdict") or ""
+        spec, a, b = metric_cells(name, m)
         lines.append(
             MetricLine(
-                name=name, target=target_text(name, m), a=value_text(name, m["A"]),
-                b=value_text(name, m["B"]) if two else None,
-                delta=delta_text(name, m["delta"], m["ci"]) if two else None,
+                name=name, target=target_text(m["target"], spec, missing=""), a=a,
+                b=b if two else None,
+                delta=delta_ci_text(m.get("delta"), m.get("ci"), spec) if two else None,
                 verdict=verdict, verdict_label=VERDICT_LABEL.get(verdict, "n/a") if two else None,
                 target_a=m["meets_target"].get("A"), target_b=m["meets_target"].get("B"),
                 drop_flagged=bool(m.get("drop_flagged")),
@@ -178,7 +189,8 @@ def _categories(report: Report, two: bool) -> tuple[CategoryLine, ...]:
         cells = []
         for name in headline_names(report):
             cell = data["metrics"][name]
-            text = value_text(name, cell["A"]) + (f" → {value_text(name, cell['B'])}" if two else "")
+            _, a, b = metric_cells(name, cell)
+            text = a + (f" → {b}" if two else "")
             target = (cell.get("meets_target") or {}).get(latest) if cell.get(latest) is not None else None
             cells.append(CategoryCell(name, text, target))
         lines.append(CategoryLine(key, data["name"], data["n"], tuple(cells)))

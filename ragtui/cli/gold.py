@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.cli.messages import say
+from ragtui.core.vocabulary import percent_text, points_text
 
 
 class _CorpusThenRuns(argparse.Action):
@@ -74,7 +75,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _drop(value: float | None) -> str:
-    return "none" if value is None else f"{value * 100:.0f} pts"
+    return "none" if value is None else points_text(value, digits=0)
 
 
 def render_check(report: dict[str, Any], *, gold_name: str, runs: int, corpus: int | None) -> str:
@@ -82,14 +83,14 @@ def render_check(report: dict[str, Any], *, gold_name: str, runs: int, corpus: i
     from ragtui.cli.render import _safe, _table, _wrapped
 
     share = report["unanswerable_share"]
-    lines = [f"Gold set {_safe(gold_name)}: {report['questions']} questions (course: 50–200), {share:.0%} unanswerable (course: 20–30 %)"]
+    lines = [f"Gold set {_safe(gold_name)}: {report['questions']} questions (course: 50–200), {percent_text(share, digits=0)} unanswerable (course: 20–30 %)"]
     power = report["power"]
     lines += _wrapped(
-        "", f"Smallest detectable drop of a 0/1 metric (recall, abstention) at {power['level']:.0%} power and "
-        f"{power['confidence']:.0%} confidence, if {power['assumed_discordance']:.0%} of questions change outcome between two runs:",
+        "", f"Smallest detectable drop of a 0/1 metric (recall, abstention) at {percent_text(power['level'], digits=0)} power and "
+        f"{percent_text(power['confidence'], digits=0)} confidence, if {percent_text(power['assumed_discordance'], digits=0)} of questions change outcome between two runs:",
     )
     rows = [
-        [_safe(name), str(c["n"]), f"{c['share']:.0%}", str(c["answerable"]), str(c["unanswerable"]), _drop(c["detectable_drop"])]
+        [_safe(name), str(c["n"]), percent_text(c['share'], digits=0), str(c["answerable"]), str(c["unanswerable"]), _drop(c["detectable_drop"])]
         for name, c in report["categories"].items()
     ]
     total_unanswerable = sum(c["unanswerable"] for c in report["categories"].values())

@@ -8,15 +8,15 @@ goes through `neutralize`, so a run name cannot smuggle escape sequences to the 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
 from typing import Any
 
 from ragtui.cli import render_system as system
 from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_gold import group_tables
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
-from ragtui.core.comparing.report_model import Report, groups
-from ragtui.core.measuring.metric_specs import HEADLINE, is_score
+from ragtui.core.comparing.report_model import CellFields, MetricFields, Report, RunFields, groups
+from ragtui.core.comparing.targets import metric_spec
+from ragtui.core.measuring.metric_specs import HEADLINE, MetricSpec
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
     CAUSE_EXPLAINED,
@@ -26,8 +26,12 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
+    delta_ci_text,
+    percent_text,
     target_mark,
     target_symbol,
+    target_text,
+    value_text,
 )
 
 WIDTH = 80  # the text report reads in an 80-column terminal
@@ -43,34 +47,10 @@ def _safe(text: Any) -> str:
     return neutralize(text, keep_newlines=False)
 
 
-def value_text(name: str, value: float | None) -> str:
-    if value is None:
-        return "n/a"
-    return system.quantity_value(name, value) or (f"{value:.2f}" if is_score(name) else f"{value:.3f}")
-
-
-def delta_text(name: str, delta: float | None, ci: list | None, *, unit: bool = True) -> str:
-    """`+2.0 pts (−1.0…+5.0)` for rates, `+0.12 (−0.05…+0.30)` for the 1–5 utility.
-
-    `unit=False` leaves out " pts" (the text table names the unit in its header).
-    """
-    if delta is None or system.quantity_scale(name):  # n/a, or `+250 ms (+122…+405)`
-        return system.quantity_delta(name, delta, ci)
-    if is_score(name):
-        body = f"{delta:+.2f}"
-        interval = f" ({ci[0]:+.2f}…{ci[1]:+.2f})" if ci and ci[0] is not None else ""
-    else:
-        body = f"{delta * 100:+.1f}" + (" pts" if unit else "")
-        interval = f" ({ci[0] * 100:+.1f}…{ci[1] * 100:+.1f})" if ci and ci[0] is not None else ""
-    return (body + interval).replace("-", "−")
-
-
-def target_text(name: str, metric: Mapping[str, Any]) -> str:
-    target = metric.get("target")
-    if target is None:
-        return ""
-    op = "≥" if metric.get("higher_is_better", True) else "≤"
-    return op + (system.quantity_value(name, target) or f"{target:.2f}")
+def metric_cells(name: str, metric: MetricFields | CellFields) -> tuple[MetricSpec, str, str]:
+    """A metric's spec and its A and B values as every table of the reports prints them."""
+    spec = metric_spec(name, metric)
+    return spec, value_text(metric["A"], spec), value_text(metric.get("B"), spec)
 
 
 def _table(rows: list[list[str]], header: list[str], gap: str = "  ") -> list[str]:
@@ -104,7 +84,7 @@ def _runs_lines(report: Report) -> list[str]:
     return lines
 
 
-def directed_text(run: Mapping[str, Any]) -> str:
+def directed_text(run: RunFields) -> str:
     """`⚠ 2 questions address the judge (1 answer, 1 passage)`: the detector's count for one run."""
     directed = run.get("judge_directed") or {}
     count = directed.get("questions", 0)
@@ -116,24 +96,28 @@ def directed_text(run: Mapping[str, Any]) -> str:
     )
 
 
-def drop_note(name: str, metric: Mapping[str, Any]) -> str | None:
+def drop_note(name: str, metric: MetricFields) -> str | None:
     if not metric.get("drop_flagged") or metric.get("verdict") == "regressed":
         return None
-    return f"{name}: {delta_text(name, metric['delta'], metric['ci'])}: a drop larger than max_drop, could be noise at n = {metric['n']}"
+    delta = delta_ci_text(metric.get("delta"), metric.get("ci"), metric_spec(name, metric))
+    return f"{name}: {delta}: a drop larger than max_drop, could be noise at n = {metric['n']}"
 
 
 def _main_rows(report: Report, two: bool) -> list[list[str]]:
     rows = []
     for name, m in system.quality_metrics(report):  # latency, cost, tokens have their own table (render_system)
-        row = [name, target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}"]
+        spec, a, b = metric_cells(name, m)
+        # The target mark attached to the value, as in the category table: `100.0%✓` keeps the
+        # table within 80 columns when both runs reach 100%.
+        row = [name, target_text(m["target"], spec, missing=""), f"{a}{target_mark(m['meets_target']['A'])}"]
         if two:
             verdict = m.get("verdict") or ""
             flag = "!" if m.get("drop_flagged") else ""
             # The judge mark goes on the name: the Δ column is the table's widest at 80 columns.
             row[0] += DISAGREE_MARK if m.get("judge_changed") else ""
             row += [
-                f"{value_text(name, m['B'])} {target_mark(m['meets_target']['B'])}",
-                delta_text(name, m["delta"], m["ci"], unit=False) + flag,
+                f"{b}{target_mark(m['meets_target']['B'])}",
+                delta_ci_text(m.get("delta"), m.get("ci"), spec, unit=False) + flag,
                 f"{VERDICT_SYMBOL.get(verdict, ' ')} {VERDICT_LABEL.get(verdict, 'n/a')}",
             ]
         else:
@@ -198,25 +182,24 @@ def _category_rows(report: Report, two: bool, section: str = "categories") -> li
             # The latest run's verdict against the target, attached so the table fits 80 columns.
             latest = "B" if two else "A"
             symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
-            text = value_text(name, cell["A"])
-            if two:
-                text += f" → {value_text(name, cell['B'])}"
+            _, a, b = metric_cells(name, cell)
+            text = a + (f" → {b}" if two else "")
             cells.append(text + symbol)
         rows.append([_safe(data["name"]), str(data["n"]), *cells])
     return rows
 
 
 def calibration_text(calibration: dict[str, Any]) -> str:
-    """`30 answers, 84 sentence pairs: 91.2 % agree, κ 0.70; utility: 63 % exact, 93 % within ±1`."""
+    """`30 answers, 84 sentence pairs: 91.2% agree, κ 0.70; utility: 63% exact, 93% within ±1`."""
     parts = [f"{calibration['answers']} answers, {calibration['sentences']} sentence pairs"]
     if calibration["sentence_agreement"] is not None:
         kappa = calibration["sentence_kappa"]
-        parts[0] += f": {calibration['sentence_agreement']:.1%} agree" + (f", κ {kappa:.2f}" if kappa is not None else "")
+        parts[0] += f": {percent_text(calibration['sentence_agreement'])} agree" + (f", κ {kappa:.2f}" if kappa is not None else "")
     if calibration["misaligned_answers"]:
         parts.append(f"{calibration['misaligned_answers']} answers judged on a different sentence count, not compared")
     if calibration["utility_exact"] is not None:
         parts.append(
-            f"utility: {calibration['utility_exact']:.0%} exact, {calibration['utility_within_one']:.0%} within ±1 "
+            f"utility: {percent_text(calibration['utility_exact'], digits=0)} exact, {percent_text(calibration['utility_within_one'], digits=0)} within ±1 "
             f"(mean |Δ| {calibration['utility_mean_abs_diff']:.2f})"
         )
     return "; ".join(parts)

@@ -7,7 +7,6 @@ number formats are `ragtui.core.calibration_words`, shared with the app.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ragtui.core.calibration_words import (
@@ -16,14 +15,15 @@ from ragtui.core.calibration_words import (
     bias_text,
     budget_text,
     cal_interval,
-    cal_signed,
     corrected_text,
     noise_text,
     plan_text,
     worth_text,
 )
-from ragtui.core.comparing.report_model import Report
+from ragtui.core.comparing.report_model import MetricFields, Report
+from ragtui.core.measuring.metric_specs import metric_by_name
 from ragtui.core.sanitize import neutralize
+from ragtui.core.vocabulary import delta_text, percent_text
 
 
 def _bias(metric: str, bias: dict[str, Any] | None) -> str | None:
@@ -43,7 +43,7 @@ def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] |
         if a["agreement"] is None:
             continue
         kappa = f" κ {a['kappa']:.2f}" if a["kappa"] is not None else ""
-        parts.append(f"{neutralize(names.get(category, category), keep_newlines=False)} {a['agreement']:.0%}{kappa} ({a['sentences']})")
+        parts.append(f"{neutralize(names.get(category, category), keep_newlines=False)} {percent_text(a['agreement'], digits=0)}{kappa} ({a['sentences']})")
     if parts:
         lines.append("by category: " + " · ".join(parts))
     if c["sentences"]:
@@ -58,9 +58,9 @@ def calibration_detail_lines(c: dict[str, Any], category_names: dict[str, str] |
     return lines
 
 
-def side_value(metric: Mapping[str, Any], side: str) -> float | None:
+def side_value(metric: MetricFields, side: str) -> float | None:
     """A run's value of a metric ("A" or "B")."""
-    return metric.get(side)
+    return metric["A"] if side == "A" else metric.get("B")
 
 
 def corrected_lines(report: Report) -> list[tuple[str, str]]:
@@ -101,7 +101,7 @@ def corrected_lines(report: Report) -> list[tuple[str, str]]:
                 name = names(following["category"]) if following.get("category") else None
                 out.append((f"  {metric} {side} plan: ", plan_text(metric, name, following.get("more", 0), plan["target_half_width"], plan["total"])))
         if entry.get("delta") is not None:
-            out.append((f"  {metric} Δ: ", f"{cal_signed(metric, entry['delta'])}{cal_interval(metric, entry['delta_ci'], signed=True)} (corrected B − corrected A)"))
+            out.append((f"  {metric} Δ: ", f"{delta_text(entry['delta'], metric_by_name(metric))}{cal_interval(metric, entry['delta_ci'], signed=True)} (corrected B − corrected A)"))
     return out
 
 

@@ -10,9 +10,6 @@ document (7)"; and the grid's cells whose change survives the adjustment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.measuring.metric_specs import MetricSpec, metric_by_name
 from ragtui.core.sanitize import neutralize
@@ -23,6 +20,7 @@ from ragtui.core.vocabulary import (
     count_text,
     drop_text,
     interval_text,
+    percent_text,
     target_symbol,
     target_text,
 )
@@ -44,12 +42,12 @@ def _targeted(report: Report) -> list[tuple[str, MetricSpec, MetricFields]]:
     return rows
 
 
-def _reading(metric: Mapping[str, Any], run: str, spec: MetricSpec) -> str:
+def _reading(metric: MetricFields, run: str, spec: MetricSpec) -> str:
     verdict = (metric.get("meets_target") or {}).get(run)
     ci = (metric.get("ci_by_run") or {}).get(run)
     if verdict is None or ci is None:
         return "n/a"
-    return f"{target_symbol(verdict)} {verdict} {interval_text((ci[0], ci[1]), spec)}"
+    return f"{target_symbol(verdict)} {verdict} {interval_text(ci, spec)}"
 
 
 def _target_rows(report: Report) -> list[list[str]]:
@@ -80,8 +78,8 @@ def _power_rows(report: Report) -> list[list[str]]:
 def _power_title(report: Report) -> str:
     power = report["power"]
     return (
-        f"Power ({power['level']:.0%} power, {power['confidence']:.0%} confidence): the smallest drop "
-        f"this comparison detects, and the questions needed to detect a drop of {power['max_drop'] * 100:g} pts"
+        f"Power ({percent_text(power['level'], digits=0)} power, {percent_text(power['confidence'], digits=0)} confidence): the smallest drop "
+        f"this comparison detects, and the questions needed to detect a drop of {drop_text(power['max_drop'], metric_by_name('recall'))}"
     )
 
 

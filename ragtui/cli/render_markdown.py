@@ -12,13 +12,11 @@ from __future__ import annotations
 from ragtui.cli.render import (
     LEGEND_TEXT,
     calibration_text,
-    delta_text,
     directed_text,
     drop_note,
     headline_names,
+    metric_cells,
     status_summary,
-    target_text,
-    value_text,
 )
 from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
 from ragtui.cli.render_system import system_errors_text
@@ -33,8 +31,10 @@ from ragtui.core.vocabulary import (
     UNSTABLE_MARK,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
+    delta_ci_text,
     target_mark,
     target_symbol,
+    target_text,
 )
 
 
@@ -60,13 +60,14 @@ def _metrics(report: Report, two: bool) -> list[str]:
     header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
     rows = []
     for name, m in report["metrics"].items():
-        row = [f"`{name}`", target_text(name, m), f"{value_text(name, m['A'])} {target_mark(m['meets_target']['A'])}".strip()]
+        spec, a, b = metric_cells(name, m)
+        row = [f"`{name}`", target_text(m["target"], spec, missing=""), f"{a} {target_mark(m['meets_target']['A'])}".strip()]
         if two:
-            verdict = m.get("verdict") or "" or ""
+            verdict = m.get("verdict") or ""
             flags = ("!" if m.get("drop_flagged") else "") + ("≠" if m.get("judge_changed") else "")
             row += [
-                f"{value_text(name, m['B'])} {target_mark(m['meets_target']['B'])}".strip(),
-                delta_text(name, m["delta"], m["ci"]) + (f" {flags}" if flags else ""),
+                f"{b} {target_mark(m['meets_target']['B'])}".strip(),
+                delta_ci_text(m.get("delta"), m.get("ci"), spec) + (f" {flags}" if flags else ""),
                 f"{VERDICT_SYMBOL.get(verdict, '')} {VERDICT_LABEL.get(verdict, 'n/a')}".strip(),
             ]
         else:
@@ -90,7 +91,8 @@ def _categories(report: Report, two: bool, section: str = "categories") -> list[
             cell = data["metrics"][name]
             # The latest run's verdict against the target, as in the text report.
             symbol = target_symbol((cell.get("meets_target") or {}).get(latest)) if cell.get(latest) is not None else ""
-            cells.append(value_text(name, cell["A"]) + (f" → {value_text(name, cell['B'])}" if two else "") + symbol)
+            _, a, b = metric_cells(name, cell)
+            cells.append(a + (f" → {b}" if two else "") + symbol)
         rows.append([md_code(data["name"]), str(data["n"]), *cells])
     if section == "tags":
         title = "**By tag of the gold set** (A → B; a question counts in each of its tags)" if two else "**By tag of the gold set**"

@@ -14,35 +14,48 @@ from ragtui.cli.render import (
     _safe,
     _table,
     _wrapped,
-    delta_text,
     headline_names,
+    metric_cells,
     render_text,
+)
+from ragtui.cli.render_markdown import render_markdown
+from ragtui.core.comparing.report_model import MetricFields, MultiReport
+from ragtui.core.comparing.targets import metric_spec
+from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.sanitize import md_code
+from ragtui.core.vocabulary import (
+    TRADEOFF_BEST,
+    TRADEOFF_DOMINATED,
+    TRADEOFF_FRONT,
+    VERDICT_LABEL,
+    VERDICT_SYMBOL,
+    delta_text,
+    target_mark,
     target_text,
     value_text,
 )
-from ragtui.cli.render_markdown import render_markdown
-from ragtui.core.sanitize import md_code
-from ragtui.core.vocabulary import TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT, VERDICT_LABEL, VERDICT_SYMBOL, target_mark
 
 LEGEND = "Δ against A, in points (utility's in score units): " + " · ".join(
     f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in ("improved", "regressed", "no_clear_change")
 )
 
 
-def _cell(name: str, metric: dict[str, Any], side: str) -> str:
-    """`0.867 ✓ ▲+7.8`: the run's value, its target mark and (for a candidate) Δ with its verdict."""
-    if metric[side] is None:
-        return value_text(name, None)
-    text = f"{value_text(name, metric[side])} {target_mark(metric['meets_target'][side])}".rstrip()
+def _cell(name: str, metric: MetricFields, side: str) -> str:
+    """`86.7% ✓ ▲+7.8`: the run's value, its target mark and (for a candidate) Δ with its verdict."""
+    spec, a, b = metric_cells(name, metric)
+    value = a if side == "A" else b
+    if value == "n/a":
+        return value
+    text = f"{value} {target_mark(metric['meets_target'][side])}".rstrip()
     if side == "B" and metric.get("delta") is not None:
         symbol = VERDICT_SYMBOL.get(metric.get("verdict") or "", " ")
-        text += f" {symbol}{delta_text(name, metric['delta'], None, unit=False)}"
+        text += f" {symbol}{delta_text(metric['delta'], spec, unit=False)}"
     return text
 
 
-def _summary_rows(report: dict[str, Any], names: list[str], *, safe=_safe) -> list[list[str]]:
+def _summary_rows(report: MultiReport, names: list[str], *, safe=_safe) -> list[list[str]]:
     first = report["comparisons"][0]
-    rows = [["", "target", *[target_text(n, first["metrics"][n]) for n in names]]]
+    rows = [["", "target", *[target_text(first["metrics"][n]["target"], metric_spec(n, first["metrics"][n]), missing="") for n in names]]]
     rows.append(["A", safe(report["runs"][0]["name"]), *[_cell(n, first["metrics"][n], "A") for n in names]])
     for run, pair in zip(report["runs"][1:], report["comparisons"], strict=True):
         rows.append([run["label"], safe(run["name"]), *[_cell(n, pair["metrics"][n], "B") for n in names]])
@@ -62,15 +75,14 @@ def _tradeoff_rows(section: dict[str, Any], *, safe=_safe) -> list[list[str]]:
         label = point["label"]
         shape = TRADEOFF_BEST if label == section["best"] else (TRADEOFF_FRONT if label in section["front"] else TRADEOFF_DOMINATED)
         k = f"{point['k']}{'' if point['k_from'] == 'metadata' else '*'}"
-        values = [value_text(name, point[name]) for name in ("recall", "faithfulness", "utility")]
+        values = [value_text(point[name], metric_by_name(name)) for name in ("recall", "faithfulness", "utility")]
         rows.append([f"{shape} {label}", safe(point["name"]), k, *values])
     return rows
 
 
 def _tradeoff_note(section: dict[str, Any]) -> str:
     targets = section["targets"]
-    marks = [f"recall@k target {value_text('recall', targets['recall'])}" if targets["recall"] is not None else "",
-             f"faithfulness target {value_text('faithfulness', targets['faithfulness'])}" if targets["faithfulness"] is not None else ""]
+    marks = [f"{name} target {target_text(targets[key], metric_by_name(key))}" for key, name in (("recall", "recall@k"), ("faithfulness", "faithfulness")) if targets[key] is not None]
     starred = any(point["k_from"] != "metadata" for point in section["points"])
     return " · ".join(part for part in [*marks, "* k read from the run's name or the comparison" if starred else ""] if part)
 
@@ -79,7 +91,7 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def render_multi_text(report: dict[str, Any]) -> str:
+def render_multi_text(report: MultiReport) -> str:
     """Every run's headline against A, then each comparison as `render_text` shows a pair."""
     runs = report["runs"]
     lines = [f"ragtui report: {len(runs)} runs, each compared with A (k = {report['k']})"]
@@ -105,7 +117,7 @@ def render_multi_text(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_multi_markdown(report: dict[str, Any]) -> str:
+def render_multi_markdown(report: MultiReport) -> str:
     """A summary table for a PR comment, then each comparison as `render_markdown` shows a pair."""
     runs = report["runs"]
     names = headline_names(report["comparisons"][0])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ragtui.core.comparing.report_model import MetricFields, Report, RunFields
 from ragtui.core.measuring.metric_specs import metric_by_name
-from ragtui.core.vocabulary import VERDICT_LABEL, VERDICT_SYMBOL, quantity_text, target_symbol
+from ragtui.core.vocabulary import VERDICT_LABEL, VERDICT_SYMBOL, delta_ci_text, target_symbol, value_text
 
 QUANTITY_LEGEND = "(lower is better; " + ", ".join(f"{VERDICT_SYMBOL[v]} {VERDICT_LABEL[v]}" for v in VERDICT_SYMBOL) + ")"
 
@@ -37,38 +37,15 @@ def quality_metrics(report: Report) -> list[tuple[str, MetricFields]]:
     return [(name, m) for name, m in report["metrics"].items() if quantity_scale(name) is None]
 
 
-def quantity_value(name: str, value: float) -> str:
-    """`1562 ms`, `$0.000824`, `937 tokens` for a quantity metric; "" for any other."""
-    scale = quantity_scale(name)
-    return "" if scale is None else quantity_text(value, scale)
-
-
-def quantity_delta(name: str, delta: float | None, ci: list[float | None] | None) -> str:
-    """`+250 ms (+122…+405)`: the unit once; `n/a` without a Δ."""
-    scale = quantity_scale(name)
-    if delta is None or scale is None:
-        return "n/a"
-    interval = ""
-    if ci and ci[0] is not None and ci[1] is not None:
-        interval = f" ({quantity_text(ci[0], scale, signed=True, unit=False)}…{quantity_text(ci[1], scale, signed=True, unit=False)})"
-    return quantity_text(delta, scale, signed=True) + interval
-
-
 def _row(name: str, m: MetricFields, two: bool) -> list[str]:
     """name, target, A (with its target mark), and with two runs B, Δ (95 % CI) and the verdict's symbol."""
-    scale = quantity_scale(name)
-    assert scale is not None
-
-    def shown(value: float | None, signed: bool = False) -> str:
-        return "n/a" if value is None else quantity_text(value, scale, signed=signed, unit=False)
-
-    target = "" if m.get("target") is None else "≤" + shown(m["target"])
-    row = [name, target, f"{shown(m['A'])} {target_symbol(m['meets_target']['A'])}".rstrip()]
+    spec = metric_by_name(name)
+    target = "" if m.get("target") is None else "≤" + value_text(m["target"], spec, unit=False)
+    row = [name, target, f"{value_text(m['A'], spec, unit=False)} {target_symbol(m['meets_target']['A'])}".rstrip()]
     if two:
-        ci = m.get("ci")
-        interval = f" ({shown(ci[0], True)}…{shown(ci[1], True)})" if ci and ci[0] is not None else ""
-        delta = "n/a" if m.get("delta") is None else shown(m["delta"], True) + interval
-        row += [f"{shown(m['B'])} {target_symbol(m['meets_target']['B'])}".rstrip(), delta + ("!" if m.get("drop_flagged") else ""), VERDICT_SYMBOL.get(m.get("verdict") or "", " ")]
+        delta = delta_ci_text(m.get("delta"), m.get("ci"), spec, unit=False)
+        b = value_text(m.get("B"), spec, unit=False)
+        row += [f"{b} {target_symbol(m['meets_target']['B'])}".rstrip(), delta + ("!" if m.get("drop_flagged") else ""), VERDICT_SYMBOL.get(m.get("verdict") or "", " ")]
     else:
         row.append(str(m["n"]))
     return row

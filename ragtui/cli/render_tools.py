@@ -1,25 +1,27 @@
 """The peer tools' own metrics in the text and markdown reports: one table per tool.
 
-Rows come from the report's `tool_metrics` (never re-computed). A metric on the 0…1
-scale reads like ragtui's rates (Δ in points); any other scale in its own units. Metric
+Rows come from the report's `tool_metrics` (never re-computed), in ragtui's formats: a
+metric on the 0…1 scale reads like ragtui's rates (`91.7%`, Δ in points); any other scale
+like a score. Metric
 names come from the tool's file: they are neutralised (text) and set in code spans (markdown, `md_code`).
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
-from typing import Any
 
-from ragtui.core.comparing.report_model import MetricFields, Report
+from ragtui.core.comparing.report_model import MetricFields, Report, RunFields
+from ragtui.core.comparing.targets import metric_spec
 from ragtui.core.sanitize import md_code, neutralize
 from ragtui.core.vocabulary import (
-    MINUS,
     TOOL_LABELS,
     VERDICT_LABEL,
     VERDICT_SYMBOL,
+    delta_ci_text,
     status_source_text,
     target_mark,
+    target_text,
+    value_text,
 )
 
 NAME_WIDTH = 18  # the text table fits 80 columns with a metric name this long
@@ -31,44 +33,27 @@ def status_from_line(report: Report) -> str | None:
     return status_source_text(report.get("status_from", "ragtui"), tools) if tools else None
 
 
-def tool_counts_text(run: Mapping[str, Any]) -> str:
+def tool_counts_text(run: RunFields) -> str:
     """`DeepEval: 7 verdicts · 2 failing · 1 tool error` for a run's header."""
-    title = TOOL_LABELS.get(run["tool"], run["tool"])
-    errors = run["tool_errors"]
-    return f"{title}: {run['tool_verdicts']} verdicts · {run['tool_failing']} failing · {errors} tool error{'s' if errors != 1 else ''}"
+    tool = run.get("tool") or ""
+    title = TOOL_LABELS.get(tool, tool)
+    errors = run.get("tool_errors", 0)
+    return f"{title}: {run.get('tool_verdicts', 0)} verdicts · {run.get('tool_failing', 0)} failing · {errors} tool error{'s' if errors != 1 else ''}"
 
 
-def _value(metric: Mapping[str, Any], value: float | None) -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:.3f}" if metric.get("scale") == "rate" else f"{value:.2f}"
+def _cells(name: str, metric: MetricFields, *, unit: bool) -> tuple[str, str, str]:
+    """A tool metric's A, B and Δ (95 % CI) in ragtui's formats: a 0…1 scale reads as a rate."""
+    spec = metric_spec(name, metric)
+    return value_text(metric["A"], spec), value_text(metric.get("B"), spec), delta_ci_text(metric.get("delta"), metric.get("ci"), spec, unit=unit)
 
 
-def _signed(number: float, digits: int) -> str:
-    return f"{number:+.{digits}f}".replace("-", MINUS)
+def _threshold(name: str, metric: MetricFields) -> str:
+    """The tool's own pass threshold, written as a target: `≥ 50%`."""
+    return target_text(metric.get("threshold"), metric_spec(name, metric), missing="")
 
 
-def _delta(metric: Mapping[str, Any], *, unit: bool) -> str:
-    delta, ci = metric.get("delta"), metric.get("ci")
-    if delta is None:
-        return "n/a"
-    rate = metric.get("scale") == "rate"
-    scale, digits = (100, 1) if rate else (1, 2)
-    text = _signed(delta * scale, digits) + (" pts" if rate and unit else "")
-    if ci and ci[0] is not None:
-        text += f" ({_signed(ci[0] * scale, digits)}…{_signed(ci[1] * scale, digits)})"
-    return text
-
-
-def _threshold(metric: Mapping[str, Any]) -> str:
-    threshold = metric.get("threshold")
-    if threshold is None:
-        return ""
-    return ("≥" if metric.get("higher_is_better", True) else "≤") + f"{threshold:g}"
-
-
-def _errors(metric: Mapping[str, Any]) -> str:
-    return "/".join(str(count) for count in metric["errors"].values())
+def _errors(metric: MetricFields) -> str:
+    return "/".join(str(count) for count in metric.get("errors", {}).values())
 
 
 def _by_tool(report: Report) -> dict[str, dict[str, MetricFields]]:
@@ -92,12 +77,13 @@ def tool_text_lines(report: Report, table) -> list[str]:
         header = ["metric", "thr", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
         rows = []
         for name, m in metrics.items():
-            row = [_short_name(name), _threshold(m), f"{_value(m, m['A'])} {target_mark(m['meets_target'].get('A'))}"]
+            a, b, delta = _cells(name, m, unit=False)
+            row = [_short_name(name), _threshold(name, m), f"{a} {target_mark(m['meets_target'].get('A'))}"]
             if two:
                 verdict = m.get("verdict")
                 row += [
-                    f"{_value(m, m['B'])} {target_mark(m['meets_target'].get('B'))}",
-                    _delta(m, unit=False),
+                    f"{b} {target_mark(m['meets_target'].get('B'))}",
+                    delta,
                     f"{VERDICT_SYMBOL.get(verdict or '', ' ')} {VERDICT_LABEL.get(verdict or '', 'n/a')}",
                 ]
             else:
@@ -123,12 +109,13 @@ def tool_markdown_lines(report: Report) -> list[str]:
         header = ["metric", "threshold", "A"] + (["B", "Δ (95 % CI)", "verdict", "errors A/B"] if two else ["n", "errors"])
         out += ["", f"**{title}'s own metrics**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for name, m in metrics.items():
-            row = [md_code(name), _threshold(m), f"{_value(m, m['A'])} {target_mark(m['meets_target'].get('A'))}".strip()]
+            a, b, delta = _cells(name, m, unit=True)
+            row = [md_code(name), _threshold(name, m), f"{a} {target_mark(m['meets_target'].get('A'))}".strip()]
             if two:
                 verdict = m.get("verdict")
                 row += [
-                    f"{_value(m, m['B'])} {target_mark(m['meets_target'].get('B'))}".strip(),
-                    _delta(m, unit=True),
+                    f"{b} {target_mark(m['meets_target'].get('B'))}".strip(),
+                    delta,
                     f"{VERDICT_SYMBOL.get(verdict or '', '')} {VERDICT_LABEL.get(verdict or '', 'n/a')}",
                     _errors(m),
                 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from ragtui.cli.ci_output import CI_FORMATS
 from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
@@ -109,7 +109,7 @@ def _gates(args: argparse.Namespace, report: Report) -> list[GateResult]:
     from ragtui.core.comparing.gates import run_gates
 
     return run_gates(
-        cast("dict[str, Any]", report), on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
+        report, on_regression=args.fail_on_regression, below_target=args.fail_below_target, on_drop=args.fail_on_drop,
         allow_unavailable=args.allow_unavailable, strict_targets=args.strict_targets,
     )
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.errors import InputError
@@ -23,11 +20,9 @@ from ragtui.core.loading.runs import load_run
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import Evaluation, evaluate
 from ragtui.core.measuring.tool_scores import apply_status_source, resolve_status_source, with_tool_scores
+from ragtui.core.side_by_side import side_by_side
 
 __all__ = ["Inputs", "load_comparison", "load_comparisons", "resolve_k"]
-
-T = TypeVar("T")
-U = TypeVar("U")
 
 
 def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
@@ -37,30 +32,6 @@ def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
     if config.k is not None:
         return config.k
     return run.meta.k or DEFAULT_K
-
-
-def _side_by_side(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:
-    """`second` in a thread while `first` runs in this one: polars works without the GIL, so
-    two runs' reads (or measures) overlap on two cores — a quarter less wall time for two
-    100,000-question runs. A daemon thread, not an executor's, which the interpreter waits
-    for at exit: quitting the app during a long load must not hang. What `second` raised is
-    raised here once `first` is done."""
-    outcome: list = []
-
-    def run_second() -> None:
-        try:
-            outcome.append((second(), None))
-        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
-            outcome.append((None, exc))
-
-    thread = threading.Thread(target=run_second, name="ragtui-run-b", daemon=True)
-    thread.start()
-    result = first()
-    thread.join()
-    value, error = outcome[0]
-    if error is not None:
-        raise error
-    return result, value
 
 
 def _load_runs(
@@ -80,7 +51,7 @@ def _load_runs(
         problems.extend(found)
         return run_a, run_b
     b = inputs.b
-    (run_a, found_a), (run_b, found_b) = _side_by_side(lambda: load(inputs.a, inputs.variants[0]), lambda: load(b, inputs.variants[1]))
+    (run_a, found_a), (run_b, found_b) = side_by_side(lambda: load(inputs.a, inputs.variants[0]), lambda: load(b, inputs.variants[1]), name="ragtui-run-b")
     problems.extend(found_a + found_b)
     return run_a, run_b
 
@@ -130,7 +101,7 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
         evaluations = [measure(run_a)]
     else:
         second = run_b
-        evaluations = list(_side_by_side(lambda: measure(run_a), lambda: measure(second)))
+        evaluations = list(side_by_side(lambda: measure(run_a), lambda: measure(second), name="ragtui-run-b"))
     status_from = resolve_status_source(inputs.status_from, evaluations)
     evaluations = [apply_status_source(evaluation, status_from) for evaluation in evaluations]
     evaluation_a, evaluation_b = evaluations[0], (evaluations[1] if len(evaluations) > 1 else None)

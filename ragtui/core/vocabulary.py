@@ -1,10 +1,17 @@
 """The words, symbols and number formats of ragtui: defined once, for the app and the reports.
 
 Rates are shown as percentages and their differences in points ("pts"); utility is a
-1–5 score and its difference is in score units. Every verdict has a symbol as well as a
-colour, so a monochrome terminal (NO_COLOR) loses nothing. No Textual here: the text and
-markdown reports (`ragtui.cli.render`) and the screens (`ragtui.ui`) both import it; the
-colours of each state are the UI's (`ragtui.ui.content.verdict_styles`).
+1–5 score and its difference is in score units; latency, cost and tokens in their units.
+The scale always comes from the metric's `MetricSpec` (a report metric's spec:
+`comparing.targets.metric_spec`), never from its name. This is the one home of number
+formats — a value, a Δ, an interval, a percentage, points — for the dashboard, the triage
+screens, the calibration texts, the gates and the text, markdown and CI reports, so the
+same number reads the same everywhere (tests/ui/test_formats_agree.py). The JSON report
+carries raw numbers (`json_number`), not these strings.
+
+Every verdict has a symbol as well as a colour, so a monochrome terminal (NO_COLOR) loses
+nothing. No Textual here; the colours of each state are the UI's
+(`ragtui.ui.content.verdict_styles`).
 """
 
 from __future__ import annotations
@@ -18,8 +25,6 @@ MINUS = "\u2212"  # a real minus sign: "−3.0" does not read as a hyphen
 
 VERDICT_SYMBOL = {"improved": "▲", "regressed": "▼", "no_clear_change": "~"}
 VERDICT_LABEL = {"improved": "improved", "regressed": "regressed", "no_clear_change": "no clear change"}
-# The theme variable that colours each verdict (styles in Content resolve $variables).
-VERDICT_STYLE = {"improved": "$improvement", "regressed": "$regression", "no_clear_change": "$no-change"}
 
 # A question's status in a comparison of A and B; the same symbol on every screen and report.
 STATUS_SYMBOL = {"regressed": "▼", "fixed": "▲", "still_failing": "✗", "passing": "✓", "not_measured": "○"}
@@ -35,7 +40,6 @@ INCONCLUSIVE_MARK = "?"
 # `meets` (whole interval on the good side), `misses` (wholly on the bad side), `inconclusive`.
 TARGET_SYMBOL = {"meets": PASS, "misses": FAIL, "inconclusive": INCONCLUSIVE_MARK}
 TARGET_LABEL = {"meets": "meets target", "misses": "misses target", "inconclusive": "inconclusive"}
-TARGET_STYLE = {"meets": "$verdict-pass", "misses": "$verdict-fail", "inconclusive": "$no-change"}
 TARGET_LEGEND = " ".join(f"{TARGET_SYMBOL[v]} {v}" for v in TARGET_SYMBOL)  # "✓ meets ✗ misses ? inconclusive"
 # The app paints the values before the bootstrap intervals are known: what they decide
 # (verdicts, ✓ ✗ ? against the target, power) reads as this meanwhile, never as a pass.
@@ -181,40 +185,81 @@ def quantity_text(value: float, scale: str, *, signed: bool = False, unit: bool 
     return f"{sign}{size:.0f}" + (f" {'ms' if scale == 'ms' else 'tokens'}" if unit else "")
 
 
-def value_text(value: float | None, spec: MetricSpec, *, digits: int = 1) -> str:
-    """`91.7%` for a rate, `4.12` for a score, `1563 ms` for a quantity, `n/a` when there is nothing to measure."""
+def as_stored(number: float, spec: MetricSpec) -> float:
+    """`number` as the JSON report stores it (`json_number` at the spec's digits). Every format
+    starts from it, so the app, the text and markdown reports and the JSON agree to the last
+    digit shown: formatting the raw number in one place and the stored one in another would
+    round 0.860465 to 86.0% here and, through 0.8605, to 86.1% there."""
+    return round(number, spec.json_digits)
+
+
+def value_text(value: float | None, spec: MetricSpec, *, digits: int = 1, unit: bool = True) -> str:
+    """`91.7%` for a rate, `4.12` for a score, `1563 ms` for a quantity (`1563` with
+    `unit=False`, where a heading names it), `n/a` when there is nothing to measure."""
     if value is None:
         return "n/a"
+    value = as_stored(value, spec)
     if spec.quantity:
-        return quantity_text(value, spec.scale)
+        return quantity_text(value, spec.scale, unit=unit)
     if spec.scale == "score":
         return f"{value:.{digits + 1}f}"
     return f"{value * 100:.{digits}f}%"
 
 
 def delta_text(delta: float | None, spec: MetricSpec, *, digits: int = 1, unit: bool = True) -> str:
-    """`−6.0 pts` for a rate, `−0.21` for a score, `+251 ms` for a quantity."""
+    """`−6.0 pts` for a rate, `−0.21` for a score, `+251 ms` for a quantity; `unit=False`
+    leaves out " pts" and a quantity's unit (`−6.0`, `+251`)."""
     if delta is None:
         return "n/a"
+    delta = as_stored(delta, spec)
     if spec.quantity:
-        return quantity_text(delta, spec.scale, signed=True)
+        return quantity_text(delta, spec.scale, signed=True, unit=unit)
     if spec.scale == "score":
         return _signed(delta, digits + 1)
     return _signed(delta * 100, digits) + (" pts" if unit else "")
 
 
-def ci_text(ci: tuple[float, float] | None, spec: MetricSpec) -> str:
-    """The interval of Δ in the unit of `delta_text`: `−9.1…+1.2`."""
-    if ci is None:
+def ci_text(ci: tuple[float, float] | list[float | None] | None, spec: MetricSpec) -> str:
+    """The interval of Δ in the unit of `delta_text`: `−9.1…+1.2`; `n/a` without one."""
+    low, high = ci if ci else (None, None)
+    if low is None or high is None:
         return "n/a"
-    low, high = ci
     return f"{delta_text(low, spec, unit=False)}…{delta_text(high, spec, unit=False)}"
 
 
-def target_text(target: float | None, spec: MetricSpec) -> str:
-    """`≥ 80%`, `≤ 5%`, `≥ 4.00`, or `no target`."""
+def delta_ci_text(delta: float | None, ci: tuple[float, float] | list[float | None] | None, spec: MetricSpec, *, unit: bool = True) -> str:
+    """Δ and its interval in one cell: `−6.0 pts (−9.1…+1.2)`, `+0.12 (−0.05…+0.30)`; `n/a`
+    without a Δ, and the Δ alone without an interval. `unit=False` leaves out " pts" (for a
+    table whose heading names it)."""
+    if delta is None:
+        return "n/a"
+    interval = ci_text(ci, spec)
+    return delta_text(delta, spec, unit=unit) + ("" if interval == "n/a" else f" ({interval})")
+
+
+def percent_text(share: float | None, *, digits: int = 1) -> str:
+    """A share of 0–1 that is no metric's value (an agreement, a flip rate, a power): `91.2%`."""
+    if share is None:
+        return "n/a"
+    return f"{round(share, 4) * 100:.{digits}f}%"  # as the JSON stores a share (`json_number`)
+
+
+def points_text(difference: float, *, digits: int = 1) -> str:
+    """An unsigned difference of rates in points: `3.0 pts`."""
+    return f"{difference * 100:.{digits}f} pts"
+
+
+def half_width_text(half_width: float, spec: MetricSpec) -> str:
+    """The half-width of an interval in the unit of `delta_text`: `±3.0 pts`, `±0.20` (utility)."""
+    if spec.scale == "score":
+        return f"±{half_width:.2f}"
+    return "±" + points_text(half_width)
+
+
+def target_text(target: float | None, spec: MetricSpec, *, missing: str = "no target") -> str:
+    """`≥ 80%`, `≤ 5%`, `≥ 4.00`, or `missing` (`no target`; a table's cell leaves it empty)."""
     if target is None:
-        return "no target"
+        return missing
     sign = "≥" if spec.higher_is_better else "≤"
     return f"{sign} {value_text(target, spec, digits=0 if spec.scale == 'rate' else 1)}"
 
@@ -229,11 +274,12 @@ def target_mark(verdict: str | None) -> str:
     return target_symbol(verdict) or " "
 
 
-def interval_text(ci: tuple[float, float] | None, spec: MetricSpec) -> str:
-    """A run's own interval in the unit of `value_text`: `78.1…92.2%`, `3.67…4.13`."""
-    if ci is None:
+def interval_text(ci: tuple[float, float] | list[float | None] | None, spec: MetricSpec) -> str:
+    """A run's own interval in the unit of `value_text`: `78.1…92.2%`, `3.67…4.13`; `n/a` without one."""
+    low, high = ci if ci else (None, None)
+    if low is None or high is None:
         return "n/a"
-    low, high = ci
+    low, high = as_stored(low, spec), as_stored(high, spec)
     if spec.quantity:
         return f"{quantity_text(low, spec.scale)}…{quantity_text(high, spec.scale)}"
     if spec.scale == "score":
@@ -245,11 +291,12 @@ def drop_text(drop: float | None, spec: MetricSpec) -> str:
     """The size of a drop, unsigned: `3 pts`, `9.1 pts`, `0.12` (utility's score units)."""
     if drop is None:
         return "n/a"
+    drop = as_stored(drop, spec)
     if spec.quantity:
         return quantity_text(drop, spec.scale)
     if spec.scale == "score":
         return f"{drop:.2f}"
-    return f"{drop * 100:.1f}".removesuffix(".0") + " pts"
+    return points_text(drop).replace(".0 pts", " pts")
 
 
 def power_text(mde: float | None, n_needed: int | None, drop: float, spec: MetricSpec) -> str:

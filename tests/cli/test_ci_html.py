@@ -97,7 +97,7 @@ def test_the_sample_page_holds_the_panels_the_grid_and_the_failing_questions(sam
     page = _parse(sample_html)
     text = " ".join(page.text)
     assert "ragtui report: baseline → candidate" in text
-    assert "0.875 → 0.844" in text  # faithfulness, as the text report prints it
+    assert "87.5% → 84.4%" in text  # faithfulness 0.875 → 0.8441, as the text report and the app print it
     assert "Short factual" in text and "Known contradiction" in text
     questions = [attrs for tag, attrs in page.tags if tag == "details"]
     assert len(questions) == 52  # 26 regressed + 26 still failing

@@ -56,7 +56,7 @@ def test_a_failure_says_the_cause_and_the_metrics_that_fell(sample_junit):
     assert case.name == "q001: Quelle est la durée de la période d'essai pour un cadre ?"
     assert case.classname == "factuelle_courte"
     # B's answer to q001 has 3 judged sentences, 2 supported; A's 2 of 2.
-    assert case.result[0].message == "generation (retrieval not worse); fell: faithfulness 1.000 → 0.667"
+    assert case.result[0].message == "generation (retrieval not worse); fell: faithfulness 100.0% → 66.7%"
     assert "changed: the answer changed (2 → 3 judged sentences)" in case.result[0].text
 
 

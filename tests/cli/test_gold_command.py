@@ -95,6 +95,6 @@ def test_text_and_markdown_reports_have_a_table_per_tag(capsys: pytest.CaptureFi
     _, markdown, _ = run_cli(capsys, "report", *runs, "--format", "markdown")
     # tableau: q068–q070, hand-counted in tests/core/test_gold_set.py.
     assert "By tag of the gold set (A → B; a question counts in each of its tags):" in text
-    assert "tableau         3  1.000 → 0.667 0.667 → 1.000 n/a → n/a     5.00 → 5.00" in text
+    assert "tableau         3  100.0% → 66.7% 66.7% → 100.0% n/a → n/a       5.00 → 5.00" in text
     assert "**By tag of the gold set** (A → B; a question counts in each of its tags)" in markdown
-    assert "| `tableau` | 3 | 1.000 → 0.667 | 0.667 → 1.000 | n/a → n/a | 5.00 → 5.00 |" in markdown
+    assert "| `tableau` | 3 | 100.0% → 66.7% | 66.7% → 100.0% | n/a → n/a | 5.00 → 5.00 |" in markdown

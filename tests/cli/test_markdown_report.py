@@ -95,7 +95,7 @@ def test_a_tool_metric_name_or_reason_cannot_inject_markdown_or_html_in_the_pr_c
     tool_table = html.split("DeepEval's own metrics")[1].split("<table>")[1].split("</table>")[0]
     rows = tool_table.split("<tr>")[1:]
     assert len(rows) == 3 and all(row.count("<td>") + row.count("<th>") == 7 for row in rows)  # the pipe split no cell
-    assert f"| {md_code('deepeval:' + HOSTILE)} | ≥0.5 |" in markdown  # set in code by the one escaping, backtick kept
+    assert f"| {md_code('deepeval:' + HOSTILE)} | ≥ 50% |" in markdown  # set in code by the one escaping, backtick kept
     outside_code = html
     while "<code>" in outside_code:
         start = outside_code.index("<code>")

@@ -72,7 +72,8 @@ def test_text_report_is_an_aligned_table_with_the_regressed_questions(runs, caps
     assert main(["report", str(a), str(b), "--gold", str(gold)]) == 0
     out = capsys.readouterr().out
     line = next(row for row in out.splitlines() if row.startswith("recall@5 "))
-    assert "1.000 ✓" in line and "0.700 ?" in line and "−30.0 (" in line and "▼ regressed" in line  # B: 28/40 is inconclusive vs 0.80
+    # A: 40/40 = 100.0%; B: 28/40 = 70.0%, inconclusive against 80%; Δ −30.0 points.
+    assert "100.0%✓" in line and "70.0%?" in line and "−30.0 (" in line and "▼ regressed" in line
     assert "Δ pts (95 % CI)" in out
     assert "Regressed questions" in out and "retrieval (gold left the top k)" in out
     assert "Procedural" in out and "Short factual" in out
@@ -83,7 +84,7 @@ def test_markdown_report_is_a_table_for_a_pr_comment(runs, capsys):
     assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("### ragtui report: `baseline` → `candidate`")
-    assert "| `recall@5` | ≥0.80 |" in out and "**Questions:** 12 regressed" in out
+    assert "| `recall@5` | ≥ 80% | 100.0% ✓ | 70.0% ? | −30.0 pts (" in out and "**Questions:** 12 regressed" in out
 
 
 def test_fail_on_regression_exits_1_only_when_a_metric_regressed(runs, capsys):

@@ -76,7 +76,7 @@ def test_text_report_shows_bias_and_the_corrected_value_beside_the_raw_one(label
     assert main(["report", str(a), str(b), "--labels", str(labels)]) == 0
     out = capsys.readouterr().out
     assert "faithfulness +37.5 pts" in out
-    assert "faithfulness B: 100.0 % · corrected 62.5 % (" in out
+    assert "faithfulness B: 100.0% · corrected 62.5% (" in out
     assert all(len(line) <= 80 for line in out.splitlines())
 
 

@@ -72,7 +72,7 @@ def test_text_report_of_four_runs_shows_a_summary_then_each_comparison_within_80
     assert [line for line in [*summary, *(line for line in lines if line.startswith("═"))] if len(line) > 80] == []
     summary_b2 = next(line for line in lines if line.startswith("B2 "))
     # value, target mark (28/40: Wilson 0.546…0.819 straddles 0.80, inconclusive), verdict symbol and Δ in points
-    assert "0.700 ? ▼−30.0" in summary_b2
+    assert "70.0% ? ▼−30.0" in summary_b2
     for position in (1, 2, 3):
         assert any(line.startswith(f"═══ Comparison {position} of 3: A → B{position} ") for line in lines)
     # Each section is the two-run text report of its pair, unchanged.
@@ -84,7 +84,7 @@ def test_markdown_report_of_four_runs_has_a_summary_table_and_each_pair_report(f
     gold, a, *candidates = four_runs
     _, out, _ = _report(capsys, a, *candidates, "--gold", gold, "--format", "markdown")
     assert out.startswith("### ragtui report: 4 runs against `k5` (k = 5)\n")
-    assert "| B2 | `k3` | 0.700 ? ▼−30.0 |" in out
+    assert "| B2 | `k3` | 70.0% ? ▼−30.0 |" in out
     for position, candidate in enumerate(candidates, start=1):
         assert f"#### Comparison {position} of 3: A → B{position}" in out
         _, pair_markdown, _ = _report(capsys, a, candidate, "--gold", gold, "--format", "markdown")

@@ -366,3 +366,22 @@ def test_a_runs_clustered_ratio_interval_covers_a_pooled_faithfulness_at_nominal
         low, high = run_interval(spec, attested, sentences, 0.95, Clusters(index, 15))
         covered += low <= truth <= high
     assert covered / runs >= 0.93
+
+
+def test_cells_sharing_their_resampled_counts_get_the_very_intervals_they_get_drawn_alone():
+    from ragtui.core.comparing.intervals import paired_change
+    from ragtui.core.comparing.stats import RESAMPLES, SEED, CountDraws
+    from ragtui.core.measuring.metric_specs import METRICS
+
+    rng = np.random.default_rng(4)
+    spec = next(spec for spec in METRICS if not spec.binary)
+    ones = np.ones(30)
+    # Every question distinct in each: the same counts (30 ones) in all three cells, as a
+    # category's latency, cost and tokens have.
+    cells = [(rng.random(30), ones, rng.random(30), ones) for _ in range(3)]
+    draws = CountDraws()
+    shared = [paired_change(spec, cell, None, 0.95, bootstrap_p_value=True, draws=draws) for cell in cells]
+    alone = [paired_change(spec, cell, None, 0.95, bootstrap_p_value=True) for cell in cells]
+    assert shared == alone
+    counts = np.ones(30, dtype=np.int64)
+    assert draws.counts(30, counts, RESAMPLES, SEED, fast_counts=True) is draws.counts(30, counts, RESAMPLES, SEED, fast_counts=True)

@@ -64,3 +64,24 @@ def test_non_member_questions_are_left_out_of_each_resample():
     b = np.array([10.0, 20.0, 30.0, 99_999.0])
     ci = paired_quantile_ci(a, np.ones(4, dtype=bool), b, np.array([True, True, True, False]), 0.5)
     assert ci is not None and ci[1] < 1_000
+
+
+def test_resamples_with_non_member_questions_take_the_same_quantiles_as_numpys_nanquantile_row_by_row():
+    import warnings
+
+    from ragtui.core.comparing.quantiles import _resampled_quantiles
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        n = int(rng.integers(1, 60))
+        values = rng.lognormal(MU, SIGMA, n).round(int(rng.integers(0, 3)))  # ties too
+        members = rng.random(n) < rng.uniform(0.05, 0.95)
+        members[int(rng.integers(0, n))] = True
+        if members.all():
+            members[0] = n == 1
+        index = rng.integers(0, n, size=(100, n))
+        q = float(rng.choice([0.25, 0.5, 0.9, 0.95, 0.99]))
+        with warnings.catch_warnings():  # resamples without a member: NaN, and numpy says so
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected = np.nanquantile(np.where(members[index], values[index], np.nan), q, axis=1)
+        assert np.array_equal(_resampled_quantiles(values, members, q, index), expected, equal_nan=True)

@@ -95,7 +95,7 @@ def test_judge_repeat_prints_the_flip_rate_and_the_report_shows_it(fake_llm, tmp
     assert main(["judge", str(run), "-o", str(out), "-q", "--repeat", "3", *_fake_args(fake_llm.url)]) == 0
     err = capsys.readouterr().err
     # 6 sentences judged 3 times, one flips; 3 scores, one flips; q2 is the unstable verdict.
-    assert "3 repetitions of 3 answers: faithfulness 16.7 % flip (1 of 6 sentences); utility 33.3 % flip (1 of 3 scores); 1 unstable verdict" in err
+    assert "3 repetitions of 3 answers: faithfulness 16.7% flip (1 of 6 sentences); utility 33.3% flip (1 of 3 scores); 1 unstable verdict" in err
     assert main(["report", str(out), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["metrics"]["faithfulness"]["flip_rate"] == {"A": {"value": 0.1667, "flipped": 1, "units": 6, "repeats": 3}}
@@ -105,7 +105,7 @@ def test_judge_repeat_prints_the_flip_rate_and_the_report_shows_it(fake_llm, tmp
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
     assert "Judge noise (verdicts that change when the judge is asked again):" in text
-    assert "A: 3 repetitions of 3 answers: faithfulness 16.7 % flip (1 of 6 sentences);" in text
+    assert "A: 3 repetitions of 3 answers: faithfulness 16.7% flip (1 of 6 sentences);" in text
 
 
 def test_a_report_of_runs_judged_once_has_no_judge_noise_fields(fake_llm, tmp_path, monkeypatch, capsys):

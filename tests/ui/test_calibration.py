@@ -184,7 +184,7 @@ async def test_thirty_answers_labelled_from_the_queue_give_bias_and_corrected_fa
         assert isinstance(pilot.app.screen, CalibrationScreen)
         shown = str(pilot.app.screen.query_one("#calibration-B", Static).render())
         assert "bias (judge − person) faithfulness +" in shown
-        assert "faithfulness 84.4 % · corrected " in shown
+        assert "faithfulness 84.4% · corrected " in shown
     assert main(["report", str(inputs.a), str(inputs.b), "--format", "json"]) == 0
     corrected = json.loads(capsys.readouterr().out)["metrics"]["faithfulness"]["corrected"]["B"]
     assert corrected["answers"] >= 20 and corrected["value"] < 0.844

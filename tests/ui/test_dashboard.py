@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.content import Content
 
+from ragtui.core.measuring.metric_specs import metric_by_name
 from ragtui.core.measuring.metrics import recall_curve
 from ragtui.core.session import load_comparison
 from ragtui.core.vocabulary import MINUS, delta_text, value_text
@@ -19,6 +20,8 @@ from ragtui.ui.widgets.status_counts import StatusCounts
 
 from .conftest import text_of, wait_until_loaded
 from .triage_data import screen_lines
+
+RECALL = metric_by_name("recall@5")
 
 
 def pct(value: float) -> str:
@@ -183,7 +186,7 @@ async def test_the_grid_shows_each_categorys_n_and_values_with_the_worst_marked(
             assert str(grid.get_cell_at((row, 1))) == str(data.n)
             cell = data.metrics["recall@5"]
             value = cell.b.value if cell.b.n else None
-            expected = cell_text(value, cell.delta, "rate")
+            expected = cell_text(value, cell.delta, RECALL)
             shown = str(grid.get_cell_at((row, 2)))
             assert shown.startswith(expected)
             assert shown.endswith("◆") == (worst["recall@5"] == category)
@@ -195,11 +198,11 @@ async def test_b_toggles_the_grid_between_b_and_a_values(two_runs, comparison):
         await wait_until_loaded(pilot)
         grid = app.screen.query_one(CategoryGrid)
         cell = comparison.categories["procedurale"].metrics["recall@5"]
-        assert str(grid.get_cell_at((1, 2))).startswith(cell_text(cell.b.value, cell.delta, "rate"))
+        assert str(grid.get_cell_at((1, 2))).startswith(cell_text(cell.b.value, cell.delta, RECALL))
         await pilot.press("b")
         await pilot.pause()
         assert grid.side == "A"
-        assert str(grid.get_cell_at((1, 2))).split(" ")[0] == cell_text(cell.a.value, None, "rate")
+        assert str(grid.get_cell_at((1, 2))).split(" ")[0] == cell_text(cell.a.value, None, RECALL)
         assert "values of A" in str(app.screen.query_one("#categories-title").render())
 
 
@@ -311,8 +314,6 @@ async def test_a_focus_given_before_the_first_paint_is_kept(two_runs):
 
 
 def test_value_and_delta_texts_use_points_for_rates_and_units_for_scores():
-    from ragtui.core.measuring.metric_specs import metric_by_name
-
     recall, utility = metric_by_name("recall@5"), metric_by_name("utility")
     assert value_text(0.9166, recall) == "91.7%" and value_text(None, recall) == "n/a"
     assert delta_text(-0.06, recall) == f"{MINUS}6.0 pts" and delta_text(0.0001, recall) == "0.0 pts"
@@ -320,10 +321,11 @@ def test_value_and_delta_texts_use_points_for_rates_and_units_for_scores():
 
 
 def test_cell_text_rounds_to_whole_points_and_hides_a_zero_move():
-    assert cell_text(0.6667, -0.3333, "rate") == f"67% {MINUS}33"
-    assert cell_text(1.0, 0.0, "rate") == "100%"
-    assert cell_text(None, None, "rate") == "–"
-    assert cell_text(3.3333, -0.6667, "score") == f"3.3 {MINUS}0.7"
+    assert cell_text(0.6667, -0.3333, RECALL) == f"67% {MINUS}33"
+    assert cell_text(1.0, 0.0, RECALL) == "100%"
+    assert cell_text(1.0, 0.004, RECALL) == "100%"  # +0.4 points: no move in whole points
+    assert cell_text(None, None, RECALL) == "–"
+    assert cell_text(3.3333, -0.6667, metric_by_name("utility")) == f"3.3 {MINUS}0.7"
 
 
 def test_the_curve_marks_k_and_fits_the_width_it_is_given():

@@ -98,7 +98,7 @@ async def test_the_intervals_fill_in_on_the_same_dashboard_once_computed(sample,
         assert app.screen is dashboard and not app.comparison.intervals_pending
         recall = _panel(app, "recall")
         assert INTERVALS_PENDING not in recall
-        assert "B 86.7% ?" in recall and "CIs A 69.4…86.0% · B 78.1…92.2%" in recall
+        assert "B 86.7% ?" in recall and "CIs A 69.4…86.1% · B 78.1…92.2%" in recall
         assert any(label in recall for label in VERDICT_LABEL.values())
         assert "mde 11.9 pts" in recall
         assert str(dashboard.query_one(CategoryGrid).get_cell("factuelle_courte", "recall@5")).startswith("92% +2 ✓")

@@ -112,7 +112,7 @@ async def test_the_calibration_screen_gives_each_runs_flip_rate(repeated):
         b = str(pilot.app.screen.query_one("#calibration-B", Static).render())
         a = str(pilot.app.screen.query_one("#calibration-A", Static).render())
         # B: 8 answers with sentence verdicts, 16 sentences, one flips; 8 scores, one flips.
-        assert "judge noise ↕ 3 repetitions of 8 answers: faithfulness 6.2 % flip (1 of 16 sentences); utility 12.5 % flip (1 of 8 scores); 1 unstable verdict" in b
+        assert "judge noise ↕ 3 repetitions of 8 answers: faithfulness 6.2% flip (1 of 16 sentences); utility 12.5% flip (1 of 8 scores); 1 unstable verdict" in b
         assert "judge noise: judged once" in a
 
 

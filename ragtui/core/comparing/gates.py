@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.comparing.targets import inconclusive_targets, metric_spec, target_failures
 from ragtui.core.measuring.metric_specs import metric_by_name
 from ragtui.core.vocabulary import ci_text, delta_text
@@ -32,7 +32,7 @@ class GateResult:
         return f"gate {self.flag}: {'passed' if self.passed else 'FAILED'}: {self.reason}"
 
 
-def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
+def _unavailable(report: Report, sides: tuple[str, ...]) -> list[str]:
     """The metrics with a target that a side does not measure, with that run's counts."""
     out = []
     for name, metric in report["metrics"].items():
@@ -47,7 +47,7 @@ def _unavailable(report: dict[str, Any], sides: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _answer_metrics(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _answer_metrics(report: Report) -> dict[str, MetricFields]:
     """The metrics that judge answers: latency, cost and tokens gate through their targets only
     (`{max: …}` with --fail-below-target), since a slower CI runner is not a regression of the system."""
     return {name: m for name, m in report["metrics"].items() if not _is_quantity(name)}
@@ -60,17 +60,17 @@ def _is_quantity(name: str) -> bool:
         return False
 
 
-def _gated(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _gated(report: Report) -> dict[str, MetricFields]:
     """ragtui's metrics and a peer tool's (`TOOL:METRIC`): a tool's metrics gate like ragtui's own."""
     return {**_answer_metrics(report), **report.get("tool_metrics", {})}
 
 
-def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
+def _regression(report: Report) -> tuple[list[str], int]:
     regressed = []
     for name, m in _gated(report).items():
         if m.get("verdict") == "regressed":
             spec = metric_spec(name, m)
-            regressed.append(f"{name} regressed (Δ {delta_text(m['delta'], spec)}, CI {ci_text(m['ci'], spec)})")
+            regressed.append(f"{name} regressed (Δ {delta_text(m.get('delta'), spec)}, CI {ci_text(m.get('ci'), spec)})")
     # A question the system failed on is in no metric: more of them in B is a regression in itself.
     errors = {side: run.get("system_errors", 0) for side, run in report["runs"].items()}
     if errors.get("B", 0) > errors.get("A", 0):
@@ -78,16 +78,16 @@ def _regression(report: dict[str, Any]) -> tuple[list[str], int]:
     return regressed, sum(1 for m in _gated(report).values() if m.get("verdict") is not None)
 
 
-def _targets_checked(report: dict[str, Any], latest: str) -> int:
+def _targets_checked(report: Report, latest: str) -> int:
     return sum(1 for m in _gated(report).values() if m.get("target") is not None and m.get(latest) is not None)
 
 
-def _below_target(report: dict[str, Any], latest: str, strict: bool) -> tuple[list[str], int]:
+def _below_target(report: Report, latest: str, strict: bool) -> tuple[list[str], int]:
     """`misses` fails (and `inconclusive` with `--strict-targets`): the verdicts of `targets`."""
     return target_failures(report, strict=strict), _targets_checked(report, latest)
 
 
-def _target_pass_text(report: dict[str, Any], latest: str, strict: bool) -> tuple[str, str]:
+def _target_pass_text(report: Report, latest: str, strict: bool) -> tuple[str, str]:
     """What a passing `--fail-below-target` saw: every target met, none to check, or none
     missed and some inconclusive (which pass only because `--strict-targets` was not asked for)."""
     if not _targets_checked(report, latest):
@@ -99,9 +99,9 @@ def _target_pass_text(report: dict[str, Any], latest: str, strict: bool) -> tupl
     return f"no target missed by {latest}", f"; {len(inconclusive)} inconclusive ({names}) — --strict-targets fails on them"
 
 
-def _drop(report: dict[str, Any]) -> tuple[list[str], int]:
+def _drop(report: Report) -> tuple[list[str], int]:
     drops = [
-        f"{name} dropped more than max_drop (Δ {delta_text(m['delta'], metric_spec(name, m))}, "
+        f"{name} dropped more than max_drop (Δ {delta_text(m.get('delta'), metric_spec(name, m))}, "
         f"{(m.get('verdict') or 'n/a').replace('_', ' ')})"
         for name, m in _answer_metrics(report).items()
         if m.get("drop_flagged")
@@ -126,7 +126,7 @@ def _gate(
 
 
 def run_gates(
-    report: dict[str, Any], *, on_regression: bool = False, below_target: bool = False, on_drop: bool = False,
+    report: Report, *, on_regression: bool = False, below_target: bool = False, on_drop: bool = False,
     allow_unavailable: bool = False, strict_targets: bool = False,
 ) -> list[GateResult]:
     """The result of every gate asked for, in the order of the flags above."""

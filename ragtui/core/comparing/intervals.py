@@ -21,11 +21,12 @@ from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
 from ragtui.core.comparing.quantiles import paired_quantile_ci
-from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison
-from ragtui.core.comparing.stats import bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
+from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison, TargetReading
+from ragtui.core.comparing.stats import CountDraws, bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
 from ragtui.core.comparing.targets import read_targets
 from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.metric_specs import UTILITY_RANGE, MetricSpec
+from ragtui.core.side_by_side import side_by_side
 
 if TYPE_CHECKING:
     import polars as pl
@@ -64,15 +65,16 @@ class PairedChange:
 
 def paired_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
-    confidence: float, *, bootstrap_p_value: bool = False,
+    confidence: float, *, bootstrap_p_value: bool = False, draws: CountDraws | None = None,
 ) -> PairedChange:
     """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
 
     Without clusters: the paired bootstrap's percentile interval; a 0/1 metric's p is exact
     McNemar's, another metric's the bootstrap's own when asked (`bootstrap_p_value`: the
     category grid, whose many cells also draw their counts the fast way,
-    `stats.multinomial_counts`). With clusters: the CR2 t interval and its dual p (a 0/1
-    metric's over the questions measured in both runs: Obuchowski's clustered McNemar).
+    `stats.multinomial_counts`; `draws` shares the resampled counts between the cells that
+    have the same, `stats.CountDraws`). With clusters: the CR2 t interval and its dual p (a
+    0/1 metric's over the questions measured in both runs: Obuchowski's clustered McNemar).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
@@ -85,7 +87,7 @@ def paired_change(
             p_value = change.p_value if bootstrap_p_value and change is not None else None
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
         return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
-    deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value)
+    deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value, draws=draws)
     ci = percentile_interval(deltas, confidence)
     p_value = None
     if spec.binary:
@@ -159,6 +161,7 @@ def with_grid_changes(
         in_tag = paired.get_column("tags")
         masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
     groups = {("category", name): data for name, data in categories.items()} | {("tag", name): data for name, data in tags.items()}
+    draws = CountDraws()
     changes: dict[tuple[tuple[str, str], str], PairedChange] = {}
     for group, data in groups.items():
         mask = masks[group]
@@ -168,7 +171,7 @@ def with_grid_changes(
                 continue
             part = tuple(column[mask] for column in columns[name])
             changes[(group, name)] = paired_change(
-                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True
+                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True, draws=draws,
             )
     tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
     adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
@@ -197,11 +200,16 @@ def paired_clusters(comparison: Comparison, paired: pl.DataFrame) -> Clusters | 
     return cluster_index(paired.get_column("cluster"), paired.get_column("id"))
 
 
+def target_readings(runs: dict[str, Evaluation], config: Config) -> dict[str, tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]]:
+    """Each run's readings against the targets: overall, and by category."""
+    return {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
+
+
 def with_targets(
-    metrics: dict[str, MetricComparison], categories: dict[str, CategoryComparison], runs: dict[str, Evaluation], config: Config
+    metrics: dict[str, MetricComparison], categories: dict[str, CategoryComparison],
+    readings: dict[str, tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]],
 ) -> tuple[dict[str, MetricComparison], dict[str, CategoryComparison]]:
-    """Each run's verdicts against the targets, on the metrics and in each category cell."""
-    readings = {label: read_targets(evaluation, config) for label, evaluation in runs.items()}
+    """Each run's verdicts against the targets (`target_readings`), on the metrics and in each category cell."""
     categories = {
         category: replace(data, metrics={
             name: replace(cell, targets={label: by_category.get(category, {}).get(name, NO_READING) for label, (_, by_category) in readings.items()})
@@ -219,6 +227,11 @@ def with_targets(
 def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -> Comparison:
     """The comparison with its intervals, verdicts, target readings and power filled in.
 
+    With two runs, the headline metrics' intervals are computed in this thread while the
+    category grid's and the target readings are computed in another: numpy draws the
+    bootstrap counts without the GIL, so the two halves use both cores. Every bootstrap
+    has its own seeded generator, so the numbers are those of one thread.
+
     Args:
         comparison: What `compare(..., intervals=False)` returned (a complete one is returned as is).
         paired: A and B side by side (`compare`'s own frame); rebuilt from the runs when None.
@@ -226,22 +239,22 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
     if not comparison.intervals_pending:
         return comparison
     a, b, config = comparison.a, comparison.b, comparison.config
-    metrics = comparison.metrics
-    categories, tags = comparison.categories, comparison.tags
-    runs: dict[str, Evaluation] = {"A": a}
-    if b is not None:
-        if paired is None:
-            paired = paired_frame(a, b)
-        clusters = paired_clusters(comparison, paired)
-        metrics = {name: _paired_interval(metric, paired, clusters, config) for name, metric in metrics.items()}
-        specs = {name: metric.spec for name, metric in metrics.items()}
-        categories, tags = with_grid_changes(comparison.categories, comparison.tags, paired, clusters, specs, config)
-        # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
-        ids = paired.select("id")
-        runs = {
-            label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
-            for label, run in (("A", a), ("B", b))
-        }
-    metrics, categories = with_targets(metrics, categories, runs, config)
+    if b is None:
+        metrics, categories = with_targets(comparison.metrics, comparison.categories, target_readings({"A": a}, config))
+        return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
+    both = paired if paired is not None else paired_frame(a, b)
+    clusters = paired_clusters(comparison, both)
+    specs = {name: metric.spec for name, metric in comparison.metrics.items()}
+    # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
+    ids = both.select("id")
+    runs = {
+        label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
+        for label, run in (("A", a), ("B", b))
+    }
+    metrics, ((categories, tags), readings) = side_by_side(
+        lambda: {name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()},
+        lambda: (with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config), target_readings(runs, config)),
+        name="ragtui-grid-intervals",
+    )
+    metrics, categories = with_targets(metrics, categories, readings)
     return replace(comparison, metrics=metrics, categories=categories, tags=tags, intervals_pending=False)
-

@@ -12,11 +12,12 @@ from typing import Any
 
 from ragtui.core.comparing.compare import Comparison
 from ragtui.core.comparing.report import build_report
+from ragtui.core.comparing.report_model import LabelledRunFields, MultiReport
 from ragtui.core.comparing.tradeoff import SHOWN, Tradeoff, build_tradeoff
 from ragtui.core.vocabulary import run_label
 
 
-def build_multi_report(comparisons: list[Comparison]) -> dict[str, Any]:
+def build_multi_report(comparisons: list[Comparison]) -> MultiReport:
     """The report document of docs/cli.md for more than two runs: `runs`, `k`, `comparisons`, `tradeoff`.
 
     Args:
@@ -25,7 +26,7 @@ def build_multi_report(comparisons: list[Comparison]) -> dict[str, Any]:
     pairs = [build_report(comparison) for comparison in comparisons]
     runs = [pairs[0]["runs"]["A"], *[pair["runs"]["B"] for pair in pairs]]
     return {
-        "runs": [{"label": run_label(position), **run} for position, run in enumerate(runs)],
+        "runs": [LabelledRunFields(label=run_label(position), **run) for position, run in enumerate(runs)],
         "k": pairs[0]["k"],
         "comparisons": pairs,
         "tradeoff": tradeoff_section(build_tradeoff(comparisons)),

@@ -127,6 +127,22 @@ class Report(TypedDict):
     marks: NotRequired[list[dict[str, Any]]]  # `report --notes FILE`: the triage marks
 
 
+class LabelledRunFields(RunFields):
+    """A run of a report on several runs: its header and its label (A, B1, B2, …)."""
+
+    label: str
+
+
+class MultiReport(TypedDict):
+    """The document of more than two runs: every run once, each candidate's two-run report
+    against A (`comparisons`), and the trade-off of every run at its own k."""
+
+    runs: list[LabelledRunFields]
+    k: int
+    comparisons: list[Report]
+    tradeoff: dict[str, Any]
+
+
 def groups(report: Report, section: str) -> dict[str, CategoryFields]:
     """`report["categories"]`, or `report["tags"]` for `section="tags"`."""
     return report["tags"] if section == "tags" else report["categories"]

@@ -71,21 +71,52 @@ def multinomial_counts(rng: np.random.Generator, n: int, shares: np.ndarray, siz
     return out
 
 
-def bootstrap_delta_sums(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False) -> np.ndarray:
+class CountDraws:
+    """The resampled counts of bootstraps that share them, drawn once.
+
+    Over distinct rows, a bootstrap's draws depend only on the number of rows, each distinct
+    row's count, the number of resamples, the seed and the sampler: not on the rows' values.
+    A category of n questions whose latency, cost and tokens differ on every question has the
+    same counts (n ones) in all three cells, and a 0/1 metric often shares its counts with
+    another; those cells reuse one draw, so their intervals are the very numbers drawn alone.
+    One is made for a family of intervals (the category grid) and dropped with it.
+    """
+
+    def __init__(self) -> None:
+        self._drawn: dict[tuple[int, bytes, int, int, bool], np.ndarray] = {}
+
+    def counts(self, n: int, counts: np.ndarray, resamples: int, seed: int, *, fast_counts: bool) -> np.ndarray:
+        """(resamples × distinct rows) counts, each row summing to n."""
+        key = (n, counts.tobytes(), resamples, seed, fast_counts)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = self._drawn[key] = _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts)
+        return drawn
+
+
+def _draw_counts(n: int, counts: np.ndarray, resamples: int, seed: int, *, fast_counts: bool) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if fast_counts:
+        return multinomial_counts(rng, n, counts / n, resamples)
+    return rng.multinomial(n, counts / n, size=resamples)
+
+
+def bootstrap_delta_sums(
+    values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False, draws: CountDraws | None = None
+) -> np.ndarray:
     """Column sums of `values` (n × c) over `resamples` resamples of its rows: (resamples × c).
 
     `fast_counts` draws the counts with `multinomial_counts` (the category grid's many cells);
     without it numpy's own sampler draws them, so the headline intervals published before
-    stay the same draws.
+    stay the same draws. `draws` shares the counts with other bootstraps drawn the same way.
     """
     n = values.shape[0]
-    rng = np.random.default_rng(seed)
     unique, counts = _distinct_rows(values)
     if len(unique) * 4 <= n or len(unique) <= 64:
-        if fast_counts:
-            return multinomial_counts(rng, n, counts / n, resamples) @ unique
-        weights = rng.multinomial(n, counts / n, size=resamples)
-        return weights @ unique
+        if draws is not None:
+            return draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
+        return _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
+    rng = np.random.default_rng(seed)
     sums = np.empty((resamples, values.shape[1]))
     for start in range(0, resamples, _CHUNK):
         stop = min(start + _CHUNK, resamples)
@@ -103,12 +134,13 @@ def paired_bootstrap_deltas(
     resamples: int = RESAMPLES,
     seed: int = SEED,
     fast_counts: bool = False,
+    draws: CountDraws | None = None,
 ) -> np.ndarray:
     """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a over paired resamples, those that define both ratios."""
     if len(num_a) == 0:
         return np.zeros(0)
     values = np.column_stack([num_a, den_a, num_b, den_b]).astype(np.float64)
-    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts)
+    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws)
     delta = _ratio(sums[:, 2], sums[:, 3]) - _ratio(sums[:, 0], sums[:, 1])
     return delta[~np.isnan(delta)]
 

@@ -15,14 +15,16 @@ any target, and the grid says so instead of showing a bare percentage.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
 from ragtui.core.comparing.clustered import expanded_confidence
 from ragtui.core.comparing.quantiles import quantile_interval
+from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.comparing.result import NO_READING, TargetReading
 from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
 from ragtui.core.measuring.clusters import Clusters, cluster_index
@@ -187,15 +189,17 @@ def readings_of_values(spec: MetricSpec, values: dict[str, np.ndarray], target: 
     return {run: _reading(spec, v, np.ones(len(v)), target, confidence) if len(v) else NO_READING for run, v in values.items()}
 
 
-def metric_spec(name: str, metric: dict[str, Any]) -> MetricSpec:
-    """The spec of a metric of the report document: ragtui's own, or a tool's (`TOOL:METRIC`, its scale in the report)."""
+def metric_spec(name: str, metric: Mapping[str, object]) -> MetricSpec:
+    """The spec of a metric of the report document (a metric or a category's cell): ragtui's
+    own, or a tool's (`TOOL:METRIC`, its direction and scale in the report). The formats
+    (`vocabulary.value_text`, …) read the scale from it."""
     try:
         return metric_by_name(name)
     except KeyError:
-        return MetricSpec(name, name, higher_is_better=metric.get("higher_is_better", True), scale=metric.get("scale", "rate"))
+        return MetricSpec(name, name, higher_is_better=bool(metric.get("higher_is_better", True)), scale=str(metric.get("scale", "rate")))
 
 
-def _target_readings(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], str, str, list[float]]]:
+def _target_readings(report: Report) -> list[tuple[str, MetricFields, str, str, list[float | None]]]:
     """(name, metric, the latest run, its verdict, its interval) for every metric with a reading; a peer tool's too."""
     latest = "B" if "B" in report["runs"] else "A"
     out = []
@@ -207,12 +211,12 @@ def _target_readings(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], 
     return out
 
 
-def inconclusive_targets(report: dict[str, Any]) -> list[str]:
+def inconclusive_targets(report: Report) -> list[str]:
     """The metrics whose latest run is inconclusive against its target, in the report's order."""
     return [name for name, _, _, verdict, _ in _target_readings(report) if verdict == INCONCLUSIVE]
 
 
-def target_failures(report: dict[str, Any], *, strict: bool) -> list[str]:
+def target_failures(report: Report, *, strict: bool) -> list[str]:
     """What `--fail-below-target` fails on in a report document, one reason per metric.
 
     The latest run (B, or A alone) is judged: `misses` fails; `inconclusive` fails only
@@ -222,7 +226,8 @@ def target_failures(report: dict[str, Any], *, strict: bool) -> list[str]:
     reasons = []
     for name, metric, latest, verdict, ci in _target_readings(report):
         spec = metric_spec(name, metric)
-        said = f"{value_text(metric[latest], spec)}, CI {interval_text((ci[0], ci[1]), spec)}"
+        value = metric["A"] if latest == "A" else metric.get("B")
+        said = f"{value_text(value, spec)}, CI {interval_text(ci, spec)}"
         target = target_text(metric["target"], spec)
         if verdict == MISSES:
             reasons.append(f"{name} of {latest} misses its target {target} ({said})")

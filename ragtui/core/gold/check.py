@@ -33,6 +33,7 @@ from ragtui.core.loading.config import Config
 from ragtui.core.loading.corpus import Corpus
 from ragtui.core.loading.gold import GoldSet
 from ragtui.core.measuring.textnorm import normalize_question
+from ragtui.core.vocabulary import percent_text
 
 MIN_QUESTIONS, MAX_QUESTIONS = 50, 200
 MIN_UNANSWERABLE, MAX_UNANSWERABLE = 0.20, 0.30
@@ -157,7 +158,8 @@ def _size_findings(gold: GoldSet, share: float) -> list[Finding]:
     if not MIN_UNANSWERABLE - 1e-9 <= share <= MAX_UNANSWERABLE + 1e-9:
         out.append(_finding(
             gold, "unanswerable_share", None, WARNING,
-            f"{share:.0%} of the questions are unanswerable: the course asks for {MIN_UNANSWERABLE:.0%} to {MAX_UNANSWERABLE:.0%}", None,
+            f"{percent_text(share, digits=0)} of the questions are unanswerable: the course asks for "
+            f"{percent_text(MIN_UNANSWERABLE, digits=0)} to {percent_text(MAX_UNANSWERABLE, digits=0)}", None,
         ))
     return out
 

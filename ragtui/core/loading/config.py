@@ -108,7 +108,8 @@ def _target_bound(path: Path, line: int | None, name: str, spec: Any, problems: 
         metric = metric_by_name(name)
     except KeyError:
         metric = None
-    high = float("inf") if metric is not None and metric.quantity else 5.0 if name.startswith("utility") else 1.0
+    scale = metric.scale if metric is not None else "rate"
+    high = float("inf") if metric is not None and metric.quantity else 5.0 if scale == "score" else 1.0
     if not isinstance(spec, dict):
         return "min", spec, high
     if "max" in spec:

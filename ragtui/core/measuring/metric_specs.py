@@ -73,15 +73,6 @@ def metric_by_name(name: str) -> MetricSpec:
     raise KeyError(name)
 
 
-def is_score(name: str) -> bool:
-    """Whether the metric `name` is a 1–5 score (utility) rather than a rate, as its spec
-    says; a name ragtui does not define (a peer tool's metric) is a rate."""
-    try:
-        return metric_by_name(name).scale == "score"
-    except KeyError:
-        return False
-
-
 @dataclass(frozen=True)
 class MetricValue:
     """A metric's value (None when its population is empty: "not available") and n."""

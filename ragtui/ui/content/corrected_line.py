@@ -1,6 +1,6 @@
 """The corrected value under a metric panel's raw one (faithfulness and utility).
 
-`corrected B 84.1 % (79.0…89.2) · 40 labels · label ≈ 35 more for ±3.0 pts` — from the
+`corrected B 84.1% (79.0…89.2%) · 40 labels · label ≈ 35 more for ±3.0 pts` — from the
 sampled labels (PPI++, `ragtui.core.measuring.correction`); nothing when no run has any.
 """
 
@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from ragtui.core.calibration_words import cal_interval, cal_value, half_width_text, too_few_text
+from ragtui.core.calibration_words import cal_interval, too_few_text
 from ragtui.core.measuring.label_values import CORRECTED_METRICS, CorrectedMetric
+from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.vocabulary import half_width_text, value_text
 from ragtui.ui.content.safe_text import join
 
 
@@ -28,10 +30,10 @@ def corrected_content(metric: str, corrections: dict[str, dict[str, CorrectedMet
             continue
         parts: list[Content | str] = [
             Content.styled(f"corrected {side} ", "dim"),
-            Content.styled(cal_value(metric, c.value), "bold"),
+            Content.styled(value_text(c.value, metric_by_name(metric)), "bold"),
             f"{cal_interval(metric, c.ci)} · {c.labels} labels",
         ]
         if result.budget:
-            parts.append(Content.styled(f" · +{result.budget} for {half_width_text(metric, result.target_half_width)}", "dim"))
+            parts.append(Content.styled(f" · +{result.budget} for {half_width_text(result.target_half_width, metric_by_name(metric))}", "dim"))
         lines.append(join(*parts))
     return Content("\n").join(lines) if lines else None

@@ -13,9 +13,7 @@ from textual.app import App
 
 from ragtui.core.vocabulary import VERDICT_FAIL, VERDICT_PASS, VERDICT_UNKNOWN
 
-STATUS_ROLES = {"regressed": "regression", "fixed": "improvement", "still_failing": "fail", "passing": "muted", "not_measured": "muted"}
-
-# role → (ragtui theme variable, Textual fallback variable)
+# role → (ragtui theme variable, Textual fallback variable): the one table of colour roles.
 _ROLES = {
     "pass": ("verdict-pass", "success"),
     "fail": ("verdict-fail", "error"),
@@ -23,7 +21,22 @@ _ROLES = {
     "gold": ("gold-passage", "accent"),
     "regression": ("regression", "error"),
     "improvement": ("improvement", "success"),
+    "no_change": ("no-change", "text-muted"),
 }
+# Each state's role: a question's status, a comparison's verdict, a run against its target.
+STATUS_ROLES = {"regressed": "regression", "fixed": "improvement", "still_failing": "fail", "passing": "muted", "not_measured": "muted"}
+VERDICT_ROLES = {"improved": "improvement", "regressed": "regression", "no_clear_change": "no_change"}
+TARGET_ROLES = {"meets": "pass", "misses": "fail", "inconclusive": "no_change"}
+
+
+def role_style(role: str) -> str:
+    """The role's own theme variable (`$verdict-pass`), for Content drawn in ragtui's app,
+    whose themes define every one (`role_colour` falls back for a host app that does not)."""
+    return f"${_ROLES[role][0]}"
+
+
+VERDICT_STYLE = {verdict: role_style(role) for verdict, role in VERDICT_ROLES.items()}
+TARGET_STYLE = {reading: role_style(role) for reading, role in TARGET_ROLES.items()}
 
 
 def role_colour(app: App, role: str) -> str:

@@ -25,7 +25,6 @@ from ragtui.core.calibration_words import (
     OUTSIDE_QUEUE,
     bias_text,
     budget_text,
-    cal_value,
     corrected_text,
     noise_text,
     plan_text,
@@ -35,7 +34,8 @@ from ragtui.core.comparing.compare import Comparison, relabelled
 from ragtui.core.measuring.calibration_queue import QUEUE_SEED
 from ragtui.core.measuring.judge_noise import RunNoise
 from ragtui.core.measuring.label_values import Calibration, CorrectedMetric
-from ragtui.core.vocabulary import UNSTABLE_MARK
+from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.vocabulary import UNSTABLE_MARK, percent_text, value_text
 from ragtui.ui.content.safe_text import join, safe
 from ragtui.ui.models.session import Session
 from ragtui.ui.widgets.key_footer import KeyFooter
@@ -47,7 +47,7 @@ def _agreement_line(c: Calibration) -> Content:
     if c.sentence_agreement is None:
         return Content.styled("sentences: no pair of judge and person verdicts yet", "dim")
     low = c.sentence_agreement < GOOD_AGREEMENT
-    agree = Content.styled(f"{'⚠ ' if low else ''}{c.sentence_agreement:.1%} agree", "$warning bold" if low else "bold")
+    agree = Content.styled(f"{'⚠ ' if low else ''}{percent_text(c.sentence_agreement)} agree", "$warning bold" if low else "bold")
     kappa = f" · κ {c.sentence_kappa:.2f}" if c.sentence_kappa is not None else ""
     return join(f"sentences {c.sentences} pairs · ", agree, kappa, Content.styled("  (a good judge: about 85 %)", "dim"))
 
@@ -59,7 +59,7 @@ def _category_lines(c: Calibration, category_name) -> list[Content]:
             continue
         kappa = f" κ {a.kappa:.2f}" if a.kappa is not None else ""
         name = safe(category_name(category), one_line=True, limit=24)
-        lines.append(join("  ", name, f"  {a.agreement:.0%}{kappa} ({a.sentences})"))
+        lines.append(join("  ", name, f"  {percent_text(a.agreement, digits=0)}{kappa} ({a.sentences})"))
     return lines
 
 
@@ -92,7 +92,7 @@ def _corrected_lines(metric: str, result: CorrectedMetric, category_name) -> lis
     if result.partly_labelled:
         lines.append(Content.styled(f"  answers partly labelled: {result.partly_labelled}, left out until complete", "dim"))
     by_category = [
-        f"{category_name(cat)} {cal_value(metric, value.value)}" for cat, value in result.by_category.items() if value is not None
+        f"{category_name(cat)} {value_text(value.value, metric_by_name(metric))}" for cat, value in result.by_category.items() if value is not None
     ]
     if c is not None and not too_few and by_category:
         lines.append(join("  by category ", safe(" · ".join(by_category), one_line=True)))
@@ -131,8 +131,8 @@ def run_section(comparison: Comparison, side: str, labelling) -> Content:
     lines += _confusion_lines(result)
     if result.utility_exact is not None and result.utility_within_one is not None and result.utility_mean_abs_diff is not None:
         lines.append(Content(
-            f"utility {result.utility_pairs} pairs · {result.utility_exact:.0%} exact · "
-            f"{result.utility_within_one:.0%} within ±1 · mean |Δ| {result.utility_mean_abs_diff:.2f}"
+            f"utility {result.utility_pairs} pairs · {percent_text(result.utility_exact, digits=0)} exact · "
+            f"{percent_text(result.utility_within_one, digits=0)} within ±1 · mean |Δ| {result.utility_mean_abs_diff:.2f}"
         ))
     biases = [bias_text(m, b.value, b.ci, b.n) for m, b in (("faithfulness", result.faithfulness_bias), ("utility", result.utility_bias)) if b]
     if biases:

@@ -26,7 +26,6 @@ from ragtui.core.vocabulary import (
     TRADEOFF_BEST,
     TRADEOFF_DOMINATED,
     TRADEOFF_FRONT,
-    quantity_text,
     target_text,
     value_text,
 )
@@ -42,9 +41,7 @@ COLUMNS = (("recall", "recall@k", 9), ("faithfulness", "faithful", 9), ("utility
 
 def _cell(value: float | None, spec: MetricSpec) -> str:
     """A value of the runs table; tokens and cost without their unit (the heading names it)."""
-    if spec.quantity and value is not None:
-        return quantity_text(value, spec.scale, unit=False)
-    return value_text(value, spec)
+    return value_text(value, spec, unit=False)
 
 
 class TradeoffScreen(Screen):

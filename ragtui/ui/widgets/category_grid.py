@@ -24,8 +24,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
 
-from ragtui.core.measuring.metric_specs import QUANTITY_SCALES
-from ragtui.core.vocabulary import MINUS, NA, WORST, quantity_text, short_label, target_symbol
+from ragtui.core.measuring.metric_specs import MetricSpec
+from ragtui.core.vocabulary import NA, WORST, delta_text, short_label, target_symbol, value_text
 from ragtui.ui.content.safe_text import rich_text
 from ragtui.ui.messages import OpenFailures
 from ragtui.ui.models.dashboard import DashboardData, worst_categories
@@ -42,18 +42,14 @@ def columns_cue(left: list[str], right: list[str]) -> str:
     return " · ".join(parts) + " (c, then ← →)"
 
 
-def cell_text(value: float | None, delta: float | None, scale: str) -> str:
+def cell_text(value: float | None, delta: float | None, spec: MetricSpec) -> str:
     """`83% −8` (rate and Δ in points), `3.9 −0.3` (score) or `1562 +136` (a quantity, its unit
     in the heading); whole points: n per category is small."""
     if value is None:
         return NA
-    if scale in QUANTITY_SCALES:
-        text = quantity_text(value, scale, unit=False)
-        moved = "" if delta is None else quantity_text(delta, scale, signed=True, unit=False)
-    else:
-        text = f"{value:.1f}" if scale == "score" else f"{value * 100:.0f}%"
-        moved = "" if delta is None else (f"{delta:+.1f}" if scale == "score" else f"{delta * 100:+.0f}").replace("-", MINUS)
-    if moved and float(moved.replace(MINUS, "-")) != 0:
+    text = value_text(value, spec, digits=0, unit=False)
+    moved = "" if delta is None else delta_text(delta, spec, digits=0, unit=False)
+    if any(digit in moved for digit in "123456789"):  # "0", "+0", "0.0": nothing moved at this precision
         text += " " + moved
     return text
 
@@ -145,7 +141,7 @@ class CategoryGrid(DataTable):
                 cell = found.metrics.get(metric.name)
                 value = cell.value(self.side) if cell is not None else None
                 number = value.value if value is not None and value.n else None
-                text = cell_text(number, cell.delta if show_delta and cell else None, metric.spec.scale)
+                text = cell_text(number, cell.delta if show_delta and cell else None, metric.spec)
                 verdict = cell.target_reading(self.side).verdict if cell is not None else None
                 if number is not None and verdict is not None:
                     text += f" {target_symbol(verdict)}"  # ? where the category is too small to tell

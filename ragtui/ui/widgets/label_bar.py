@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from ragtui.core.vocabulary import CURSOR_MARK, VERDICT_FAIL, VERDICT_PASS
 from ragtui.ui.content.safe_text import join, safe
+from ragtui.ui.content.verdict_styles import role_style
 from ragtui.ui.models.labelling import AnswerLabels
 
 UNLABELLED = "·"
@@ -32,7 +33,7 @@ def label_bar_content(labels: AnswerLabels, count: int, focused: int | None, *, 
     for index in shown:
         label = labels.sentences.get(index)
         mark = UNLABELLED if label is None else (VERDICT_PASS if label[0] else VERDICT_FAIL)
-        style = "dim" if label is None else ("$verdict-pass bold" if label[0] else "$verdict-fail bold")
+        style = "dim" if label is None else f"{role_style('pass' if label[0] else 'fail')} bold"
         lead = CURSOR_MARK if index == focused else " "
         parts += [lead, Content.styled(f"{index + 1}{mark}", style)]
     if shown.stop < count:

@@ -20,9 +20,7 @@ from ragtui.core.vocabulary import (
     JUDGE_CHANGED_NOTE,
     NOT_MEASURED,
     TARGET_LABEL,
-    TARGET_STYLE,
     VERDICT_LABEL,
-    VERDICT_STYLE,
     VERDICT_SYMBOL,
     ci_text,
     clustered_text,
@@ -36,6 +34,7 @@ from ragtui.core.vocabulary import (
     value_text,
 )
 from ragtui.ui.content.safe_text import join
+from ragtui.ui.content.verdict_styles import TARGET_STYLE, VERDICT_STYLE
 
 
 def _side(label: str, metric: MetricComparison, which: str) -> Content:

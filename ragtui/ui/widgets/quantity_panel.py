@@ -15,22 +15,24 @@ from textual.content import Content
 from ragtui.core.comparing.result import MetricComparison
 from ragtui.core.vocabulary import (
     INTERVALS_PENDING,
-    TARGET_STYLE,
-    VERDICT_STYLE,
     VERDICT_SYMBOL,
-    quantity_text,
+    ci_text,
+    delta_text,
     short_label,
     target_symbol,
     target_text,
+    value_text,
 )
 from ragtui.ui.content.safe_text import join
+from ragtui.ui.content.verdict_styles import TARGET_STYLE, VERDICT_STYLE
 from ragtui.ui.widgets.metric_panel import VerdictPanel, verdict_classes
 
 QUANTITY_TITLE = "Latency & cost"
 
 
 def _number(value: float | None, metric: MetricComparison, *, signed: bool = False) -> str:
-    return "n/a" if value is None else quantity_text(value, metric.spec.scale, signed=signed, unit=False)
+    """`1562`, `+250` (signed, a Δ): bare, the unit is in the metric's label."""
+    return delta_text(value, metric.spec, unit=False) if signed else value_text(value, metric.spec, unit=False)
 
 
 def _run_value(metric: MetricComparison, side: str) -> Content:
@@ -53,7 +55,7 @@ def _rows(metric: MetricComparison, k: int, two_runs: bool) -> list[Content]:
         verdict = metric.verdict
         symbol = Content.styled(VERDICT_SYMBOL[verdict], f"bold {VERDICT_STYLE[verdict]}") if verdict is not None else Content(" ")
         lines = [join(symbol, " ", label, _run_value(metric, "A"), Content.styled(" → ", "dim"), _run_value(metric, "B"))]
-        interval = "" if metric.ci is None else f" ({_number(metric.ci[0], metric, signed=True)}…{_number(metric.ci[1], metric, signed=True)})"
+        interval = "" if metric.ci is None else f" ({ci_text(metric.ci, metric.spec)})"
         flag = [Content.styled(" !", "$warning bold")] if metric.drop_flagged else []
         lines.append(join(Content.styled("  Δ ", "dim"), Content.styled(_number(metric.delta, metric, signed=True), "bold"), Content.styled(interval, "dim"), *flag))
     if metric.target is not None:

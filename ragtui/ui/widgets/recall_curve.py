@@ -14,15 +14,12 @@ import math
 from textual.content import Content
 from textual.widget import Widget
 
-from ragtui.core.vocabulary import MINUS
+from ragtui.core.measuring.metric_specs import metric_by_name
+from ragtui.core.vocabulary import delta_text, percent_text
 from ragtui.ui.content.safe_text import join
 
 BARS = " ▁▂▃▄▅▆▇█"
 SIDE_STYLE = {"A": "bold $run-a", "B": "bold $run-b"}
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.0f}%"
 
 
 def _bar(value: float | None, low: float) -> str:
@@ -91,17 +88,15 @@ def curve_content(curves: dict[str, list[float | None]], k: int, width: int) -> 
         at_k = curve[k - 1] if 1 <= k <= k_max else None
         parts: list[Content | str] = [
             Content.styled(f"  {side} ", SIDE_STYLE[side]),
-            f"@1 {_percent(curve[0])}  @{k} ",
-            Content.styled(_percent(at_k), "bold"),
-            f"  @{k_max} {_percent(curve[-1])}",
+            f"@1 {percent_text(curve[0], digits=0)}  @{k} ",
+            Content.styled(percent_text(at_k, digits=0), "bold"),
+            f"  @{k_max} {percent_text(curve[-1], digits=0)}",
         ]
         reference = curves["A"][k - 1] if "A" in curves else None
         if side == "B" and at_k is not None and reference is not None:
-            delta = (at_k - reference) * 100
-            moved = f"{delta:+.1f}".replace("-", MINUS) if round(delta, 1) else "0.0"
-            parts.append(Content.styled(f"  Δ@{k} {moved} pts", "dim"))
+            parts.append(Content.styled(f"  Δ@{k} {delta_text(at_k - reference, metric_by_name('recall'))}", "dim"))
         lines.append(join(*parts))
-    lines.append(Content.styled(f"  bars from {low * 100:.0f}% {BARS[1]} to 100% {BARS[8]}", "dim"))
+    lines.append(Content.styled(f"  bars from {percent_text(low, digits=0)} {BARS[1]} to 100% {BARS[8]}", "dim"))
     return Content("\n").join(lines)
 
 

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ragtui.core.vocabulary import count_text, date_text
+from ragtui.core.vocabulary import count_text, date_text, percent_text
 from ragtui.ui.content.safe_text import join, safe, styled
 from ragtui.ui.models.dashboard import RunHeader
 
@@ -49,7 +49,7 @@ def _calibration_line(header: RunHeader) -> Content | None:
     kappa = f" · κ {calibration.sentence_kappa:.2f}" if calibration.sentence_kappa is not None else ""
     # About 85 % is what a good judge reaches (docs/metrics.md); below that, say so with a symbol.
     low = calibration.sentence_agreement < 0.85
-    agreement = Content.styled(f"{'⚠ ' if low else ''}{calibration.sentence_agreement:.0%} agree", "$warning bold" if low else "")
+    agreement = Content.styled(f"{'⚠ ' if low else ''}{percent_text(calibration.sentence_agreement, digits=0)} agree", "$warning bold" if low else "")
     return join("vs human  ", agreement, f"{kappa} · {_plural(calibration.sentences, 'sentence')}")
 
 

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from ragtui.core.comparing.tradeoff import AXES, Tradeoff
-from ragtui.core.vocabulary import TARGET_COLUMN, TARGET_ROW, TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT
+from ragtui.core.vocabulary import TARGET_COLUMN, TARGET_ROW, TRADEOFF_BEST, TRADEOFF_DOMINATED, TRADEOFF_FRONT, percent_text
 from ragtui.ui.content.safe_text import join
 
 Y_LABEL = 6  # " 85% ┤": the y tick labels and the axis
@@ -30,10 +30,6 @@ def _bounds(values: list[float]) -> tuple[float, float]:
     while high - low < 2 * STEP - 1e-9:
         low, high = max(0.0, low - STEP), min(1.0, high + STEP)
     return low, high
-
-
-def _percent(value: float) -> str:
-    return f"{value * 100:.0f}%"
 
 
 def point_shape(label: str, best: str | None, front: frozenset[str]) -> str:
@@ -90,14 +86,14 @@ def chart_content(tradeoff: Tradeoff, category: str | None, width: int, height: 
     # Ticks at the ends and on the target's row, labelled with the exact value they stand for.
     y_ticks = {0: y_high, rows - 1: y_low, **({target_row: y_target} if target_row is not None and y_target is not None else {})}
     for r in range(rows):
-        axis = f"{_percent(y_ticks[r]):>4} ┤" if r in y_ticks else "     │"
+        axis = f"{percent_text(y_ticks[r], digits=0):>4} ┤" if r in y_ticks else "     │"
         lines.append(join(Content.styled(axis, "dim"), _styled_row(grid[r], styles[r])))
     ticks = {0: x_low, columns - 1: x_high, **({target_col: x_target} if target_col is not None and x_target is not None else {})}
     rule = ["─"] * columns
     labels = [" "] * (columns + 4)
     for c, value in sorted(ticks.items()):
         rule[c] = "┴"
-        tick = _percent(value)
+        tick = percent_text(value, digits=0)
         start = max(0, min(c - len(tick) // 2, columns + 4 - len(tick)))
         if all(ch == " " for ch in labels[max(0, start - 1) : start + len(tick) + 1]):
             labels[start : start + len(tick)] = list(tick)
