@@ -102,3 +102,19 @@ def test_line_starts_count_every_line_blank_ones_included_from_the_slices_place_
     from ragtui.core.loading.fast_jsonl import line_starts
 
     assert line_starts(piece, 100).tolist() == [100 + start for start in starts]
+
+
+def test_two_threads_reading_lines_at_once_each_get_their_own_questions_texts(tmp_path, write_jsonl, cache):
+    # The question view reads a long row in a worker while the search index reads the run's
+    # texts in another: each read opens the file for itself and the instance holds nothing
+    # that changes.
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i, f"Réponse {i}.") for i in range(40)])
+    opened = load_run(path, cache=cache)
+    ids = [f"q{i:02d}" for i in range(40)] * 5
+    alone = [opened.texts_of(qid) for qid in ids]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(opened.texts_of, ids))
+    assert together == alone
+    assert [row["judge_sentences"][0]["text"] for row in together[:40]] == [f"Réponse {i}." for i in range(40)]

@@ -235,6 +235,17 @@ def one_run(fixture_paths) -> Inputs:
     return Inputs(a=p["a"], gold=p["gold"], config=p["config"])
 
 
+def held_until(release) -> bool:
+    """In a worker's thread: wait for the Event `release`; False when the worker was
+    cancelled meanwhile (the app quit with the work held)."""
+    from textual.worker import get_current_worker
+
+    while not release.wait(0.02):
+        if get_current_worker().is_cancelled:
+            return False
+    return True
+
+
 async def poll_until(pilot, condition, seconds: float = 20.0) -> None:
     """Pause in steps of 50 ms until `condition()` holds, for at most `seconds` (a busy
     machine): for what a worker's thread brings, which no message-loop turn waits for."""

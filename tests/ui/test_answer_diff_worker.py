@@ -12,13 +12,12 @@ import threading
 
 import pytest
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from ragtui.core.triage.diffs import SENTENCE_LEVEL, DiffStopped
 from ragtui.ui.content.diff_view import COMPUTING, LEVEL_NOTES
-from ragtui.ui.models import answer_diffs
+from ragtui.ui.models import answer_diffs, question_rows
 from ragtui.ui.screens.question import QuestionScreen
-from tests.ui.conftest import poll_until
+from tests.ui.conftest import held_until, poll_until
 from tests.ui.long_answer import long_answer_comparison, rewritten_text, sentence_text
 from tests.ui.triage_data import host_app
 
@@ -30,6 +29,14 @@ NARROW = (80, 24)
 def rewritten(tmp_path_factory):
     """`long`: 5,000 judged sentences, ten in eleven rewritten by B; `short`: 3, the same in both."""
     return long_answer_comparison(tmp_path_factory.mktemp("rewritten"), SENTENCES, rewritten=True)
+
+
+@pytest.fixture(autouse=True)
+def rows_read_at_once(monkeypatch):
+    """The long rows read on the UI thread, as before they were read in a worker
+    (test_question_rows_worker.py): what these tests hold is the diff, from a view that
+    shows the question's texts from the first frame."""
+    monkeypatch.setattr(question_rows, "AT_ONCE_BYTES", 1 << 40)
 
 
 class HeldDiff:
@@ -50,9 +57,8 @@ def held_diff(monkeypatch):
         held.made.append(len(a or ""))
         if not answer_diffs.made_at_once(a or "", b or ""):
             held.started.set()
-            while not held.release.wait(0.02):
-                if get_current_worker().is_cancelled:  # the app quit with the diff held
-                    raise DiffStopped
+            if not held_until(held.release):  # the app quit with the diff held
+                raise DiffStopped
         return make(a, b, stop=stop)
 
     monkeypatch.setattr(answer_diffs, "answer_diff", held_make)

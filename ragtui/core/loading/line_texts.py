@@ -9,7 +9,9 @@ question is shown. Writing those texts to the cache was a tenth of a first open'
 entry (`run_cache.TextStore`).
 
 A line is read only from the file as it was parsed: the file's size and modification
-time are checked at every read, and the record read must carry the question's id.
+time are checked at every read, and the record read must carry the question's id. Reads
+may run in several threads at once (the question view's worker, the search index's): each
+opens the file for itself, and the instance holds nothing that changes.
 """
 
 from __future__ import annotations
@@ -82,11 +84,15 @@ class LineTexts:
             OSError: the run file changed or went away since it was opened, or the line
                 no longer holds the question `question_id`.
         """
+        start, stop = self.span(index)
+        return _text_frame(self.path, [self._read(start, stop)], self.first_line + index, question_id).row(0, named=True)
+
+    def span(self, index: int) -> tuple[int, int]:
+        """(start, stop) byte offsets of frame row `index`'s line: its length tells a
+        caller how long reading it back takes (the question view reads a long one in a worker)."""
         if not 0 <= index < self.rows:
             raise IndexError(index)
-        start = int(self.starts[index])
-        stop = int(self.starts[index + 1]) if index + 1 < self.rows else self.end
-        return _text_frame(self.path, [self._read(start, stop)], self.first_line + index, question_id).row(0, named=True)
+        return int(self.starts[index]), int(self.starts[index + 1]) if index + 1 < self.rows else self.end
 
     def frames(self) -> Iterator[tuple[int, pl.DataFrame]]:
         """(first frame row, text columns) of each block of lines in turn, for a whole-run

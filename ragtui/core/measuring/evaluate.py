@@ -62,18 +62,18 @@ class Evaluation:
     def missing_ids(self) -> list[str]:
         return self.questions.filter(~pl.col("present")).get_column("id").to_list()
 
-    def question(self, question_id: str) -> dict | None:
+    def question(self, question_id: str, *, texts: bool = True) -> dict | None:
         """One question's row as a dict (for the question view), or None.
 
         Its texts (passages, sentences, reasons) come from the run cache or the run file
         when the run was opened lean (`Run.texts_of`); `texts_error` says why when they
-        cannot be read.
+        cannot be read. `texts=False`: the frame's row as it is, without reading them.
         """
         rows = self.questions.filter(pl.col("id") == question_id)
         if not rows.height:
             return None
         row = rows.row(0, named=True)
-        if self.run.texts is not None and row.get("present", True):
+        if texts and self.run.texts is not None and row.get("present", True):
             try:
                 row.update(self.run.texts_of(question_id) or {})
             except OSError as exc:

@@ -79,7 +79,7 @@ def header_content(data: QuestionData, position: int, total: int, colour: Colour
     unstable = {side: noise for side, noise in data.noise.items() if noise.unstable}
     if unstable:
         lines.append(unstable_content(unstable, data.two_runs, colour))
-    if data.two_runs:
+    if data.two_runs and not data.loading:  # the changes need the texts still being read
         lines.append(changes_content(data, colour))
     return Content("\n").join(lines)
 

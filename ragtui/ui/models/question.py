@@ -20,6 +20,7 @@ from ragtui.core.judge_directed import QuestionFlags, question_flags
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.judge_noise import QuestionNoise, noise_of_row
+from ragtui.ui.models.question_rows import QuestionRows
 
 SIDES = ("A", "B")
 
@@ -37,6 +38,9 @@ class QuestionData:
     category_name: str = ""
     flags: dict[str, QuestionFlags] = field(default_factory=dict)  # side → what addresses the judge
     noise: dict[str, QuestionNoise] = field(default_factory=dict)  # side → its repetitions compared (judge --repeat)
+    # The rows are the frame's, without the texts still being read (a long row, in a
+    # worker): only the header's gold fields and status are to be drawn from them.
+    loading: bool = False
 
     @property
     def two_runs(self) -> bool:
@@ -48,23 +52,43 @@ class QuestionData:
         return self.rows.get("A") or self.rows.get("B") or {"id": self.id}
 
 
-def load_question(comparison: Comparison, question_id: str) -> QuestionData:
-    """Look up one question in A, B and the status frame."""
-    row_a = comparison.a.question(question_id)
+def load_question(comparison: Comparison, question_id: str, rows: QuestionRows | None = None) -> QuestionData:
+    """Look up one question in A, B and the status frame (`rows`: the session's rows
+    read so far, the question's kept there; None reads them afresh)."""
+
+    def read(evaluation: Evaluation) -> dict[str, Any] | None:
+        return rows.row(evaluation, question_id) if rows is not None else evaluation.question(question_id)
+
+    row_a = read(comparison.a)
     names = {"A": comparison.a.run.name}
-    rows: dict[str, dict[str, Any] | None] = {"A": row_a}
+    rows_by_side: dict[str, dict[str, Any] | None] = {"A": row_a}
     changes: list[Change] = []
     if comparison.b is not None:
-        row_b = comparison.b.question(question_id)
-        rows["B"] = row_b
+        row_b = read(comparison.b)
+        rows_by_side["B"] = row_b
         names["B"] = comparison.b.run.name
         changes = describe_changes(row_a, row_b, comparison.k)
+    evaluations = {"A": comparison.a, "B": comparison.b}
+    flags = {side: side_flags(row, evaluations[side]) for side, row in rows_by_side.items()}
+    noise = {side: found for side, row in rows_by_side.items() if row and (found := noise_of_row(row)) is not None}
+    data = _framed(comparison, question_id, rows_by_side, names)
+    return replace(data, changes=changes, flags=flags, noise=noise)
+
+
+def loading_question(comparison: Comparison, question_id: str) -> QuestionData:
+    """The question as the in-memory frames have it, while its texts are read (`loading`)."""
+    rows: dict[str, dict[str, Any] | None] = {"A": comparison.a.question(question_id, texts=False)}
+    names = {"A": comparison.a.run.name}
+    if comparison.b is not None:
+        rows["B"] = comparison.b.question(question_id, texts=False)
+        names["B"] = comparison.b.run.name
+    return replace(_framed(comparison, question_id, rows, names), loading=True)
+
+
+def _framed(comparison: Comparison, question_id: str, rows: dict[str, dict[str, Any] | None], names: dict[str, str]) -> QuestionData:
     hits = comparison.status.filter(pl.col("id") == question_id)
     status = hits.row(0, named=True) if hits.height else None
-    evaluations = {"A": comparison.a, "B": comparison.b}
-    flags = {side: side_flags(row, evaluations[side]) for side, row in rows.items()}
-    noise = {side: found for side, row in rows.items() if row and (found := noise_of_row(row)) is not None}
-    data = QuestionData(question_id, comparison.k, rows, names, status, changes, flags=flags, noise=noise)
+    data = QuestionData(question_id, comparison.k, rows, names, status)
     category = data.any_row.get("category") or UNCATEGORIZED
     return replace(data, category_name=comparison.config.category_name(category))
 

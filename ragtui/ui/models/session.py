@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ragtui.core.triage.notes import Notes, default_notes_path
 from ragtui.ui.models.answer_diffs import AnswerDiffs
+from ragtui.ui.models.question_rows import QuestionRows
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
@@ -47,6 +48,7 @@ class Session:
     gold: GoldFixer | None = None  # the gold set's fixes from triage (--gold), opened with the first triage screen
     search: SearchIndexes = field(default_factory=_search_indexes)
     diffs: AnswerDiffs = field(default_factory=AnswerDiffs)  # each question's answer diff, made once (`d`, copy)
+    rows: QuestionRows = field(default_factory=QuestionRows)  # each question's rows with their texts, read once
     # More than two runs: the trade-off of every run, and each pair compared so far,
     # (position of A, position of B) among `inputs.runs` → their comparison.
     tradeoff: Tradeoff | None = None

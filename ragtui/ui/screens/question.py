@@ -4,7 +4,8 @@ On a wide terminal (≥ 120 columns) both sides are shown and `t` / Tab picks th
 one (accent border, ▶); on a narrow one only the active side is shown, with a tab line
 naming it. B, the candidate under review, is active first. `n` / `p` step through the
 list the screen was opened with by redrawing in place (no screen pushed per step: fast
-at 100,000 questions). `j` / `k` move the focused sentence of the active side, its
+at 100,000 questions); a question whose rows are long is read in a worker ("loading the
+question…" meanwhile, `QuestionRows`). `j` / `k` move the focused sentence of the active side, its
 reason and evidence in view; `v` / Enter opens the verdict inspector. `/` searches
 every text of the comparison (`n` / `N` then step the matches), `J` judges the answer
 again, `d` shows what changed from A to B (the answer diff made in a worker, once a
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -44,7 +45,7 @@ from ragtui.ui.content.safe_text import safe
 from ragtui.ui.content.verdict_styles import role_colour
 from ragtui.ui.messages import GoldEdited
 from ragtui.ui.models.answer_diffs import made_at_once
-from ragtui.ui.models.question import QuestionData, load_question, retrieved
+from ragtui.ui.models.question import QuestionData, load_question, loading_question, retrieved
 from ragtui.ui.models.session import Session
 from ragtui.ui.screens.gold_menu import GOLD_FIXES, GoldMenu
 from ragtui.ui.screens.menus import Choice, ChoiceMenu, Prompt
@@ -53,11 +54,16 @@ from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
 
+if TYPE_CHECKING:
+    from ragtui.ui.models.question_texts import QuestionText
+
 NARROW = 120  # below this width, one side at a time
 # A question whose texts hold more than this many characters has its search line's
 # "in B's answer, …" found in a worker (about 100 ms at 5,000 judged sentences, more with
 # their passages); under it, at once.
 FIELDS_AT_ONCE_CHARS = 50_000
+# In place of the sides while a long question's texts are read in a worker (`QuestionRows`).
+LOADING = "loading the question… (the keys still answer: n / p move on, Esc goes back)"
 GOLD_BINDINGS = [  # the gold keys: listed under ?, not in the 80-column footer
         Binding("g", "gold_passage", "gold?", show=False, tooltip="Toggle whether a retrieved passage is gold (in GOLD.edits.jsonl, with a reason)", id="question.gold_passage"),
         Binding("G", "gold_menu", "fix gold", key_display="G", show=False, tooltip="Fix the gold: unanswerable, category, expected answer, tag", id="question.gold_menu"),
@@ -131,6 +137,21 @@ class QuestionScreen(TriageScreen):
     QuestionScreen.-narrow QuestionSide.-active {
         display: block;
     }
+    QuestionScreen #question-loading {
+        display: none;
+        height: 1fr;
+        padding: 1 2;
+        text-style: italic;
+    }
+    QuestionScreen.-loading #question-loading {
+        display: block;
+    }
+    QuestionScreen.-loading #question-sides {
+        display: none;
+    }
+    QuestionScreen.-loading.-diff #question-loading {
+        display: none;
+    }
     """
 
     side: reactive[str] = reactive("A", init=False)
@@ -151,7 +172,8 @@ class QuestionScreen(TriageScreen):
         self.tools = {side: tool_of(ev) for side, ev in zip(self.sides, (comparison.a, comparison.b), strict=False) if ev is not None}
         # The candidate is what is under review: start on B when there is one.
         self.set_reactive(QuestionScreen.side, self.sides[-1])
-        self.data: QuestionData = load_question(comparison, question_ids[self.index])
+        self._reading: str | None = None  # the question whose long rows a worker reads now
+        self.data: QuestionData = self._data_now(question_ids[self.index])
         self.sentence_at: dict[str, int] = self._first_focus()
         self._rejudged: dict[tuple[str, str], Rejudged] = {}
         self.show_all_passages = False
@@ -174,6 +196,7 @@ class QuestionScreen(TriageScreen):
         with Horizontal(id="question-sides"):
             for side in self.sides:
                 yield QuestionSide(side, id=f"side-{side}")
+        yield Static(LOADING, id="question-loading")
         with VerticalScroll(id="question-diff"):
             yield Static(id="question-diff-body")
         yield LabelBar(id="label-bar")
@@ -184,6 +207,8 @@ class QuestionScreen(TriageScreen):
         self.redraw(reset_scroll=True)
         self._side(self.side).focus_body()
         self.call_after_refresh(self._show_the_cause)
+        # After the loading state is painted: the worker's parsing holds the GIL.
+        self.call_after_refresh(self._read_if_loading)
 
     def on_resize(self) -> None:
         self._layout_for(self.size.width)
@@ -209,7 +234,8 @@ class QuestionScreen(TriageScreen):
         extra = [line for line in (self._mark_line(), self._search_line()) if line is not None]
         self.query_one("#question-header", Static).update(Content("\n").join([header, *extra]))
         self.query_one("#question-tabs", Static).update(tabs_content(self.sides, self.side, self.data.names))
-        for side in self.sides:
+        self.set_class(data.loading, "-loading")
+        for side in self.sides if not data.loading else ():
             self._side(side).show(
                 self.with_unretrieved_gold(data.rows.get(side)),
                 data.names[side],
@@ -241,6 +267,8 @@ class QuestionScreen(TriageScreen):
         self.query_one("#label-bar", LabelBar).update(content)
 
     def label_target(self) -> tuple[str, str, int | None, int] | None:
+        if self._still_loading():
+            return None
         row = self.data.rows.get(self.side)
         if row is None or not row.get("present", True):
             self.say(f"{self.question_id} is not in run {self.side}: nothing to label", severity="warning", timeout=3)
@@ -273,10 +301,61 @@ class QuestionScreen(TriageScreen):
 
     def _show_index(self, target: int) -> None:
         self.index = target
-        self.data = load_question(self.comparison, self.question_id)
+        self.data = self._data_now(self.question_id)
         self.sentence_at = self._first_focus()
         self.redraw(reset_scroll=True)
         self.call_after_refresh(self._show_the_cause)
+        # After the loading state is painted: the worker's parsing holds the GIL.
+        self.call_after_refresh(self._read_if_loading)
+
+    # -- a question's rows: at once when short, else read in a worker (`QuestionRows`) --------
+
+    def _data_now(self, question_id: str) -> QuestionData:
+        """The question with its texts when they are cheap to have now (kept, or short
+        lines), else as the frames hold it, `loading` (`_read_if_loading` then reads them)."""
+        rows = self.session.rows
+        evaluations = [e for e in (self.comparison.a, self.comparison.b) if e is not None]
+        if all(rows.at_once(e, question_id) for e in evaluations):
+            return load_question(self.comparison, question_id, rows)
+        return loading_question(self.comparison, question_id)
+
+    def _read_if_loading(self) -> None:
+        """Read the question's long rows in a worker, then draw them if the view still
+        shows it. Rows being read for it are waited for; a worker reading another
+        question's is cancelled (it stops before its second side; what it read is kept)."""
+        question_id = self.question_id
+        if not self.is_attached or not self.data.loading or self._reading == question_id:
+            return
+        self._reading = question_id
+        comparison, rows = self.comparison, self.session.rows
+
+        def read() -> None:
+            worker = get_current_worker()
+            for evaluation in (comparison.a, comparison.b):
+                if worker.is_cancelled:
+                    return
+                if evaluation is not None:
+                    rows.row(evaluation, question_id)
+            with contextlib.suppress(RuntimeError):  # the app quit while the rows were read
+                self.app.call_from_thread(self._rows_read, comparison, question_id)
+
+        self.run_worker(read, thread=True, exclusive=True, group="question-rows")
+
+    def _rows_read(self, comparison: Comparison, question_id: str) -> None:
+        if self._reading == question_id:
+            self._reading = None
+        if not (self.is_attached and self.data.loading and question_id == self.question_id and comparison is self.comparison):
+            return  # the view moved on: the rows are kept for a return
+        self.data = load_question(comparison, question_id, self.session.rows)
+        self.sentence_at = self._first_focus()
+        self.redraw(reset_scroll=True)
+        self.call_after_refresh(self._show_the_cause)
+
+    def _still_loading(self) -> bool:
+        """True, and says so, while the question's texts are read: a key that needs them waits."""
+        if self.data.loading:
+            self.say(LOADING.split(" (")[0], timeout=2)
+        return self.data.loading
 
     def _first_focus(self) -> dict[str, int]:
         """Focus each side's first unsupported sentence: its reason is what one reads first."""
@@ -313,6 +392,9 @@ class QuestionScreen(TriageScreen):
     def action_verdicts(self) -> None:
         from ragtui.ui.screens.verdicts import VerdictScreen
 
+        if self._still_loading():
+            return
+
         self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session,
                                            rows=dict(self.data.rows)))
 
@@ -346,6 +428,8 @@ class QuestionScreen(TriageScreen):
         key = (self.question_id, term)
         if key in self._fields_found:
             return self._fields_found[key]
+        if self.data.loading:  # found once the texts are read
+            return None
         fields = self._search_fields()
         if sum(len(text) for text in fields.values()) <= FIELDS_AT_ONCE_CHARS:
             self._fields_found[key] = fields_holding(term, fields)
@@ -456,6 +540,8 @@ class QuestionScreen(TriageScreen):
     # -- `J`: judge the answer on screen again, off the UI thread -----------------------------
 
     def action_rejudge(self) -> None:
+        if self._still_loading():
+            return
         row = self.data.rows.get(self.side)
         if row is None or not row.get("present", True):
             self.say(f"{self.question_id} is not in run {self.side}: nothing to judge", severity="warning")
@@ -498,6 +584,10 @@ class QuestionScreen(TriageScreen):
 
     def _draw_diff(self) -> None:
         data = self.data
+        self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
+        if data.loading:
+            self.query_one("#question-diff-body", Static).update(Content(LOADING).stylize("italic"))
+            return
         row_a, row_b = data.rows.get("A"), data.rows.get("B")
         a, b = answers_of(row_a, row_b)
         diff = None
@@ -511,7 +601,6 @@ class QuestionScreen(TriageScreen):
             answer_diff_content(row_a, row_b, diff, self._colour),
         ])
         self.query_one("#question-diff-body", Static).update(body)
-        self.query_one("#question-diff").border_title = "A → B · d: back to the answers"
 
     def _make_diff(self, question_id: str, a: str, b: str) -> None:
         """Make the answer diff of `question_id` in a worker, then draw it if it is still
@@ -554,9 +643,10 @@ class QuestionScreen(TriageScreen):
     def use_comparison(self, comparison: Comparison) -> None:
         """The comparison recomputed (with the gold fixed): the same question, drawn again."""
         self.comparison = comparison
-        self.data = load_question(comparison, self.question_id)
+        self.data = self._data_now(self.question_id)
         self._fields_found.clear()
         self.redraw()
+        self.call_after_refresh(self._read_if_loading)
 
     def with_unretrieved_gold(self, row: dict[str, Any] | None) -> dict[str, Any] | None:
         """The row with the corpus text of each gold passage it did not retrieve (`--corpus`)."""
@@ -592,7 +682,7 @@ class QuestionScreen(TriageScreen):
         """g: pick a retrieved passage of the active side (the one the focused sentence cites first)."""
         fixer = self._gold_fixer()
         row = self.data.rows.get(self.side)
-        if fixer is None:
+        if fixer is None or self._still_loading():
             return
         items = retrieved(row) if row else []
         if not items:
@@ -700,7 +790,10 @@ class QuestionScreen(TriageScreen):
         return self.question_id, self.side
 
     def loaded_rows(self) -> dict[str, dict | None]:
-        return dict(self.data.rows)
+        return {} if self.data.loading else dict(self.data.rows)
+
+    def _texts(self) -> list[QuestionText] | None:
+        return None if self._still_loading() else super()._texts()
 
     def after_mark(self, question_id: str) -> None:
         self.redraw()

@@ -108,12 +108,12 @@ class VerdictScreen(TriageScreen):
         return self.comparison.a if self.side == "A" else self.comparison.b
 
     def _row(self) -> dict | None:
-        """This side's row, looked up once (or given by the question view): a
+        """This side's row, looked up once (given by the question view, or kept by the session): a
         5,000-sentence row read back from a JSONL run takes most of a second to build, and
         `j`, the labels and the focus each need it."""
         if self.side not in self._rows:
             evaluation = self._evaluation()
-            self._rows[self.side] = evaluation.question(self.question_id) if evaluation is not None else None
+            self._rows[self.side] = self.session.rows.row(evaluation, self.question_id) if evaluation is not None else None
         return self._rows[self.side]
 
     async def _show(self) -> None:
