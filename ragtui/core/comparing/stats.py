@@ -117,11 +117,17 @@ def bootstrap_delta_sums(
             return draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
         return _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
     rng = np.random.default_rng(seed)
-    sums = np.empty((resamples, values.shape[1]))
+    # A column of ones (a mean's denominators) sums to the resample's size: n, exactly.
+    ones = np.all(values == 1.0, axis=0)
+    varying = np.ascontiguousarray(values[:, ~ones])
+    sums = np.full((resamples, values.shape[1]), float(n))
     for start in range(0, resamples, _CHUNK):
         stop = min(start + _CHUNK, resamples)
         idx = rng.integers(0, n, size=(stop - start, n))
-        sums[start:stop] = values[idx].sum(axis=1)
+        # Gathered question-major and summed over the first axis, numpy adds the n rows one
+        # after another, as it does along axis 1 of `varying[idx]`: the same sums bit for
+        # bit, in under half the time (contiguous rows instead of a strided reduction).
+        sums[start:stop, ~ones] = varying[idx.T].sum(axis=0)
     return sums
 
 
