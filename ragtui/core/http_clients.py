@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
+from collections.abc import Callable
 
 import httpx
 
@@ -29,14 +30,46 @@ class ReplyTooLarge(Exception):
     """A reply longer than its bound (after decompression): refused, not retried."""
 
 
+class NoReply(Exception):
+    """The exchange ended without a reply: its deadline passed or the connection failed.
+
+    `unreachable`: nothing answered the connection (the service is down, not slow).
+    """
+
+    def __init__(self, message: str, *, unreachable: bool = False) -> None:
+        super().__init__(message)
+        self.unreachable = unreachable
+
+
 async def post_bounded(
-    http: httpx.AsyncClient, url: str, body: object, headers: dict[str, str] | None = None, *, limit: int = MAX_REPLY_BYTES
+    http: httpx.AsyncClient,
+    url: str,
+    body: object,
+    headers: dict[str, str] | None = None,
+    *,
+    timeout: float,
+    redact: Callable[[str], str],
+    limit: int = MAX_REPLY_BYTES,
 ) -> tuple[int, httpx.Headers, bytes]:
     """(status, reply headers, body) of one POST of `body` as JSON, the body read up to `limit` bytes.
 
-    Callers put the whole call under one `asyncio.timeout`: httpx's own timeout is per
-    read, and a server sending a byte a second never trips it.
+    One deadline, `timeout`, for the whole exchange: httpx's own timeout is per read, and a
+    server sending a byte a second never trips it. Raises NoReply (its message passed
+    through `redact`, which removes the caller's secrets) or ReplyTooLarge.
     """
+    try:
+        async with asyncio.timeout(timeout):
+            return await _post(http, url, body, headers, limit)
+    except (TimeoutError, httpx.TimeoutException):
+        raise NoReply(f"timed out after {timeout:g} s") from None
+    except httpx.TransportError as exc:
+        detail = redact(str(exc)) or "no detail"
+        raise NoReply(f"connection failed ({type(exc).__name__}: {detail})", unreachable=isinstance(exc, httpx.ConnectError)) from None
+
+
+async def _post(
+    http: httpx.AsyncClient, url: str, body: object, headers: dict[str, str] | None, limit: int
+) -> tuple[int, httpx.Headers, bytes]:
     async with http.stream("POST", url, json=body, headers=headers) as response:
         chunks: list[bytes] = []
         size = 0

@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from ragtui.core.http_clients import MAX_REPLY_BYTES, ReplyTooLarge, RequestSlots, post_bounded
+from ragtui.core.http_clients import MAX_REPLY_BYTES, NoReply, ReplyTooLarge, RequestSlots, post_bounded
 from ragtui.core.judge.cache import CallCache, call_key
 from ragtui.core.judge.providers import Completion, Provider, ResponseShapeError, error_message, make_provider
 from ragtui.core.judge.redaction import redact, redact_headers
@@ -152,15 +152,11 @@ class JudgeClient:
                 self.stats.requests += 1
                 started = time.monotonic()
                 try:
-                    # One deadline for the whole exchange: httpx's own timeout is per read,
-                    # and a server sending a byte a second never trips it.
-                    async with asyncio.timeout(self.settings.timeout):
-                        status, headers, raw = await post_bounded(http, self.provider.url, body, request_headers, limit=MAX_REPLY_BYTES)
-                except (TimeoutError, httpx.TimeoutException):
-                    failure = f"timed out after {self.settings.timeout:g} s"
-                except httpx.TransportError as exc:
-                    failure = f"connection failed ({type(exc).__name__}: {self._redact(str(exc)) or 'no detail'})"
-                    unreachable = isinstance(exc, httpx.ConnectError)
+                    status, headers, raw = await post_bounded(
+                        http, self.provider.url, body, request_headers, timeout=self.settings.timeout, redact=self._redact, limit=MAX_REPLY_BYTES
+                    )
+                except NoReply as exc:
+                    failure, unreachable = str(exc), exc.unreachable
                 except ReplyTooLarge as exc:
                     raise CallError(str(exc)) from None
                 else:

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ragtui.core.http_clients import ReplyTooLarge, RequestSlots, post_bounded
+from ragtui.core.http_clients import NoReply, ReplyTooLarge, RequestSlots, post_bounded
 from ragtui.core.judge.providers import error_message
 from ragtui.core.judge.redaction import redact
 from ragtui.core.judge.retry import RetryPolicy, is_retryable_status
@@ -101,14 +101,9 @@ class EndpointSystem:
             unreachable = False
             client = await self._slots.take()
             try:
-                # One deadline for the whole exchange, as the judge's: httpx's timeout is per read.
-                async with asyncio.timeout(self.timeout):
-                    status, headers, raw = await post_bounded(client, self.url, body)
-            except (TimeoutError, httpx.TimeoutException):
-                failure = f"timed out after {self.timeout:g} s"
-            except httpx.TransportError as exc:
-                failure = f"connection failed ({type(exc).__name__}: {self._redact(str(exc)) or 'no detail'})"
-                unreachable = isinstance(exc, httpx.ConnectError)
+                status, headers, raw = await post_bounded(client, self.url, body, timeout=self.timeout, redact=self._redact)
+            except NoReply as exc:
+                failure, unreachable = str(exc), exc.unreachable
             except ReplyTooLarge as exc:
                 raise SystemFailure(str(exc)) from None
             else:
