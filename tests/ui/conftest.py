@@ -25,6 +25,7 @@ almost everywhere (regressed: ▼), and recall drops by noise-sized amounts (~ w
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -244,6 +245,43 @@ def held_until(release) -> bool:
         if get_current_worker().is_cancelled:
             return False
     return True
+
+
+class HeldWork:
+    """A worker's work held until a test sets `release`: what each call was about (`calls`),
+    and `started` once one is held. Each claim of a test is then about order, not time."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.started = threading.Event()
+        self.calls: list = []
+
+    def hold(self) -> bool:
+        """In the worker's thread: say a call is held, wait for `release`; False when the
+        worker was cancelled meanwhile (the app quit with the work held)."""
+        self.started.set()
+        return held_until(self.release)
+
+
+@pytest.fixture
+def held_rows(monkeypatch):
+    """Each question's rows read in a worker's thread wait for `release`; `calls` holds
+    (run name, question id) of each read. Rows read on the UI thread are not held."""
+    from ragtui.core.measuring.evaluate import Evaluation
+
+    held = HeldWork()
+    question = Evaluation.question
+
+    def held_question(self, question_id, *, texts=True):
+        if texts and threading.current_thread() is not threading.main_thread():
+            held.calls.append((self.run.name, question_id))
+            if not held.hold():  # the app quit with the read held
+                return None
+        return question(self, question_id, texts=texts)
+
+    monkeypatch.setattr(Evaluation, "question", held_question)
+    yield held
+    held.release.set()
 
 
 async def poll_until(pilot, condition, seconds: float = 20.0) -> None:

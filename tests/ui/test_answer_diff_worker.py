@@ -17,7 +17,7 @@ from ragtui.core.triage.diffs import SENTENCE_LEVEL, DiffStopped
 from ragtui.ui.content.diff_view import COMPUTING, LEVEL_NOTES
 from ragtui.ui.models import answer_diffs, question_rows
 from ragtui.ui.screens.question import QuestionScreen
-from tests.ui.conftest import held_until, poll_until
+from tests.ui.conftest import HeldWork, poll_until
 from tests.ui.long_answer import long_answer_comparison, rewritten_text, sentence_text
 from tests.ui.triage_data import host_app
 
@@ -39,26 +39,16 @@ def rows_read_at_once(monkeypatch):
     monkeypatch.setattr(question_rows, "AT_ONCE_BYTES", 1 << 40)
 
 
-class HeldDiff:
-    """The diffs made (by A's answer length), each long one waiting for `release`."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.started = threading.Event()
-        self.made: list[int] = []
-
-
 @pytest.fixture
 def held_diff(monkeypatch):
-    held = HeldDiff()
+    """Each answer diff made (`calls`: A's answer length), a long one held until `release`."""
+    held = HeldWork()
     make = answer_diffs.answer_diff
 
     def held_make(a, b, *, stop=None):
-        held.made.append(len(a or ""))
-        if not answer_diffs.made_at_once(a or "", b or ""):
-            held.started.set()
-            if not held_until(held.release):  # the app quit with the diff held
-                raise DiffStopped
+        held.calls.append(len(a or ""))
+        if not answer_diffs.made_at_once(a or "", b or "") and not held.hold():  # the app quit with the diff held
+            raise DiffStopped
         return make(a, b, stop=stop)
 
     monkeypatch.setattr(answer_diffs, "answer_diff", held_make)
@@ -96,7 +86,7 @@ async def test_d_answers_at_once_the_keys_work_while_the_diff_is_made_and_a_seco
         await pilot.press("k")
         assert screen.sentence_at["B"] == focus
         await pilot.press("d")  # again while it is made: waits for the same worker
-        assert COMPUTING in _diff(pilot.app) and len(held_diff.made) == 1
+        assert COMPUTING in _diff(pilot.app) and len(held_diff.calls) == 1
         held_diff.release.set()
         await poll_until(pilot, lambda: COMPUTING not in _diff(pilot.app))
         text = _diff(pilot.app)
@@ -104,7 +94,7 @@ async def test_d_answers_at_once_the_keys_work_while_the_diff_is_made_and_a_seco
         # Sentence by sentence: each rewritten sentence struck, its new wording beside it.
         assert f"[-{sentence_text(1)} -]{{+{rewritten_text(1)} +}}" in text
         await pilot.press("d", "d")  # back to the answers and to the diff: kept, not made again
-        assert LEVEL_NOTES[SENTENCE_LEVEL] in _diff(pilot.app) and len(held_diff.made) == 1
+        assert LEVEL_NOTES[SENTENCE_LEVEL] in _diff(pilot.app) and len(held_diff.calls) == 1
 
 
 async def test_a_diff_finished_after_the_view_moved_on_is_kept_but_not_drawn(rewritten, held_diff):
@@ -120,7 +110,7 @@ async def test_a_diff_finished_after_the_view_moved_on_is_kept_but_not_drawn(rew
         assert screen.question_id == "short" and "the same answer, word for word" in _diff(pilot.app)
         await pilot.press("p")  # back to `long`: its diff was kept
         assert LEVEL_NOTES[SENTENCE_LEVEL] in _diff(pilot.app)
-        assert len([n for n in held_diff.made if n > answer_diffs.AT_ONCE_CHARS]) == 1
+        assert len([n for n in held_diff.calls if n > answer_diffs.AT_ONCE_CHARS]) == 1
 
 
 async def test_copying_the_answer_diff_after_d_reuses_it(rewritten, held_diff):
@@ -131,7 +121,7 @@ async def test_copying_the_answer_diff_after_d_reuses_it(rewritten, held_diff):
         await pilot.press("y", "d")
         await poll_until(pilot, lambda: bool(pilot.app.clipboard))
         assert pilot.app.clipboard.startswith(f"{sentence_text(0)} [-{sentence_text(1)} -]{{+{rewritten_text(1)} +}}")
-        assert len(held_diff.made) == 1
+        assert len(held_diff.calls) == 1
 
 
 def test_the_diff_being_made_at_80x24_snapshot(snap_compare, rewritten, held_diff):

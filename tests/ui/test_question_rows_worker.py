@@ -1,22 +1,24 @@
 """`n`, `p`, `:` and Enter onto a question whose rows are long: the view answers at once
 with what the frames hold and "loading the question…", reads the rows in a worker, keeps
-them per question, and never draws rows read for a question it has left.
+them per question, and never draws rows read for a question it has left. `y`, `o` and `e`
+on the failure list do the same before they offer the question's texts: "loading the
+question…" at once, the list answering meanwhile, Esc stopping it.
 
-The worker is held on an Event (`held_rows`), so each claim is about order, not time.
+The worker is held on an Event (`held_rows`, conftest.py), so each claim is about order, not time.
 How long the key takes is measured in bench/bench_triage.py (`n onto this question`).
 """
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from textual.widgets import Static
 
-from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.ui.models import question_rows
+from ragtui.ui.screens.failures import FailureListScreen
+from ragtui.ui.screens.menus import ChoiceMenu
 from ragtui.ui.screens.question import LOADING, QuestionScreen
-from tests.ui.conftest import held_until, poll_until
+from ragtui.ui.screens.triage import READING
+from tests.ui.conftest import poll_until
 from tests.ui.long_answer import long_answer_comparison, sentence_text
 from tests.ui.triage_data import host_app
 
@@ -28,33 +30,6 @@ NARROW = (80, 24)
 def long(tmp_path_factory):
     """`long`: 5,000 judged sentences (a line of about 1 MB a run); `short`: 3."""
     return long_answer_comparison(tmp_path_factory.mktemp("long"), SENTENCES)
-
-
-class HeldRows:
-    """The rows read in a worker, (run name, id), each waiting for `release`."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.started = threading.Event()
-        self.read: list[tuple[str, str]] = []
-
-
-@pytest.fixture
-def held_rows(monkeypatch):
-    held = HeldRows()
-    question = Evaluation.question
-
-    def held_question(self, question_id, *, texts=True):
-        if texts and threading.current_thread() is not threading.main_thread():
-            held.read.append((self.run.name, question_id))
-            held.started.set()
-            if not held_until(held.release):  # the app quit with the read held
-                return None
-        return question(self, question_id, texts=texts)
-
-    monkeypatch.setattr(Evaluation, "question", held_question)
-    yield held
-    held.release.set()
 
 
 def _answer(app) -> str:
@@ -86,10 +61,10 @@ async def test_n_onto_a_long_question_then_n_again_before_it_is_read_lands_on_th
         await poll_until(pilot, lambda: len(pilot.app.workers) == 0)
         # long's rows came after the view left it: not drawn over short's.
         assert screen.index == 2 and not screen.has_class("-loading") and "Question short ?" in _header(pilot.app)
-        read = len(held_rows.read)
+        read = len(held_rows.calls)
         await pilot.press("p")  # back onto long: its rows were kept, drawn at once
         assert screen.question_id == "long" and not screen.has_class("-loading")
-        assert sentence_text(6) in _answer(pilot.app) and len(held_rows.read) == read
+        assert sentence_text(6) in _answer(pilot.app) and len(held_rows.calls) == read
 
 
 async def test_a_long_question_s_texts_appear_once_read(long, held_rows):
@@ -104,7 +79,7 @@ async def test_a_long_question_s_texts_appear_once_read(long, held_rows):
         assert not screen.has_class("-loading")
         assert sentence_text(6) in _answer(pilot.app)
         assert "A→B" in _header(pilot.app)  # the changes, made from the texts
-        assert sorted(held_rows.read) == [("A", "long"), ("B", "long")]
+        assert sorted(held_rows.calls) == [("A", "long"), ("B", "long")]
 
 
 async def test_a_view_opened_on_a_long_question_reads_it_in_a_worker(long, held_rows):
@@ -120,3 +95,84 @@ async def test_a_view_opened_on_a_long_question_reads_it_in_a_worker(long, held_
 def test_a_long_question_being_read_at_80x24_snapshot(snap_compare, long, held_rows):
     app = host_app(lambda: QuestionScreen(long, ["short", "long"], 1))
     assert snap_compare(app, terminal_size=NARROW)
+
+
+async def _list_on(pilot, question_id: str) -> FailureListScreen:
+    """The failure list on screen, its cursor moved to `question_id`."""
+    screen = pilot.app.screen
+    assert isinstance(screen, FailureListScreen)
+    index = screen.rows.index_of(question_id)
+    assert index is not None
+    screen.table.cursor = index
+    await pilot.pause()
+    return screen
+
+
+def _away_and_back(screen: FailureListScreen) -> tuple[str, str]:
+    """The cursor key that leaves the row under the cursor, and the one that comes back."""
+    return ("down", "up") if screen.table.cursor == 0 else ("up", "down")
+
+
+def _every_question(comparison):
+    return host_app(lambda: FailureListScreen(comparison, status="all"))
+
+
+async def test_y_on_the_failure_list_says_loading_at_once_the_list_answers_and_the_copy_menu_follows(long, held_rows):
+    app = _every_question(long)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await _list_on(pilot, "long")
+        await pilot.press("y")
+        assert any(message.startswith(READING) for message, _ in app.toasts)  # before any row is read
+        assert pilot.app.screen is screen
+        await poll_until(pilot, held_rows.started.is_set)
+        assert held_rows.started.is_set() and pilot.app.screen is screen  # no menu while the rows are held
+        away, back = _away_and_back(screen)
+        await pilot.press(away)  # the list answers meanwhile
+        assert screen.table.current_id == "short"
+        await pilot.press(back)
+        assert screen.table.current_id == "long"
+        held_rows.release.set()
+        await poll_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceMenu))
+        assert isinstance(pilot.app.screen, ChoiceMenu)
+        await pilot.press("a")  # the answer, from the rows just read
+        assert pilot.app.clipboard.startswith(sentence_text(0)) and sentence_text(4_999) in pilot.app.clipboard
+        assert sorted(held_rows.calls) == [("A", "long"), ("B", "long")]
+
+
+async def test_esc_stops_o_loading_a_long_question_and_no_menu_opens_later(long, held_rows):
+    app = _every_question(long)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await _list_on(pilot, "long")
+        await pilot.press("o")
+        await poll_until(pilot, held_rows.started.is_set)
+        await pilot.press("escape")  # stops the read: the list stays
+        assert pilot.app.screen is screen and any("stopped loading the question" in message for message, _ in app.toasts)
+        held_rows.release.set()
+        await poll_until(pilot, lambda: len(pilot.app.workers) == 0)
+        assert pilot.app.screen is screen
+        await pilot.press("escape")  # nothing is read now: Esc goes back as ever
+        assert pilot.app.screen is not screen
+
+
+async def test_e_after_the_cursor_left_the_long_question_opens_no_menu_for_it(long, held_rows):
+    app = _every_question(long)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await _list_on(pilot, "long")
+        away, back = _away_and_back(screen)
+        await pilot.press("e")
+        await poll_until(pilot, held_rows.started.is_set)
+        await pilot.press(away)
+        held_rows.release.set()
+        await poll_until(pilot, lambda: len(pilot.app.workers) == 0)
+        assert pilot.app.screen is screen  # the person moved on: nothing pops up over the list
+        await pilot.press(back, "e")  # back on it: its rows were kept, the menu opens at once
+        assert isinstance(pilot.app.screen, ChoiceMenu) and len(held_rows.calls) == 2
+
+
+async def test_y_on_a_short_question_of_the_failure_list_offers_its_texts_at_once(long, held_rows):
+    app = _every_question(long)
+    async with app.run_test(size=NARROW) as pilot:
+        await _list_on(pilot, "short")
+        await pilot.press("y")
+        assert isinstance(pilot.app.screen, ChoiceMenu) and not held_rows.calls
+        assert not any(message.startswith(READING) for message, _ in app.toasts)

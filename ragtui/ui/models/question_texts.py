@@ -25,6 +25,7 @@ from ragtui.core.comparing.compare import Comparison
 from ragtui.core.triage.diffs import plain_diff
 from ragtui.ui.models.answer_diffs import AnswerDiffs, made_at_once
 from ragtui.ui.models.question import judge_record_input, retrieved
+from ragtui.ui.models.question_rows import QuestionRows
 
 
 @dataclass(frozen=True)
@@ -101,19 +102,21 @@ def reopen_command(comparison: Comparison, question_id: str, inputs: Any = None)
 
 def question_texts(
     comparison: Comparison, question_id: str, side: str, inputs: Any = None, diffs: AnswerDiffs | None = None,
-    rows: dict[str, dict[str, Any] | None] | None = None,
+    rows: dict[str, dict[str, Any] | None] | None = None, read: QuestionRows | None = None,
 ) -> list[QuestionText]:
     """What `y`, `o` and `e` offer for `question_id`, seen from `side` (`diffs`: the
     session's answer diffs, None for a fresh set; `rows`: the question's rows by side the
-    screen holds already, each read otherwise)."""
+    screen holds already, each read otherwise — through `read`, the session's rows read
+    so far, when given)."""
     kept = diffs if diffs is not None else AnswerDiffs()
+    reader = read if read is not None else QuestionRows()
     given = rows or {}
 
     def row_of(which: str) -> dict[str, Any] | None:
         if which in given:
             return given[which]
         evaluation = comparison.a if which == "A" else comparison.b
-        return evaluation.question(question_id) if evaluation is not None else None
+        return reader.row(evaluation, question_id) if evaluation is not None else None
 
     row = row_of("A" if side == "A" or comparison.b is None else "B") or {"id": question_id}
     present = row.get("present", True) and "retrieved_ids" in row

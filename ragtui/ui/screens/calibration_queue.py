@@ -131,9 +131,5 @@ class CalibrationQueueScreen(QuestionScreen):
             return False
         return answer_done(row, self.labelling.labels[self.queue_side])
 
-    def action_verdicts(self) -> None:
-        from ragtui.ui.screens.verdicts import VerdictScreen
-
-        self.app.push_screen(
-            VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], sampled_side=self.queue_side, session=self.session)
-        )
+    def sampled_side(self) -> str | None:
+        return self.queue_side

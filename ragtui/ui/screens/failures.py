@@ -8,6 +8,8 @@ built in a worker while the term is typed, the list stays usable meanwhile. Ente
 the highlighted question with the filtered list, so `n` / `p` there step through
 exactly what is listed here. The keys of `TriageScreen` (mark, copy, pager, editor, jump,
 export) act on the highlighted question; `X` exports the marked, else the listed ones.
+`y`, `o` and `e` on a question whose rows are long read them in a worker first ("loading
+the question…"; Esc stops it, the list answers meanwhile), then offer its texts.
 """
 
 from __future__ import annotations
@@ -213,6 +215,9 @@ class FailureListScreen(TriageScreen):
 
     def action_back(self) -> None:
         search = self.query_one("#failures-search", Input)
+        if self.stop_reading_rows():  # a long question read for `y`, `o` or `e`: not wanted now
+            self.say("stopped loading the question", timeout=2)
+            return
         if self.has_class("-searching"):
             search.value = ""
             self.remove_class("-searching")

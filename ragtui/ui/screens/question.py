@@ -49,7 +49,7 @@ from ragtui.ui.models.question import QuestionData, load_question, loading_quest
 from ragtui.ui.models.session import Session
 from ragtui.ui.screens.gold_menu import GOLD_FIXES, GoldMenu
 from ragtui.ui.screens.menus import Choice, ChoiceMenu, Prompt
-from ragtui.ui.screens.triage import INDEXING, LABEL_BINDINGS, TRIAGE_BINDINGS, TriageScreen, mark_text
+from ragtui.ui.screens.triage import INDEXING, LABEL_BINDINGS, READING, TRIAGE_BINDINGS, TriageScreen, mark_text
 from ragtui.ui.widgets.key_footer import KeyFooter
 from ragtui.ui.widgets.label_bar import LabelBar, label_bar_content
 from ragtui.ui.widgets.question_side import SEARCH_MATCH, QuestionSide
@@ -63,7 +63,7 @@ NARROW = 120  # below this width, one side at a time
 # their passages); under it, at once.
 FIELDS_AT_ONCE_CHARS = 50_000
 # In place of the sides while a long question's texts are read in a worker (`QuestionRows`).
-LOADING = "loading the question… (the keys still answer: n / p move on, Esc goes back)"
+LOADING = f"{READING} (the keys still answer: n / p move on, Esc goes back)"
 GOLD_BINDINGS = [  # the gold keys: listed under ?, not in the 80-column footer
         Binding("g", "gold_passage", "gold?", show=False, tooltip="Toggle whether a retrieved passage is gold (in GOLD.edits.jsonl, with a reason)", id="question.gold_passage"),
         Binding("G", "gold_menu", "fix gold", key_display="G", show=False, tooltip="Fix the gold: unanswerable, category, expected answer, tag", id="question.gold_menu"),
@@ -172,7 +172,6 @@ class QuestionScreen(TriageScreen):
         self.tools = {side: tool_of(ev) for side, ev in zip(self.sides, (comparison.a, comparison.b), strict=False) if ev is not None}
         # The candidate is what is under review: start on B when there is one.
         self.set_reactive(QuestionScreen.side, self.sides[-1])
-        self._reading: str | None = None  # the question whose long rows a worker reads now
         self.data: QuestionData = self._data_now(question_ids[self.index])
         self.sentence_at: dict[str, int] = self._first_focus()
         self._rejudged: dict[tuple[str, str], Rejudged] = {}
@@ -313,37 +312,17 @@ class QuestionScreen(TriageScreen):
     def _data_now(self, question_id: str) -> QuestionData:
         """The question with its texts when they are cheap to have now (kept, or short
         lines), else as the frames hold it, `loading` (`_read_if_loading` then reads them)."""
-        rows = self.session.rows
-        evaluations = [e for e in (self.comparison.a, self.comparison.b) if e is not None]
-        if all(rows.at_once(e, question_id) for e in evaluations):
-            return load_question(self.comparison, question_id, rows)
+        if self.rows_at_once(question_id):
+            return load_question(self.comparison, question_id, self.session.rows)
         return loading_question(self.comparison, question_id)
 
     def _read_if_loading(self) -> None:
-        """Read the question's long rows in a worker, then draw them if the view still
-        shows it. Rows being read for it are waited for; a worker reading another
-        question's is cancelled (it stops before its second side; what it read is kept)."""
-        question_id = self.question_id
-        if not self.is_attached or not self.data.loading or self._reading == question_id:
-            return
-        self._reading = question_id
-        comparison, rows = self.comparison, self.session.rows
-
-        def read() -> None:
-            worker = get_current_worker()
-            for evaluation in (comparison.a, comparison.b):
-                if worker.is_cancelled:
-                    return
-                if evaluation is not None:
-                    rows.row(evaluation, question_id)
-            with contextlib.suppress(RuntimeError):  # the app quit while the rows were read
-                self.app.call_from_thread(self._rows_read, comparison, question_id)
-
-        self.run_worker(read, thread=True, exclusive=True, group="question-rows")
+        """Read the question's long rows in a worker (`TriageScreen.read_rows_then`), then
+        draw them if the view still shows it."""
+        if self.is_attached and self.data.loading:
+            self.read_rows_then(self.question_id, self._rows_read)
 
     def _rows_read(self, comparison: Comparison, question_id: str) -> None:
-        if self._reading == question_id:
-            self._reading = None
         if not (self.is_attached and self.data.loading and question_id == self.question_id and comparison is self.comparison):
             return  # the view moved on: the rows are kept for a return
         self.data = load_question(comparison, question_id, self.session.rows)
@@ -354,7 +333,7 @@ class QuestionScreen(TriageScreen):
     def _still_loading(self) -> bool:
         """True, and says so, while the question's texts are read: a key that needs them waits."""
         if self.data.loading:
-            self.say(LOADING.split(" (")[0], timeout=2)
+            self.say(READING, timeout=2)
         return self.data.loading
 
     def _first_focus(self) -> dict[str, int]:
@@ -396,7 +375,11 @@ class QuestionScreen(TriageScreen):
             return
 
         self.app.push_screen(VerdictScreen(self.comparison, self.question_id, self.side, sentence=self.sentence_at[self.side], session=self.session,
-                                           rows=dict(self.data.rows)))
+                                           rows=dict(self.data.rows), sampled_side=self.sampled_side()))
+
+    def sampled_side(self) -> str | None:
+        """The run whose labels made from this view are sampled (a calibration queue's), or None."""
+        return None
 
     def action_back(self) -> None:
         if self.has_class("-diff"):
@@ -791,6 +774,9 @@ class QuestionScreen(TriageScreen):
 
     def loaded_rows(self) -> dict[str, dict | None]:
         return {} if self.data.loading else dict(self.data.rows)
+
+    def _texts_at_once(self) -> bool:
+        return True  # the view reads its question's rows itself: `_texts` says when they are not read yet
 
     def _texts(self) -> list[QuestionText] | None:
         return None if self._still_loading() else super()._texts()

@@ -7,6 +7,11 @@ sentence it names (`label_target`); the search index is built once per compariso
 worker on a large one. Marks, labels and the index live in the screen's `Session`, so
 every screen sees the same ones. A screen adds `TRIAGE_BINDINGS` (and `LABEL_BINDINGS`
 where it labels) to its own and overrides the hooks it needs.
+
+A question whose rows are long (a 5,000-sentence answer read back from a JSONL run takes
+most of a second) is read in a worker, kept in the session's `QuestionRows`, with
+"loading the question…" said first (`read_rows_then`): the question view steps onto it
+that way, and `y`, `o`, `e` on the failure list wait for it before they offer its texts.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.notes import MARK_LABELS, Notes
@@ -27,6 +33,7 @@ from ragtui.ui.models.session import Session
 
 if TYPE_CHECKING:
     from ragtui.core.comparing.compare import Comparison
+    from ragtui.core.measuring.evaluate import Evaluation
     from ragtui.core.triage.search import SearchIndex
     from ragtui.ui.models.question_texts import QuestionText
 
@@ -34,6 +41,7 @@ if TYPE_CHECKING:
 # while every text of both runs is read and normalised (28 s at 100,000 accented ones).
 BACKGROUND_INDEX_FROM = 20_000
 INDEXING = "indexing the texts for the search…"  # what the list and the question view say meanwhile
+READING = "loading the question…"  # what a screen says while a long question's rows are read in a worker
 
 # Footer-less keys (the `?` screen lists them): 80 columns hold only the most used.
 TRIAGE_BINDINGS = [
@@ -81,6 +89,8 @@ class TriageScreen(Screen[Any]):
         super().__init__(**screen)
         self.comparison = comparison
         self.session = session if session is not None else Session.over(comparison)
+        self._reading: str | None = None  # the question whose long rows a worker reads now
+        self._then_read: Callable[[Comparison, str], None] | None = None  # what is done once they are read
 
     # -- what the screen provides -------------------------------------------------------
 
@@ -151,6 +161,55 @@ class TriageScreen(Screen[Any]):
 
         self.run_worker(build, thread=True, exclusive=True, group="search-index")
 
+    # -- a question's rows: at once when short, else read in a worker (`QuestionRows`) --------
+
+    def _evaluations(self) -> list[Evaluation]:
+        return [e for e in (self.comparison.a, self.comparison.b) if e is not None]
+
+    def rows_at_once(self, question_id: str) -> bool:
+        """Whether every run's row of `question_id` is cheap to have now (kept, or a short line)."""
+        rows = self.session.rows
+        return all(rows.at_once(evaluation, question_id) for evaluation in self._evaluations())
+
+    def read_rows_then(self, question_id: str, then: Callable[[Comparison, str], None]) -> None:
+        """Read every run's row of `question_id` into the session's `QuestionRows` in a
+        worker, then call `then(comparison, question_id)` on the UI thread (`then` checks the
+        rows are still wanted: the screen may have moved on). Call it once the screen has
+        painted what it says meanwhile (`call_after_refresh`): the worker's parsing holds
+        the GIL. The latest request wins: one for the question being read replaces its
+        `then` (the rows are not read twice); one for another question cancels that worker
+        (it stops before its next run; what it read is kept, and never handed over)."""
+        self._then_read = then
+        if self._reading == question_id:
+            return
+        self._reading = question_id
+        comparison, rows, evaluations = self.comparison, self.session.rows, self._evaluations()
+
+        def read() -> None:
+            worker = get_current_worker()
+            for evaluation in evaluations:
+                if worker.is_cancelled:
+                    return
+                rows.row(evaluation, question_id)
+            with contextlib.suppress(RuntimeError):  # the app quit while the rows were read
+                self.app.call_from_thread(self._rows_arrived, comparison, question_id)
+
+        self.run_worker(read, thread=True, exclusive=True, group="question-rows")
+
+    def _rows_arrived(self, comparison: Comparison, question_id: str) -> None:
+        if self._reading != question_id or self._then_read is None:
+            return  # stopped, or another question's rows are wanted now
+        then, self._reading, self._then_read = self._then_read, None, None
+        then(comparison, question_id)
+
+    def stop_reading_rows(self) -> bool:
+        """Stop the worker reading a question's rows, if one is; True when one was."""
+        if self._reading is None:
+            return False
+        self._reading, self._then_read = None, None
+        self.workers.cancel_group(self, "question-rows")
+        return True
+
     # -- the texts of a question ------------------------------------------------------------
 
     def _texts(self) -> list[QuestionText] | None:
@@ -160,11 +219,33 @@ class TriageScreen(Screen[Any]):
         if question_id is None:
             self.say("no question here", timeout=2)
             return None
-        return question_texts(self.comparison, question_id, side, self.session.inputs, self.session.diffs, self.loaded_rows())
+        session = self.session
+        return question_texts(self.comparison, question_id, side, session.inputs, session.diffs, self.loaded_rows(), session.rows)
+
+    def _texts_at_once(self) -> bool:
+        """Whether the texts of the target question can be listed now; if not, its rows
+        are read in a worker (saying so at once) and `False` is returned."""
+        question_id, _ = self.triage_target()
+        if question_id is None or self.loaded_rows() or self.rows_at_once(question_id):
+            return True
+        self.say(f"{READING} (Esc stops)", timeout=3)
+        return False
 
     def _choose_text(self, verb: str, then: Callable[[QuestionText], None]) -> None:
         from ragtui.ui.screens.menus import Choice, ChoiceMenu
 
+        if not self._texts_at_once():
+            question_id, _ = self.triage_target()
+            assert question_id is not None
+
+            def read_then_choose(_comparison: Comparison, read: str) -> None:
+                # Only for the question still targeted, on the screen still shown: the
+                # person moved on otherwise (its rows are kept for a return).
+                if self.is_current and self.triage_target()[0] == read:
+                    self._choose_text(verb, then)
+
+            self.call_after_refresh(self.read_rows_then, question_id, read_then_choose)
+            return
         texts = self._texts()
         if not texts:
             return
@@ -261,7 +342,7 @@ class TriageScreen(Screen[Any]):
             wanted = (value or "").strip()
             if not wanted:
                 return
-            if self.comparison.a.question(wanted) is None and wanted not in ids:
+            if self.comparison.a.question(wanted, texts=False) is None and wanted not in ids:
                 self.say(f"no question {wanted!r} in this comparison", severity="warning", timeout=4)
                 return
             self.jump_to(wanted)
