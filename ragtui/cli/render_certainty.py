@@ -20,7 +20,8 @@ from ragtui.core.vocabulary import (
     count_text,
     drop_text,
     interval_text,
-    percent_text,
+    level_text,
+    p_value_text,
     target_symbol,
     target_text,
 )
@@ -57,9 +58,7 @@ def _target_rows(report: Report) -> list[list[str]]:
 
 def _drop(report: Report, spec: MetricSpec) -> float:
     """The drop `n_needed` is for: max_drop, at the same share of utility's 1–5 range."""
-    from ragtui.core.measuring.metric_specs import UTILITY_RANGE
-
-    return report["power"]["max_drop"] * (UTILITY_RANGE if spec.scale == "score" else 1.0)
+    return report["power"]["max_drop"] * spec.span
 
 
 def _power_rows(report: Report) -> list[list[str]]:
@@ -78,7 +77,7 @@ def _power_rows(report: Report) -> list[list[str]]:
 def _power_title(report: Report) -> str:
     power = report["power"]
     return (
-        f"Power ({percent_text(power['level'], digits=0)} power, {percent_text(power['confidence'], digits=0)} confidence): the smallest drop "
+        f"Power ({level_text(power['level'])} power, {level_text(power['confidence'])} confidence): the smallest drop "
         f"this comparison detects, and the questions needed to detect a drop of {drop_text(power['max_drop'], metric_by_name('recall'))}"
     )
 
@@ -125,5 +124,5 @@ def grid_lines(report: Report) -> list[str]:
     for cell in grid["surviving"]:
         group = f"tag {cell['tag']}" if "tag" in cell else names.get(cell["category"], cell["category"])
         name = neutralize(group, keep_newlines=False)
-        lines.append(f"  {name} · {cell['metric']}: {cell['verdict']} (p {cell['p_value']:.2g}, adjusted {cell['p_adjusted']:.2g})")
+        lines.append(f"  {name} · {cell['metric']}: {cell['verdict']} (p {p_value_text(cell['p_value'])}, adjusted {p_value_text(cell['p_adjusted'])})")
     return lines

@@ -237,11 +237,23 @@ def delta_ci_text(delta: float | None, ci: tuple[float, float] | list[float | No
     return delta_text(delta, spec, unit=unit) + ("" if interval == "n/a" else f" ({interval})")
 
 
-def percent_text(share: float | None, *, digits: int = 1) -> str:
-    """A share of 0–1 that is no metric's value (an agreement, a flip rate, a power): `91.2%`."""
+def percent_text(share: float | None, *, digits: int = 1, unit: bool = True) -> str:
+    """A share of 0–1 that is no metric's value (an agreement, a flip rate, a power): `91.2%`;
+    `unit=False` leaves out the `%` (a row of numbers whose legend names it)."""
     if share is None:
         return "n/a"
-    return f"{round(share, 4) * 100:.{digits}f}%"  # as the JSON stores a share (`json_number`)
+    return f"{round(share, 4) * 100:.{digits}f}" + ("%" if unit else "")  # as the JSON stores a share (`json_number`)
+
+
+def level_text(share: float) -> str:
+    """A share the configuration sets — a confidence level, max_drop as a share of a
+    quantity's A value — with the digits it was written with: `95%`, `97.5%`, `3%`."""
+    return f"{share * 100:g}%"
+
+
+def p_value_text(p_value: float) -> str:
+    """A p-value to two significant digits: `0.12`, `0.0002`, `1`."""
+    return f"{p_value:.2g}"
 
 
 def points_text(difference: float, *, digits: int = 1) -> str:

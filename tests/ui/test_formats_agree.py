@@ -6,6 +6,10 @@ own interval and the target read the same in a dashboard panel (its Content, as 
 it), in the text report, in the markdown report and in the gate messages. The expected strings
 are written out by hand from the JSON report (tests/cli/golden/sample_report.json): recall@5
 is 0.7889 → 0.8667, Δ 0.0778 [0.0, 0.1609], A's own interval [0.6937, 0.8605], …
+
+The settings read the same too: the confidence level (0.95), max_drop (0.03: 3 points of
+a rate, 0.12 of utility, 3 % of a latency's A value) and a p-value (recall@5's 0.1185), in
+the metric and quantity panels, the recall curve and the reports' power section.
 """
 
 from __future__ import annotations
@@ -18,7 +22,10 @@ from ragtui.cli.render import render_text
 from ragtui.cli.render_markdown import render_markdown
 from ragtui.core.comparing.gates import run_gates
 from ragtui.core.comparing.report import build_report
+from ragtui.ui.models.dashboard import build_dashboard_data
 from ragtui.ui.widgets.metric_panel import panel_content, panel_title
+from ragtui.ui.widgets.quantity_panel import quantity_content
+from ragtui.ui.widgets.recall_curve import curve_content
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 # metric: (A, B, Δ, interval of Δ, A's own interval, B's own interval, target)
@@ -85,3 +92,28 @@ def test_a_value_at_a_rounding_boundary_is_rounded_once_as_the_json_stores_it(sa
     assert 0.86047 < comparison.metrics["recall@5"].target_reading("A").ci[1] < 0.86048
     assert report["metrics"]["recall@5"]["ci_by_run"]["A"] == [0.6937, 0.8605]
     assert "A 69.4…86.1%" in _panel(comparison, "recall@5")
+
+
+def test_the_confidence_level_the_drop_limit_and_a_p_value_read_the_same_in_the_panels_and_the_reports(sample):
+    comparison, report = sample
+    text, markdown = render_text(report), render_markdown(report)
+    assert report["power"]["confidence"] == 0.95 and report["power"]["max_drop"] == 0.03
+    faithfulness, utility, recall = (_panel(comparison, name) for name in ("faithfulness", "utility", "recall@5"))
+    for shown in ("95% CI", "for 3 pts", "! > 3 pts: could be noise at n = 89"):
+        assert shown in faithfulness, (shown, faithfulness)
+    assert "for 0.12" in utility and "p 0.12" in recall  # recall@5: p 0.1185 in the JSON
+    for report_text in (text, markdown):
+        assert "Power (80% power, 95% confidence)" in report_text and "a drop of 3 pts" in report_text
+        assert "891 (for 0.12)" in report_text  # utility's questions needed, as its panel says "n 891 for 0.12"
+    data = build_dashboard_data(comparison)
+    assert "! Δ > 3% of A's value" in quantity_content(data.quantities, data.k, True, data.max_drop).plain
+
+
+def test_the_recall_curve_s_numbers_round_as_the_reports_do(sample):
+    # recall@5 is 0.7889 → 0.8667 (78.9% and 86.7% in the reports): 79 and 87 at k = 5.
+    comparison, _ = sample
+    data = build_dashboard_data(comparison)
+    lines = curve_content(data.curves, data.k, 84).plain.splitlines()  # 84 columns: a row of numbers under each run's bars
+    numbers = {lines[index - 1].split()[0]: line.split() for index, line in enumerate(lines) if line.startswith("     ")}
+    assert numbers["A"][4] == "79" and numbers["B"][4] == "87"
+    assert "A @1 31%  @5 79%" in curve_content(data.curves, data.k, 84).plain

@@ -39,6 +39,12 @@ class MetricSpec:
         it never makes a question pass or fail, and max_drop reads as a share of A's value."""
         return self.scale in QUANTITY_SCALES
 
+    @property
+    def span(self) -> float:
+        """The widest move of the metric, in its unit: 1 for a rate, 4 for utility's 1–5
+        score. max_drop is a share of it (`0.03`: 3 points, or 0.12 of utility)."""
+        return UTILITY_RANGE if self.scale == "score" else 1.0
+
     def name(self, k: int) -> str:
         return f"{self.key}@{k}" if self.at_k else self.key
 

@@ -14,7 +14,6 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ragtui.core.comparing.result import MetricComparison
-from ragtui.core.measuring.metric_specs import UTILITY_RANGE
 from ragtui.core.vocabulary import (
     INTERVALS_PENDING,
     JUDGE_CHANGED_NOTE,
@@ -26,8 +25,11 @@ from ragtui.core.vocabulary import (
     clustered_text,
     count_text,
     delta_text,
+    drop_text,
     interval_text,
+    level_text,
     metric_title,
+    p_value_text,
     power_text,
     target_symbol,
     target_text,
@@ -65,7 +67,7 @@ def _headline(metric: MetricComparison, two_runs: bool, pending: str) -> Content
         verdict = metric.verdict
         head = Content.styled(f"{VERDICT_SYMBOL[verdict]} {VERDICT_LABEL[verdict]}", f"bold {VERDICT_STYLE[verdict]}")
         # Compact ("n 90 · p 0.12") so the line fits a panel at 80 columns.
-        detail = f"n {count_text(metric.n)}" + (f" · p {metric.p_value:.2g}" if metric.p_value is not None else "")
+        detail = f"n {count_text(metric.n)}" + (f" · p {p_value_text(metric.p_value)}" if metric.p_value is not None else "")
     elif _not_measured(metric, two_runs):
         head = Content.styled(NOT_MEASURED, "bold $warning")
         sides = [metric.a] + ([metric.b] if two_runs and metric.b is not None else [])
@@ -100,14 +102,14 @@ def panel_content(metric: MetricComparison, two_runs: bool, confidence: float, m
     if two_runs and metric.b is not None:
         lines.append(join(_side("A", metric, "A"), "   ", _side("B", metric, "B")))
         intervals = _run_intervals(metric, ("A", "B"))
-        interval = f"{confidence * 100:g}% CI " + ("…" if metric.intervals_pending else ci_text(metric.ci, metric.spec))
+        interval = f"{level_text(confidence)} CI " + ("…" if metric.intervals_pending else ci_text(metric.ci, metric.spec))
         lines += [intervals] if intervals is not None else []
         lines.append(join(Content.styled("Δ ", "dim"), Content.styled(delta_text(metric.delta, metric.spec), "bold"), "  ", Content.styled(interval, "dim")))
         if metric.power is not None:
             power = metric.power
             lines.append(Content.styled(power_text(power.mde, power.n_needed, power.drop, metric.spec), "dim"))
         if metric.drop_flagged:
-            limit = f"{max_drop * 100:g} pts" if metric.spec.scale == "rate" else f"{max_drop * UTILITY_RANGE:g}"
+            limit = drop_text(max_drop * metric.spec.span, metric.spec)
             # A drop beyond max_drop is flagged even when the interval straddles 0.
             note = f"! > {limit}: could be noise at n = {count_text(metric.n)}" if metric.verdict != "regressed" else f"! drop > {limit}"
             if metric.intervals_pending:  # noise or not is for the interval to say

@@ -18,6 +18,7 @@ from ragtui.core.vocabulary import (
     VERDICT_SYMBOL,
     ci_text,
     delta_text,
+    level_text,
     short_label,
     target_symbol,
     target_text,
@@ -73,7 +74,7 @@ def quantity_content(metrics: tuple[MetricComparison, ...], k: int, two_runs: bo
     for metric in metrics:
         lines += _rows(metric, k, two_runs)
     if two_runs and any(metric.drop_flagged for metric in metrics):
-        lines.append(Content.styled(f"! Δ > {max_drop * 100:g}% of A's value", "$warning"))
+        lines.append(Content.styled(f"! Δ > {level_text(max_drop)} of A's value", "$warning"))
     return Content("\n").join(lines)
 
 

@@ -79,7 +79,7 @@ def curve_content(curves: dict[str, list[float | None]], k: int, width: int) -> 
         bars = "".join(_bar(v, low) * (column - 1) + " " for v in curve)
         lines.append(join(Content.styled(f"  {side} ", SIDE_STYLE[side]), Content.styled(bars.rstrip(), SIDE_STYLE[side].replace("bold ", ""))))
         if column == 4:
-            numbers = "".join(("n/a" if v is None else f"{v * 100:3.0f}") + " " for v in curve)
+            numbers = "".join(percent_text(v, digits=0, unit=False).rjust(3) + " " for v in curve)
             lines.append(Content.styled(" " * _LABEL + numbers.rstrip(), "dim"))
     if 1 <= k <= k_max:
         marker = " " * (_LABEL + (k - 1) * column + column - 2) + "▲"
