@@ -27,6 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ragtui.core.errors import InputError
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.commands import RagtuiCommands
+from ragtui.ui.content.safe_text import toast
 from ragtui.ui.loader import start_intervals, start_loading
 from ragtui.ui.messages import (
     ComparisonFailed,
@@ -126,8 +127,7 @@ class RagtuiApp(ThemedApp):
             self.load_comparison()
         if self.startup_notes:
             # One notification for every theme and key map problem, not one per file.
-            text = "\n".join(neutralize(note) for note in self.startup_notes)
-            self.notify(text, title="Settings", severity="warning", timeout=12, markup=False)
+            toast(self, "\n".join(neutralize(note) for note in self.startup_notes), title="Settings", severity="warning", timeout=12)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", name="load comparison")
     def load_comparison(self) -> None:
@@ -155,8 +155,7 @@ class RagtuiApp(ThemedApp):
             from ragtui.ui.screens.dashboard import DashboardScreen
 
             error = event.worker.error
-            self.notify(f"The intervals could not be computed: {type(error).__name__}: {neutralize(str(error))}",
-                        title="Intervals", severity="error", timeout=30, markup=False)
+            toast(self, f"The intervals could not be computed: {type(error).__name__}: {error}", title="Intervals", severity="error", timeout=30)
             for screen in self.screen_stack:
                 if isinstance(screen, DashboardScreen) and screen.data.comparison is self.comparison:
                     screen.intervals_failed()
@@ -209,7 +208,7 @@ class RagtuiApp(ThemedApp):
         if notes.problems:
             shown = "\n".join(neutralize(str(p)) for p in notes.problems[:5])
             more = f"\n… and {len(notes.problems) - 5} more" if len(notes.problems) > 5 else ""
-            self.notify(f"{len(notes.problems)} line(s) of the notes file skipped:\n{shown}{more}", title="Notes", severity="warning", timeout=12, markup=False)
+            toast(self, f"{len(notes.problems)} line(s) of the notes file skipped:\n{shown}{more}", title="Notes", severity="warning", timeout=12)
 
     def on_comparison_failed(self, message: ComparisonFailed) -> None:
         from ragtui.ui.screens.error import ErrorScreen
@@ -255,7 +254,7 @@ class RagtuiApp(ThemedApp):
 
         self.session.tradeoff_problems = list(message.problems)
         text = _not_compared(message.problems)
-        self.notify(text, title="Trade-off", severity="error", timeout=12, markup=False)
+        toast(self, text, title="Trade-off", severity="error", timeout=12)
         for screen in self.screen_stack:
             if isinstance(screen, TradeoffScreen):
                 screen.show_problem(text)
@@ -281,7 +280,7 @@ class RagtuiApp(ThemedApp):
             return
         assert self.session.inputs is not None
         runs = self.session.inputs.runs
-        self.notify(neutralize(f"Comparing {runs[left].name} with {runs[right].name}…"), timeout=3, markup=False)
+        toast(self, f"Comparing {runs[left].name} with {runs[right].name}…", timeout=3)
         self._load_pair(left, right)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="pair", name="load pair")
@@ -306,7 +305,7 @@ class RagtuiApp(ThemedApp):
         await self.switch_screen(DashboardScreen(message.data, self.session, id=f"dashboard-{left}-{right}"))
         assert self.session.inputs is not None
         names = [self.session.inputs.runs[i].name for i in message.pair]
-        self.notify(neutralize(f"Dashboard: A = {names[0]}, B = {names[1]}"), timeout=4, markup=False)
+        toast(self, f"Dashboard: A = {names[0]}, B = {names[1]}", timeout=4)
 
     # ---- the comparison's screens -----------------------------------------------------------
 
@@ -318,7 +317,7 @@ class RagtuiApp(ThemedApp):
             return
         ids = self.comparison.status.get_column("id").to_list()
         if question_id not in ids:
-            self.notify(neutralize(f"no question {question_id!r} in this comparison"), severity="warning", timeout=6, markup=False)
+            toast(self, f"no question {question_id!r} in this comparison", severity="warning", timeout=6)
             return
         self._open_gold()
         self.push_screen(QuestionScreen(self.comparison, ids, ids.index(question_id), session=self.session))
@@ -354,7 +353,7 @@ class RagtuiApp(ThemedApp):
         """The session's gold fixer (the gold set, its edits log, the corpus), opened once on the
         UI thread — a gold set is 50 to a few thousand questions; what could not be read is said."""
         for title, severity, text in self.session.open_gold():
-            self.notify(neutralize(text), title=title, severity=severity, timeout=10, markup=False)
+            toast(self, text, title=title, severity=severity, timeout=10)
 
     def on_gold_edited(self, message: GoldEdited) -> None:
         self.recompute_with_gold_edits()
@@ -365,11 +364,11 @@ class RagtuiApp(ThemedApp):
         try:
             data = _wait_for(start_loading(self.session))
         except InputError as exc:
-            self.call_from_thread(self.notify, neutralize(str(exc.problems[0])), title="Gold set", severity="error", timeout=10, markup=False)
+            self.call_from_thread(toast, self, str(exc.problems[0]), title="Gold set", severity="error", timeout=10)
             return
         except Exception as exc:  # noqa: BLE001 - a bug in ragtui: said, and the screens keep the last comparison
             message = f"the comparison could not be recomputed with the gold edits: {type(exc).__name__}: {exc}"
-            self.call_from_thread(self.notify, neutralize(message), title="Gold set", severity="error", timeout=30, markup=False)
+            self.call_from_thread(toast, self, message, title="Gold set", severity="error", timeout=30)
             return
         if data is not None:
             self.post_message(GoldRecomputed(data))

@@ -1,7 +1,8 @@
 """The one way untrusted text reaches the screen: neutralised, then wrapped as Content.
 
-Passages, questions, answers and judge output are data. `Content(...)` never parses
-markup, so `[@click=app.quit]` or `[/]` shows literally; `neutralize` first turns ESC,
+Passages, questions, answers and judge output are data, and so are the ids and paths a
+notification names (`toast`). `Content(...)` never parses markup, so
+`[@click=app.quit]` or `[/]` shows literally; `neutralize` first turns ESC,
 C0/C1 controls and bidi overrides into visible stand-ins, because Textual passes escape
 sequences in displayed text straight to the terminal. Styling untrusted text goes
 through `styled` (a whole-span style on literal text), never through markup.
@@ -9,10 +10,17 @@ through `styled` (a whole-span style on literal text), never through markup.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.text import Text
 from textual.content import Content
 
 from ragtui.core.sanitize import neutralize
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+    from textual.widget import Widget
 
 
 def safe(text: object, *, one_line: bool = False, limit: int | None = None) -> Content:
@@ -39,3 +47,9 @@ def rich_text(text: object, style: str = "", *, one_line: bool = True, limit: in
     `Text(...)` never parses markup either; the style must be a Rich style (no $variables).
     """
     return Text(safe(text, one_line=one_line, limit=limit).plain, style=style)
+
+
+def toast(on: App[Any] | Widget, message: object, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None) -> None:
+    """A notification whose text may name ids, paths, run names or model output: neutralised,
+    its markup never parsed (`[b]` in a file name shows as written)."""
+    on.notify(neutralize(message), title=title, severity=severity, timeout=timeout, markup=False)

@@ -25,13 +25,14 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from ragtui.core.sanitize import neutralize
 from ragtui.core.triage.notes import MARK_LABELS, Notes
-from ragtui.ui.content.safe_text import safe
+from ragtui.ui.content.safe_text import safe, toast
 from ragtui.ui.models.labelling import Labelling, LabelsUnwritable
 from ragtui.ui.models.session import Session
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from ragtui.core.comparing.compare import Comparison
     from ragtui.core.measuring.evaluate import Evaluation
     from ragtui.core.triage.search import SearchIndex
@@ -137,9 +138,9 @@ class TriageScreen(Screen[Any]):
     def labelling(self) -> Labelling:
         return self.session.labelling_of(self.comparison)
 
-    def say(self, message: str, **kwargs: Any) -> None:
-        """A toast; its text names ids and paths from the files: neutralised, never markup."""
-        self.notify(neutralize(message), markup=False, **kwargs)
+    def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None) -> None:
+        """A toast from this screen (`toast`: its text names ids and paths from the files)."""
+        toast(self, message, title=title, severity=severity, timeout=timeout)
 
     # -- the search index -------------------------------------------------------------------
 
@@ -388,7 +389,7 @@ class TriageScreen(Screen[Any]):
         try:
             write()
         except LabelsUnwritable as exc:
-            self.notify(neutralize(str(exc)), title="Labels not saved", severity="error", timeout=10, markup=False)
+            self.say(str(exc), title="Labels not saved", severity="error", timeout=10)
             return False
         return True
 
