@@ -8,6 +8,7 @@ from ragtui.core.triage.notes import Notes
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.question import QuestionScreen
 from ragtui.ui.widgets.failure_table import FailureTable
+from tests.ui.conftest import HeldWork, poll_until
 from tests.ui.triage_data import host_app, screen_lines, triage_comparison
 
 NARROW = (80, 24)
@@ -105,6 +106,38 @@ async def test_x_with_no_mark_exports_the_listed_questions_as_jsonl(triage):
     rows = [json.loads(line) for line in triage.b.run.path.with_name("b.triage.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["fact-03", "proc-01", "proc-02", "none-01"]
     assert rows[1]["cause"] == "retrieval" and rows[1]["failures_b"] == ["retrieval_miss"] and rows[1]["mark"] is None
+
+
+async def test_x_on_a_long_list_writes_in_a_worker_and_the_list_answers_meanwhile(triage, monkeypatch):
+    # A whole failure list of 100,000 takes about 2 s to render: past EXPORTED_AT_ONCE the
+    # file is written in a worker (held here), the list answers, and the toast says when.
+    from ragtui.core.triage import export
+    from ragtui.ui.screens import triage as triage_screen
+
+    monkeypatch.setattr(triage_screen, "EXPORTED_AT_ONCE", 0)  # every export counts as long
+    held = HeldWork()
+    render = export.render_export
+
+    def held_render(*args, **kwargs):
+        held.calls.append(args[1])
+        if not held.hold():
+            raise OSError("the app quit with the export held")
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(export, "render_export", held_render)
+    out = triage.b.run.path.with_name("b.triage.jsonl")
+    app = host_app(lambda: FailureListScreen(triage, status="regressed"))
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.pause()
+        await pilot.press("X", "j")
+        assert any(message.startswith("exporting 4 listed questions to") for message, _ in app.toasts)
+        await poll_until(pilot, held.started.is_set)
+        cursor = pilot.app.screen.table.cursor
+        await pilot.press("down")  # the list answers while the file is written
+        assert pilot.app.screen.table.cursor == cursor + 1 and not out.exists()
+        held.release.set()
+        await poll_until(pilot, lambda: any(message.startswith("exported 4 listed") for message, _ in app.toasts))
+    assert [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()] == ["fact-03", "proc-01", "proc-02", "none-01"]
 
 
 async def test_colon_from_the_list_opens_any_question(triage):

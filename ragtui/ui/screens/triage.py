@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 # From this many questions, the search index is built in a worker: the screen stays usable
 # while every text of both runs is read and normalised (28 s at 100,000 accented ones).
 BACKGROUND_INDEX_FROM = 20_000
+# Up to this many questions, `X` writes its file at once; more in a worker (about 18 µs a
+# question: 1.8 s for a whole listed failure list of 100,000, which the screen does not wait for).
+EXPORTED_AT_ONCE = 2_000
 INDEXING = "indexing the texts for the search…"  # what the list and the question view say meanwhile
 READING = "loading the question…"  # what a screen says while a long question's rows are read in a worker
 
@@ -373,12 +376,27 @@ class TriageScreen(Screen[Any]):
             from ragtui.core.triage.export import render_export
 
             path = base.with_name(base.name + EXTENSIONS[fmt])
-            try:
-                atomic_write_text(path, render_export(self.comparison, ids, self.notes, fmt, what))
-            except OSError as exc:
-                self.say(f"could not write {path}: {exc.strerror or exc}", severity="error", timeout=10)
+            comparison, notes = self.comparison, self.notes
+
+            def export() -> tuple[str, SeverityLevel, float]:
+                try:
+                    atomic_write_text(path, render_export(comparison, ids, notes, fmt, what))
+                except OSError as exc:
+                    return f"could not write {path}: {exc.strerror or exc}", "error", 10
+                return f"exported {len(ids)} {what} question(s) to {path}", "information", 6
+
+            if len(ids) <= EXPORTED_AT_ONCE:
+                message, severity, timeout = export()
+                self.say(message, severity=severity, timeout=timeout)
                 return
-            self.say(f"exported {len(ids)} {what} question(s) to {path}", timeout=6)
+
+            def export_in_worker() -> None:
+                message, severity, timeout = export()
+                with contextlib.suppress(RuntimeError):  # the app quit while the file was written
+                    self.app.call_from_thread(toast, self.app, message, severity=severity, timeout=timeout)
+
+            self.say(f"exporting {len(ids):,} {what} questions to {path}…", timeout=3)
+            self.run_worker(export_in_worker, thread=True, group="export")
 
         title = f"Export {len(ids)} {what} question{'s' if len(ids) != 1 else ''}"
         self.app.push_screen(ChoiceMenu(title, choices), callback=write)
