@@ -14,10 +14,12 @@ import pytest
 from textual.widgets import Static
 
 from ragtui.ui.models import question_rows
+from ragtui.ui.screens.calibration_queue import CalibrationQueueScreen
 from ragtui.ui.screens.failures import FailureListScreen
 from ragtui.ui.screens.menus import ChoiceMenu
 from ragtui.ui.screens.question import LOADING, QuestionScreen
 from ragtui.ui.screens.triage import READING
+from ragtui.ui.screens.verdicts import VerdictScreen
 from tests.ui.conftest import poll_until
 from tests.ui.long_answer import long_answer_comparison, sentence_text
 from tests.ui.triage_data import host_app
@@ -176,3 +178,17 @@ async def test_y_on_a_short_question_of_the_failure_list_offers_its_texts_at_onc
         await pilot.press("y")
         assert isinstance(pilot.app.screen, ChoiceMenu) and not held_rows.calls
         assert not any(message.startswith(READING) for message, _ in app.toasts)
+
+
+async def test_v_in_the_calibration_queue_waits_for_a_long_answer_then_hands_the_inspector_its_rows(long, held_rows):
+    async with host_app(lambda: CalibrationQueueScreen(long, ["long"], "B")).run_test(size=NARROW) as pilot:
+        screen = pilot.app.screen
+        await poll_until(pilot, held_rows.started.is_set)
+        await pilot.press("v")  # the rows are being read: says so, opens nothing
+        assert pilot.app.screen is screen and any(message.startswith(READING) for message, _ in pilot.app.toasts)
+        held_rows.release.set()
+        await poll_until(pilot, lambda: not screen.has_class("-loading"))
+        await pilot.press("v")
+        inspector = pilot.app.screen
+        assert isinstance(inspector, VerdictScreen) and inspector.sampled_side == "B"
+        assert sorted(inspector.loaded_rows()) == ["A", "B"]  # the view's rows: none read again on the UI thread
