@@ -110,6 +110,11 @@ async def _list_on(pilot, question_id: str) -> FailureListScreen:
     return screen
 
 
+def _detail(app, screen=None) -> str:
+    """The failure list's detail line (of `screen`, else the screen shown)."""
+    return str((screen or app.screen).query_one("#failures-detail", Static).render())
+
+
 def _away_and_back(screen: FailureListScreen) -> tuple[str, str]:
     """The cursor key that leaves the row under the cursor, and the one that comes back."""
     return ("down", "up") if screen.table.cursor == 0 else ("up", "down")
@@ -124,8 +129,7 @@ async def test_y_on_the_failure_list_says_loading_at_once_the_list_answers_and_t
     async with app.run_test(size=NARROW) as pilot:
         screen = await _list_on(pilot, "long")
         await pilot.press("y")
-        assert any(message.startswith(READING) for message, _ in app.toasts)  # before any row is read
-        assert pilot.app.screen is screen
+        assert READING in _detail(pilot.app) and pilot.app.screen is screen  # drawn before any row is read
         await poll_until(pilot, held_rows.started.is_set)
         assert held_rows.started.is_set() and pilot.app.screen is screen  # no menu while the rows are held
         away, back = _away_and_back(screen)
@@ -135,7 +139,7 @@ async def test_y_on_the_failure_list_says_loading_at_once_the_list_answers_and_t
         assert screen.table.current_id == "long"
         held_rows.release.set()
         await poll_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceMenu))
-        assert isinstance(pilot.app.screen, ChoiceMenu)
+        assert isinstance(pilot.app.screen, ChoiceMenu) and READING not in _detail(pilot.app, screen)
         await pilot.press("a")  # the answer, from the rows just read
         assert pilot.app.clipboard.startswith(sentence_text(0)) and sentence_text(4_999) in pilot.app.clipboard
         assert sorted(held_rows.calls) == [("A", "long"), ("B", "long")]
@@ -149,6 +153,7 @@ async def test_esc_stops_o_loading_a_long_question_and_no_menu_opens_later(long,
         await poll_until(pilot, held_rows.started.is_set)
         await pilot.press("escape")  # stops the read: the list stays
         assert pilot.app.screen is screen and any("stopped loading the question" in message for message, _ in app.toasts)
+        assert READING not in _detail(pilot.app)
         held_rows.release.set()
         await poll_until(pilot, lambda: len(pilot.app.workers) == 0)
         assert pilot.app.screen is screen
@@ -175,9 +180,10 @@ async def test_y_on_a_short_question_of_the_failure_list_offers_its_texts_at_onc
     app = _every_question(long)
     async with app.run_test(size=NARROW) as pilot:
         await _list_on(pilot, "short")
+        screen = pilot.app.screen
         await pilot.press("y")
         assert isinstance(pilot.app.screen, ChoiceMenu) and not held_rows.calls
-        assert not any(message.startswith(READING) for message, _ in app.toasts)
+        assert READING not in _detail(pilot.app, screen)
 
 
 async def test_v_in_the_calibration_queue_waits_for_a_long_answer_then_hands_the_inspector_its_rows(long, held_rows):
@@ -192,3 +198,12 @@ async def test_v_in_the_calibration_queue_waits_for_a_long_answer_then_hands_the
         inspector = pilot.app.screen
         assert isinstance(inspector, VerdictScreen) and inspector.sampled_side == "B"
         assert sorted(inspector.loaded_rows()) == ["A", "B"]  # the view's rows: none read again on the UI thread
+
+
+def test_a_long_question_being_read_for_y_on_the_failure_list_at_80x24_snapshot(snap_compare, long, held_rows):
+    async def reading(pilot) -> None:
+        await _list_on(pilot, "long")
+        await pilot.press("y")
+        await poll_until(pilot, held_rows.started.is_set)
+
+    assert snap_compare(_every_question(long), run_before=reading, terminal_size=NARROW)

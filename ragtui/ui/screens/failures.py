@@ -47,7 +47,7 @@ from ragtui.ui.models.failure_rows import (
     FailureRows,
 )
 from ragtui.ui.models.session import Session
-from ragtui.ui.screens.triage import INDEXING, TRIAGE_BINDINGS, TriageScreen, mark_text
+from ragtui.ui.screens.triage import INDEXING, READING, TRIAGE_BINDINGS, TriageScreen, mark_text
 from ragtui.ui.widgets.failure_table import FailureTable
 from ragtui.ui.widgets.key_footer import KeyFooter
 
@@ -216,6 +216,7 @@ class FailureListScreen(TriageScreen):
     def action_back(self) -> None:
         search = self.query_one("#failures-search", Input)
         if self.stop_reading_rows():  # a long question read for `y`, `o` or `e`: not wanted now
+            self.show_reading(None)
             self.say("stopped loading the question", timeout=2)
             return
         if self.has_class("-searching"):
@@ -229,6 +230,12 @@ class FailureListScreen(TriageScreen):
 
     def _cursor_moved(self) -> None:
         self.query_one("#failures-detail", Static).update(self._detail(self.table.current_row))
+
+    def show_reading(self, question_id: str | None) -> None:
+        detail = self._detail(self.table.current_row)
+        if question_id is not None:
+            detail = Content.assemble(detail, " · ", Content(f"{READING} (Esc stops)").stylize("italic"))
+        self.query_one("#failures-detail", Static).update(detail)
 
     def _detail(self, row: dict | None) -> Content:
         if row is None:

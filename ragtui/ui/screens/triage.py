@@ -227,13 +227,18 @@ class TriageScreen(Screen[Any]):
         return question_texts(self.comparison, question_id, side, session.inputs, session.diffs, self.loaded_rows(), session.rows)
 
     def _texts_at_once(self) -> bool:
-        """Whether the texts of the target question can be listed now; if not, its rows
-        are read in a worker (saying so at once) and `False` is returned."""
+        """Whether the texts of the target question can be listed now, without reading
+        a long row (else `_choose_text` reads it in a worker first)."""
         question_id, _ = self.triage_target()
-        if question_id is None or self.loaded_rows() or self.rows_at_once(question_id):
-            return True
-        self.say(f"{READING} (Esc stops)", timeout=3)
-        return False
+        return question_id is None or bool(self.loaded_rows()) or self.rows_at_once(question_id)
+
+    def show_reading(self, question_id: str | None) -> None:
+        """Say that `question_id`'s rows are being read for a key (None: no longer). A
+        screen that reaches this draws it in place (the failure list, in its detail line):
+        that is painted before the worker starts, where a toast is mounted over several
+        turns of the event loop, each slowed by the read."""
+        if question_id is not None:
+            self.say(f"{READING} (Esc stops)", timeout=3)
 
     def _choose_text(self, verb: str, then: Callable[[QuestionText], None]) -> None:
         from ragtui.ui.screens.menus import Choice, ChoiceMenu
@@ -246,8 +251,10 @@ class TriageScreen(Screen[Any]):
                 # Only for the question still targeted, on the screen still shown: the
                 # person moved on otherwise (its rows are kept for a return).
                 if self.is_current and self.triage_target()[0] == read:
+                    self.show_reading(None)
                     self._choose_text(verb, then)
 
+            self.show_reading(question_id)
             self.call_after_refresh(self.read_rows_then, question_id, read_then_choose)
             return
         texts = self._texts()
