@@ -19,6 +19,14 @@ alike: what the long answer adds is the difference between the two columns. A th
 column has B rewrite ten sentences in eleven of the long answer (`--rewritten`'s shape):
 its `d` shows "computing the diff…" at once and the diff when a worker has made it.
 
+The same rounds press `y`, `o` and `e` on the failure list, its cursor on each question
+and the session's rows forgotten: a long question's rows are read in a worker first
+("loading the question…" is the first paint), then the menu of its texts is drawn.
+
+`n` onto the long question is then pressed in processes of their own, with and without
+the start-up heap frozen (`ui/heap.py`): its first paint, and the full garbage
+collections that ran on the UI thread before it.
+
 Then, on that rewritten answer: the diff's computing time at each level (word by word
 with `WORD_MATCH_BUDGET` lifted, and as shipped: by sentence past it), and the
 keys' response while a word diff of it runs in the worker (seconds of CPU in the same
@@ -88,10 +96,14 @@ def host(make_screen):
             return dict(THEME_VARIABLE_DEFAULTS)
 
         def on_mount(self) -> None:
+            from ragtui.ui.heap import freeze_start_up_heap
+
             self.push_screen(make_screen())
+            self.call_after_refresh(freeze_start_up_heap)  # as RagtuiApp does once its first comparison is on screen
 
     app = BenchHost()
     app.paints = []
+    app.painted = []  # the screen of each paint
     original = app._display
 
     def display(screen, renderable):
@@ -100,6 +112,7 @@ def host(make_screen):
         if renderable is not None:
             renderable.render_segments(app.console)
             app.paints.append(time.perf_counter())
+            app.painted.append(screen)
 
     app._display = display
     return app
@@ -117,6 +130,7 @@ async def key_to_paint(pilot, key: str) -> tuple[float, float]:
     app = pilot.app
     await pilot.pause()
     app.paints.clear()
+    app.painted.clear()
     start = time.perf_counter()
     event = events.Key(key, key if len(key) == 1 else None)
     event.set_sender(app)
@@ -212,6 +226,8 @@ LONG_KEYS = [
     ("j in the inspector", ["v"], "j", ["escape"]),
     ("m mark menu", [], "m", ["escape"]),
     ("y copy menu", [], "y", ["escape"]),
+    ("o pager menu", [], "o", ["escape"]),
+    ("e editor menu", [], "e", ["escape"]),
     ("/ search prompt", [], "slash", ["escape"]),
     ("j while a search is on", ["slash", *"phrase", "enter"], "j", ["escape"]),
     ("p previous question, then n back", [], "p", ["n"]),
@@ -256,6 +272,140 @@ async def bench_long_answer(comparison, size: tuple[int, int], rounds: int, ques
                     await pilot.press(k)
                 await pilot.pause()
     return out
+
+
+LIST_KEYS = [("y copy", "y"), ("o pager", "o"), ("e editor", "e")]
+MENU = "  its menu drawn (rows read in a worker)"
+
+
+async def until_menu(app, start: float) -> float:
+    """Seconds from `start` to the first paint of a menu (5 s at most)."""
+    from ragtui.ui.screens.menus import ChoiceMenu
+
+    deadline = start + 5
+    while time.perf_counter() < deadline:
+        painted = [when for when, screen in zip(app.paints, app.painted, strict=True) if when >= start and isinstance(screen, ChoiceMenu)]
+        if painted:
+            return painted[0] - start
+        await asyncio.sleep(0.0005)
+    return float("nan")
+
+
+async def bench_list_keys(comparison, size: tuple[int, int], rounds: int, question: str) -> dict[str, list[tuple[float, float]]]:
+    """`y`, `o`, `e` on the failure list, its cursor on `question`, the session's rows
+    forgotten before each press (a first visit): the key's first paint ("loading the
+    question…" for a long one), and the menu of its texts drawn."""
+    from ragtui.ui.models.question_rows import QuestionRows
+    from ragtui.ui.screens.failures import FailureListScreen
+
+    app = host(lambda: FailureListScreen(comparison, status="all"))
+    out: dict[str, list[tuple[float, float]]] = {}
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        index = screen.rows.index_of(question)
+        assert index is not None
+        screen.table.cursor = index
+        await pilot.pause()
+        for _ in range(rounds):
+            for label, key in LIST_KEYS:
+                screen.session.rows = QuestionRows()
+                start = time.perf_counter()
+                out.setdefault(label, []).append(await key_to_paint(pilot, key))
+                menu = await until_menu(app, start)
+                out.setdefault(f"{label}{MENU[1:]}", []).append((menu, menu))
+                await pilot.press("escape")
+                await pilot.pause()
+    return out
+
+
+def print_columns(title: str, columns, samples: dict[int, dict[str, list[tuple[float, float]]]]) -> None:
+    """One row a key: median / p95 of its first paint and of its settled paint in each column."""
+    print(title)
+    heads = [f"{which}: {name}" if index == 0 else name for which in ("first paint", "settled") for index, (name, _, _) in enumerate(columns)]
+    print(f"  {'key':<34} " + " ".join(f"{head:>20}" for head in heads))
+    for label in samples[0]:
+        cells = []
+        for which in (0, 1):
+            for index in range(len(columns)):
+                values = sorted(p[which] for p in samples[index][label])
+                p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+                cells.append(f"{statistics.median(values) * 1000:6.1f} / {p95 * 1000:6.1f}")
+        print(f"  {label:<34} " + " ".join(f"{cell:>20}" for cell in cells))
+
+
+async def gc_pauses(comparison, rounds: int) -> list[tuple[float, list[float]]]:
+    """`n` onto the long question, its rows forgotten, `rounds` times: (first paint, the
+    full collections that ran on the UI thread between the key and that paint, seconds)."""
+    import threading
+
+    from ragtui.ui.models.question_rows import QuestionRows
+    from ragtui.ui.screens.question import QuestionScreen
+
+    started: list[float] = []
+    full: list[tuple[float, float]] = []  # (start, duration) of each generation-2 collection on the UI thread
+
+    def noted(phase: str, info: dict) -> None:
+        if info["generation"] == 2 and threading.current_thread() is threading.main_thread():
+            if phase == "start":
+                started.append(time.perf_counter())
+            elif started:
+                full.append((started[-1], time.perf_counter() - started[-1]))
+
+    gc.callbacks.append(noted)
+    app = host(lambda: QuestionScreen(comparison, ["short", "long"], 1))
+    out = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await until_read(pilot)
+            for _ in range(rounds):
+                await pilot.press("p")
+                app.screen.session.rows = QuestionRows()
+                await pilot.pause()
+                full.clear()
+                start = time.perf_counter()
+                first, _ = await key_to_paint(pilot, "n")
+                await until_read(pilot)
+                out.append((first, [took for when, took in full if when - start < first]))
+    finally:
+        gc.callbacks.remove(noted)
+    return out
+
+
+def gc_probe(freeze: bool, rounds: int) -> None:
+    """In a process of its own (the start-up heap is frozen once a process): print one JSON line."""
+    import json
+    import tempfile
+
+    if not freeze:
+        import ragtui.ui.heap
+
+        ragtui.ui.heap.freeze_start_up_heap = lambda: None
+    comparison = long_answer_comparison(Path(tempfile.mkdtemp(prefix="ragtui-bench-")) / "gc")
+    print(json.dumps(asyncio.run(gc_pauses(comparison, rounds))))
+
+
+def bench_gc(rounds: int) -> None:
+    """`n` onto a long question with and without the start-up heap frozen (`ui/heap.py`),
+    in alternate processes: the first paint, and the full collections before it."""
+    import json
+    import subprocess
+
+    results: dict[bool, list] = {False: [], True: []}
+    for _ in range(3):
+        for freeze in (False, True):
+            command = [sys.executable, __file__, "--gc-probe", "freeze" if freeze else "no-freeze", "--rounds", str(rounds)]
+            line = subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+            results[freeze] += json.loads(line)
+    print(f"\n`n` onto the 5,000-sentence question, 80×24, {len(results[True])} presses each, alternate processes (load average now {os.getloadavg()[0]:.1f}):")
+    for freeze, presses in results.items():
+        firsts = sorted(first for first, _ in presses)
+        pauses = sorted(took for _, took_list in presses for took in took_list)
+        p95 = firsts[min(len(firsts) - 1, int(len(firsts) * 0.95))]
+        shown = f"{len(pauses)} in {len(presses)} presses, median {statistics.median(pauses) * 1000:.0f} ms, max {pauses[-1] * 1000:.0f} ms" if pauses else "none"
+        print(f"  {'start-up heap frozen' if freeze else 'nothing frozen':<22} first paint median {ms(statistics.median(firsts))}   p95 {ms(p95)}"
+              f"   full collections before it: {shown}")
 
 
 def bench_diff_levels(rewritten_long, edited_long) -> None:
@@ -313,7 +463,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="presses of each key on the long answer")
     parser.add_argument("--long-only", action="store_true", help="only the 5,000-sentence answer")
     parser.add_argument("--jsonl", action="store_true", help="read the runs as JSONL (their texts read back from each line) instead of Parquet")
+    parser.add_argument("--gc-probe", choices=("freeze", "no-freeze"), help=argparse.SUPPRESS)  # bench_gc's own processes
     args = parser.parse_args()
+    if args.gc_probe:
+        gc_probe(args.gc_probe == "freeze", args.rounds)
+        return
 
     import tempfile
 
@@ -326,22 +480,19 @@ def main() -> None:
     columns = (("floor", long, "short"), ("5,000 sentences", long, "long"), ("rewritten", rewritten_long, "long"))
     for size in ((80, 24), (160, 50)):
         samples: dict[int, dict[str, list[tuple[float, float]]]] = {index: {} for index in range(len(columns))}
+        listed: dict[int, dict[str, list[tuple[float, float]]]] = {index: {} for index in range(len(columns))}
         for _ in range(args.rounds):  # alternate rounds: floor, long, rewritten, floor…
             for index, (_, comparison, question) in enumerate(columns):
                 for label, pairs in asyncio.run(bench_long_answer(comparison, size, 1, question)).items():
                     samples[index].setdefault(label, []).extend(pairs)
-        print(f"\nQuestion view at {size[0]}×{size[1]}, key → paint, median / p95 over {args.rounds} presses "
-              "(floor: the same key on a 3-sentence answer; goal: under 100 ms)")
-        heads = [f"{which}: {name}" if index == 0 else name for which in ("first paint", "settled") for index, (name, _, _) in enumerate(columns)]
-        print(f"  {'key':<34} " + " ".join(f"{head:>20}" for head in heads))
-        for label in samples[0]:
-            cells = []
-            for which in (0, 1):
-                for index in range(len(columns)):
-                    values = sorted(p[which] for p in samples[index][label])
-                    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
-                    cells.append(f"{statistics.median(values) * 1000:6.1f} / {p95 * 1000:6.1f}")
-            print(f"  {label:<34} " + " ".join(f"{cell:>20}" for cell in cells))
+                for label, pairs in asyncio.run(bench_list_keys(comparison, size, 1, question)).items():
+                    listed[index].setdefault(label, []).extend(pairs)
+        print_columns(f"\nQuestion view at {size[0]}×{size[1]}, key → paint, median / p95 over {args.rounds} presses "
+                      f"(floor: the same key on a 3-sentence answer; goal: under 100 ms; load average now {os.getloadavg()[0]:.1f})", columns, samples)
+        print_columns(f"\nFailure list at {size[0]}×{size[1]}, the cursor on the question, its rows not read yet, key → paint, median / p95 over "
+                      f"{args.rounds} presses (floor: a 3-sentence question; goal: under 100 ms or progress; load average now {os.getloadavg()[0]:.1f})",
+                      columns, listed)
+    bench_gc(args.rounds)
     bench_diff_levels(rewritten_long, long)
     print("\nKeys while a word diff of the rewritten answer runs in the worker (budget lifted), 80×24:")
     for label, pairs in asyncio.run(bench_keys_during_diff(rewritten_long, (80, 24), args.rounds)).items():
