@@ -207,3 +207,20 @@ def test_a_long_question_being_read_for_y_on_the_failure_list_at_80x24_snapshot(
         await poll_until(pilot, held_rows.started.is_set)
 
     assert snap_compare(_every_question(long), run_before=reading, terminal_size=NARROW)
+
+
+async def test_a_comparison_recomputed_while_a_long_question_is_read_reads_it_again_from_the_new_one(long, held_rows):
+    # A gold fix recomputes the comparison (`use_comparison`) while the old one's rows are
+    # being read: those are not drawn, and the view does not wait on them forever.
+    from ragtui.core.session import Inputs, load_comparison
+
+    root = long.a.run.path.parent
+    again = load_comparison(Inputs(a=root / "a.jsonl", b=root / "b.jsonl", gold=root / "gold.yaml"))
+    async with host_app(lambda: QuestionScreen(long, ["long"], 0)).run_test(size=NARROW) as pilot:
+        screen = pilot.app.screen
+        await poll_until(pilot, held_rows.started.is_set)
+        screen.use_comparison(again)
+        held_rows.release.set()
+        await poll_until(pilot, lambda: not screen.has_class("-loading"))
+        assert not screen.has_class("-loading") and screen.comparison is again
+        assert sentence_text(6) in _answer(pilot.app)

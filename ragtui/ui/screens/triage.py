@@ -93,7 +93,7 @@ class TriageScreen(Screen[Any]):
         super().__init__(**screen)
         self.comparison = comparison
         self.session = session if session is not None else Session.over(comparison)
-        self._reading: str | None = None  # the question whose long rows a worker reads now
+        self._reading: tuple[Comparison, str] | None = None  # the question whose long rows a worker reads now, of which comparison
         self._then_read: Callable[[Comparison, str], None] | None = None  # what is done once they are read
 
     # -- what the screen provides -------------------------------------------------------
@@ -181,13 +181,14 @@ class TriageScreen(Screen[Any]):
         rows are still wanted: the screen may have moved on). Call it once the screen has
         painted what it says meanwhile (`call_after_refresh`): the worker's parsing holds
         the GIL. The latest request wins: one for the question being read replaces its
-        `then` (the rows are not read twice); one for another question cancels that worker
-        (it stops before its next run; what it read is kept, and never handed over)."""
+        `then` (the rows are not read twice); one for another question, or of another
+        comparison (recomputed after a gold fix), cancels that worker (it stops before its
+        next run; what it read is kept, and never handed over)."""
         self._then_read = then
-        if self._reading == question_id:
+        if self._reading_now(self.comparison, question_id):
             return
-        self._reading = question_id
         comparison, rows, evaluations = self.comparison, self.session.rows, self._evaluations()
+        self._reading = (comparison, question_id)
 
         def read() -> None:
             worker = get_current_worker()
@@ -200,8 +201,11 @@ class TriageScreen(Screen[Any]):
 
         self.run_worker(read, thread=True, exclusive=True, group="question-rows")
 
+    def _reading_now(self, comparison: Comparison, question_id: str) -> bool:
+        return self._reading is not None and self._reading[0] is comparison and self._reading[1] == question_id
+
     def _rows_arrived(self, comparison: Comparison, question_id: str) -> None:
-        if self._reading != question_id or self._then_read is None:
+        if not self._reading_now(comparison, question_id) or self._then_read is None:
             return  # stopped, or another question's rows are wanted now
         then, self._reading, self._then_read = self._then_read, None, None
         then(comparison, question_id)
