@@ -5,7 +5,7 @@ the first comparison is on screen that is about 100,000 of them — modules, Tex
 dashboard — none of which will become garbage, and each full collection walked them all:
 65–77 ms of CPU here, 90–290 ms on the UI thread of a busy machine. Reading a long
 question's rows in a worker (about 10,000 containers a run for a 5,000-sentence answer)
-sets one off at about one `n` in four, before the step's first paint. `gc.freeze()` moves
+sets one off before the step's first paint at one `n` in four to six. `gc.freeze()` moves
 what exists then into a generation no collection walks; what the session makes later is
 collected as before. docs/performance.md has the figures (bench/bench_triage.py --long-only).
 """
