@@ -91,3 +91,13 @@ def test_the_t_interval_covers_skewed_costs_at_the_switch_size_near_the_nominal_
         held += change.ci[0] <= truth <= change.ci[1]
     # 400 draws: a Monte Carlo sd of 1.1 points around 95 %.
     assert 0.925 <= held / simulations <= 0.975
+
+
+def test_from_the_switch_size_a_runs_own_interval_of_a_many_valued_mean_is_scipys_t_interval():
+    from scipy import stats
+
+    from ragtui.core.comparing.targets import ratio_interval
+
+    values = 0.0005 * np.random.default_rng(8).lognormal(-0.5, 1.0, T_INTERVAL_FROM)
+    expected = stats.t.interval(0.95, T_INTERVAL_FROM - 1, loc=values.mean(), scale=stats.sem(values))
+    assert ratio_interval(values, np.ones(T_INTERVAL_FROM)) == pytest.approx(expected, rel=1e-9)

@@ -5,12 +5,12 @@ fast: questions with identical per-question values are interchangeable, so drawi
 questions with replacement is the same as drawing multinomial counts over the distinct
 value tuples. Most metrics have a handful of distinct tuples (a recall hit is 0 or 1 in
 each run), so 10,000 resamples cost the same at n = 100 and at n = 100,000. When the
-tuples are many, plain index resampling in chunks is used instead: 10,000 × n draws, a
-second per thousand questions or so. From `T_INTERVAL_FROM` questions on, such a Δ (a mean
-of cost or tokens, different on every question) gets the t interval of its linearisation
-instead (`clustered.independent_change`, chosen by `intervals.paired_change`): there the
-bootstrap's distribution of a mean is normal to within its own Monte Carlo error
-(bench/bench_large_means.py), and it would cost a minute at 100,000 questions.
+tuples are many, plain index resampling in chunks is used instead: 10,000 × n draws, some
+0.2 s per thousand questions (18–27 s at 100,000). From `T_INTERVAL_FROM` questions on, such
+a Δ (a mean of cost or tokens, different on every question) gets the t interval of its
+linearisation instead (`clustered.independent_change`, chosen by `intervals.paired_change`):
+there the two agree to within the bootstrap's own Monte Carlo error on moderately skewed
+costs, and cover alike where a few huge costs skew the bootstrap's (bench/bench_large_means.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ SEED = 20_261_120
 _CHUNK = 250
 _SMALL = 10_000  # rows under which `distinct_rows` sorts in numpy rather than grouping in polars (measured faster)
 # Questions from which a Δ whose bootstrap would resample rows (`resamples_rows`) gets the t
-# interval instead: far above the 50–200 of a gold set, where the two agree (module docstring).
+# interval instead: far above the 50–200 of a gold set (module docstring, docs/decisions.md).
 T_INTERVAL_FROM = 5_000
 
 
