@@ -74,10 +74,12 @@ class FirstAsked:
         pass
 
 
-def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float, repeat: int) -> list[tuple[float, float, float]]:
+def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float, repeat: int) -> list[tuple[float, float, float, float, float]]:
     """Per repetition, (questions/s of the whole `ragtui run`, of its asking alone, of bare
-    httpx) against one server: ragtui and bare httpx take turns, so a busy spell of the
-    machine falls on both."""
+    httpx; CPU seconds per question of the whole `ragtui run`, of bare httpx) against one
+    server: ragtui and bare httpx take turns, so a busy spell of the machine falls on both.
+    CPU is this process's (the server runs in its own), which a shared machine moves far
+    less than wall time."""
     server = subprocess.Popen([sys.executable, str(REPO / "tests" / "running" / "fake_rag.py"), "--latency", str(latency)], stdout=subprocess.PIPE, text=True)
     figures = []
     try:
@@ -86,14 +88,16 @@ def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, late
         for attempt in range(repeat):
             system = EndpointSystem(url, timeout=30.0, concurrency=concurrency)
             marks = FirstAsked()
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             result = run_gold_set(gold, system, folder / f"endpoint{attempt}.jsonl", Config(), k=5, concurrency=concurrency, progress=marks)
-            whole = time.perf_counter() - started
+            whole, ragtui_cpu = time.perf_counter() - started, time.process_time() - cpu
             assert result.totals.answered == n and marks.first is not None, result.totals
             # The first answer arrives one latency after asking began: count it back in.
             asking = marks.last - marks.first + latency
+            cpu = time.process_time()
             baseline = n / asyncio.run(transport_baseline(url, n, concurrency, lambda i, attempt=attempt: {"id": f"t{attempt}.{i}", "question": "q", "k": 5}))
-            figures.append((n / whole, n / asking, baseline))
+            bare_cpu = time.process_time() - cpu
+            figures.append((n / whole, n / asking, baseline, ragtui_cpu / n, bare_cpu / n))
     finally:
         server.terminate()
         server.wait()
@@ -104,6 +108,11 @@ def spread(values: list[float], ideal: float) -> str:
     """`284.5/s (88.9 %; 271.0…290.1/s)`: the median, its share of the ideal, the range."""
     middle = statistics.median(values)
     return f"{middle:6.1f}/s ({middle / ideal:.1%} of the ideal; range {min(values):.1f}…{max(values):.1f}/s)"
+
+
+def cpu_spread(values: list[float]) -> str:
+    """`0.612 ms (0.580…0.700)`: the median and the range, in milliseconds."""
+    return f"{statistics.median(values) * 1000:.3f} ms ({min(values) * 1000:.3f}…{max(values) * 1000:.3f})"
 
 
 def callable_overhead(gold: Path, folder: Path, n: int) -> tuple[float, float]:
@@ -140,13 +149,14 @@ def main() -> None:
         gold = write_gold(folder, options.questions)
         ideal = options.concurrency / options.latency
         figures = endpoint_throughput(gold, folder, options.questions, options.concurrency, options.latency, options.repeat)
-        whole, asking, baseline = ([run[i] for run in figures] for i in range(3))
+        whole, asking, baseline, ragtui_cpu, bare_cpu = ([run[i] for run in figures] for i in range(5))
         print(f"endpoint: {options.questions} questions, -j {options.concurrency}, {options.latency * 1000:.0f} ms each; ideal {ideal:.1f} questions/s; median of {options.repeat} runs")
         print(f"  ragtui run, asking:        {spread(asking, ideal)}; goal ≥ 90 %")
         print(f"  ragtui run, whole command: {spread(whole, ideal)}; with loading the gold set and writing the file")
         print(f"  bare httpx, same server:   {spread(baseline, ideal)}; the ceiling of any httpx client here")
         ratios = [ask / bare for ask, bare in zip(asking, baseline)]
         print(f"  ragtui asking / bare httpx, run by run: median {statistics.median(ratios):.1%} (range {min(ratios):.1%}…{max(ratios):.1%})")
+        print(f"  client CPU per question (this process): ragtui run, whole command {cpu_spread(ragtui_cpu)}; bare httpx {cpu_spread(bare_cpu)}")
         bare, through = callable_overhead(gold, folder, options.questions)
         print(
             f"callable: a bare loop {bare * 1000:.3f} ms/question, ragtui run --system -j 1 {through * 1000:.3f} ms/question: "

@@ -1,4 +1,5 @@
-"""ragtui's HTTP clients (`http_clients`, `asyncio_network`) against real servers on 127.0.0.1.
+"""ragtui's HTTP clients (`http_clients`, `asyncio_network`), the judge's and the endpoint's,
+against real servers on 127.0.0.1.
 
 The endpoint's and the judge's hostile-server tests (test_endpoint.py,
 tests/judge/test_hostile_servers.py) go through the same pools; these check what the
@@ -23,7 +24,10 @@ import pytest
 
 from ragtui.core.asyncio_network import AsyncioBackend
 from ragtui.core.http_clients import NoReply, RequestSlots, environment_proxies, post_bounded
+from ragtui.core.judge.cache import CallCache
+from ragtui.core.judge.client import JudgeClient
 from ragtui.core.running.endpoint import EndpointSystem
+from tests.judge.helpers import settings_for
 from tests.running.fake_rag import FakeRag, answer_of
 
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy")
@@ -187,6 +191,25 @@ async def test_a_proxy_from_the_environment_carries_the_endpoints_requests(monke
     assert seen == [b"POST http://rag.invalid:8080/ask HTTP/1.1"]
 
 
+async def test_a_proxy_from_the_environment_carries_the_judges_requests(monkeypatch, raw_server):
+    seen: list[bytes] = []
+
+    def proxy(conn: socket.socket) -> None:
+        head, _ = read_request(conn)
+        seen.append(head.split(b"\r\n")[0])
+        completion = {"choices": [{"message": {"content": "via the proxy"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 3, "completion_tokens": 2}}
+        conn.sendall(reply(200, json.dumps(completion).encode()))
+
+    server = raw_server(proxy)
+    monkeypatch.setenv("https_proxy", f"http://127.0.0.1:{server.port}")
+    monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{server.port}")
+    settings = settings_for("http://judge.invalid:8080", timeout=5.0, max_retries=0)
+    async with JudgeClient(settings, "v", CallCache(None)) as client:
+        result = await client.complete([{"role": "user", "content": "Q ?"}], 100, {})
+    assert result.completion.text == "via the proxy" and not result.cached
+    assert seen == [b"POST http://judge.invalid:8080/v1/chat/completions HTTP/1.1"]
+
+
 async def test_no_proxy_naming_the_host_sends_it_directly_even_with_a_proxy_set(monkeypatch, raw_server):
     proxied: list[bytes] = []
     proxy = raw_server(lambda conn: proxied.append(read_request(conn)[0]))
@@ -348,3 +371,22 @@ async def test_a_certificate_from_an_unknown_authority_is_refused(raw_server, ce
     server = raw_server(answer_each_request, tls=server_tls)
     with pytest.raises(NoReply, match=r"^connection failed \(ConnectError: .*CERTIFICATE_VERIFY_FAILED"):
         await post_once(f"https://localhost:{server.port}/ask")
+
+
+# --- scheduling -----------------------------------------------------------------------
+
+
+async def test_httpcores_free_locks_do_not_yield_to_the_event_loop():
+    """Each request takes httpcore's connection locks several times: had each of them yielded,
+    16 replies arriving together would be handled interleaved and finish together."""
+    from httpcore._synchronization import AsyncLock
+
+    others_ran = []
+    asyncio.get_running_loop().call_soon(others_ran.append, True)
+    lock = AsyncLock()
+    for _ in range(3):
+        async with lock:
+            pass
+    assert others_ran == []  # the callback ready before the acquisitions has not run yet
+    await asyncio.sleep(0)
+    assert others_ran == [True]
