@@ -185,7 +185,7 @@ def main() -> None:
         print(f"  ragtui run, asking:        {spread(asking, ideal)}; goal ≥ 90 %")
         print(f"  ragtui run, whole command: {spread(whole, ideal)}; with loading the gold set and writing the file")
         print(f"  bare httpx, same server:   {spread(baseline, ideal)}; httpx's AsyncClient.post, one pool of {options.concurrency}")
-        print(f"  minimal client, same:     {spread(minimal, ideal)}; what the server and the machine allow")
+        print(f"  minimal client, same:      {spread(minimal, ideal)}; what the server and the machine allow")
         for name, reference in (("bare httpx", baseline), ("the minimal client", minimal)):
             ratios = [ask / other for ask, other in zip(asking, reference)]
             print(f"  ragtui asking / {name}, run by run: median {statistics.median(ratios):.1%} (range {min(ratios):.1%}…{max(ratios):.1%})")
