@@ -164,7 +164,7 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         except TimeoutError:
             self._transport.close()
             raise httpcore.ConnectTimeout(f"TLS handshake not done within {timeout:g} s") from None
-        except (OSError, ConnectionError) as exc:  # ssl.SSLError is an OSError
+        except OSError as exc:  # ssl.SSLError and ConnectionError are OSErrors
             self._transport.close()
             raise httpcore.ConnectError(str(exc) or type(exc).__name__) from exc
         if transport is None:

@@ -92,7 +92,7 @@ class NoReply(Exception):
         self.unreachable = unreachable
 
 
-def environment_proxies() -> bool:
+def environment_names_a_proxy() -> bool:
     """Whether the environment names a proxy httpx would use (its own reading of the variables)."""
     proxies = urllib.request.getproxies()
     if "*" in (host.strip() for host in proxies.get("no", "").split(",")):
@@ -222,7 +222,7 @@ class RequestSlots:
         size = -(-self.concurrency // count)
         # One TLS context for every pool: loading the CA certificates costs ~20 ms a context.
         tls = httpx.create_ssl_context()
-        direct = not environment_proxies()
+        direct = not environment_names_a_proxy()
         self.pools = [ConnectionPool(size, self.timeout, self.headers, tls, direct=direct) for _ in range(count)]
         for slot in range(self.concurrency):
             self._slots.put_nowait(self.pools[slot % count])

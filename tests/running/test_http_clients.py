@@ -23,7 +23,7 @@ import httpcore
 import pytest
 
 from ragtui.core.asyncio_network import AsyncioBackend
-from ragtui.core.http_clients import NoReply, RequestSlots, environment_proxies, post_bounded
+from ragtui.core.http_clients import NoReply, RequestSlots, environment_names_a_proxy, post_bounded
 from ragtui.core.judge.cache import CallCache
 from ragtui.core.judge.client import JudgeClient
 from ragtui.core.running.endpoint import EndpointSystem
@@ -161,11 +161,11 @@ async def test_without_a_proxy_requests_go_through_the_asyncio_backend(monkeypat
 
 
 def test_a_proxy_variable_turns_the_direct_path_off_and_no_proxy_star_turns_it_back_on(monkeypatch):
-    assert environment_proxies() is False
+    assert environment_names_a_proxy() is False
     monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
-    assert environment_proxies() is True
+    assert environment_names_a_proxy() is True
     monkeypatch.setenv("NO_PROXY", "localhost, *")
-    assert environment_proxies() is False
+    assert environment_names_a_proxy() is False
 
 
 async def test_a_proxy_from_the_environment_carries_the_endpoints_requests(monkeypatch, raw_server):
@@ -218,6 +218,31 @@ async def test_no_proxy_naming_the_host_sends_it_directly_even_with_a_proxy_set(
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     assert await post_once(f"http://127.0.0.1:{target.port}/ask") == (200, b'{"ok": true}')
     assert proxied == [] and target.connections == 1
+
+
+async def test_a_cookie_the_server_sets_is_sent_back_as_httpx_sends_it(raw_server):
+    cookies: list[bytes] = []
+
+    def session(conn: socket.socket) -> None:
+        while True:
+            head, _ = read_request(conn)
+            if not head:
+                return
+            cookies.append(next((line for line in head.split(b"\r\n") if line.lower().startswith(b"cookie:")), b""))
+            conn.sendall(reply(200, b"{}", "Set-Cookie: affinity=node-2; Path=/"))
+
+    server = raw_server(session)
+    url = f"http://127.0.0.1:{server.port}/ask"
+    slots = RequestSlots(1, 5.0)
+    slots.open()
+    try:
+        pool = await slots.take()
+        assert pool.direct
+        for _ in range(2):
+            await post_bounded(pool, url, {"q": 1}, timeout=5.0, redact=no_redaction)
+    finally:
+        await slots.aclose()
+    assert cookies == [b"", b"Cookie: affinity=node-2"]
 
 
 # --- the asyncio backend against misbehaving peers ------------------------------------
