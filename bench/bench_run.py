@@ -107,7 +107,7 @@ async def minimal_client(url: str, n: int, concurrency: int, attempt: int) -> fl
 def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float, repeat: int) -> list[tuple[float, ...]]:
     """Per repetition, (questions/s of the whole `ragtui run`, of its asking alone, of bare
     httpx, of the minimal client; CPU seconds per question of the whole `ragtui run`, of
-    bare httpx) against one server: the three take turns, so a busy spell of the machine
+    bare httpx, of the minimal client) against one server: the three take turns, so a busy spell of the machine
     falls on all. CPU is this process's (the server runs in its own), which a shared
     machine moves far less than wall time."""
     server = subprocess.Popen([sys.executable, str(REPO / "tests" / "running" / "fake_rag.py"), "--latency", str(latency)], stdout=subprocess.PIPE, text=True)
@@ -127,8 +127,10 @@ def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, late
             cpu = time.process_time()
             baseline = n / asyncio.run(transport_baseline(url, n, concurrency, lambda i, attempt=attempt: {"id": f"t{attempt}.{i}", "question": "q", "k": 5}))
             bare_cpu = time.process_time() - cpu
+            cpu = time.process_time()
             minimal = n / asyncio.run(minimal_client(url, n, concurrency, attempt))
-            figures.append((n / whole, n / asking, baseline, minimal, ragtui_cpu / n, bare_cpu / n))
+            minimal_cpu = time.process_time() - cpu
+            figures.append((n / whole, n / asking, baseline, minimal, ragtui_cpu / n, bare_cpu / n, minimal_cpu / n))
     finally:
         server.terminate()
         server.wait()
@@ -180,7 +182,7 @@ def main() -> None:
         gold = write_gold(folder, options.questions)
         ideal = options.concurrency / options.latency
         figures = endpoint_throughput(gold, folder, options.questions, options.concurrency, options.latency, options.repeat)
-        whole, asking, baseline, minimal, ragtui_cpu, bare_cpu = ([run[i] for run in figures] for i in range(6))
+        whole, asking, baseline, minimal, ragtui_cpu, bare_cpu, minimal_cpu = ([run[i] for run in figures] for i in range(7))
         print(f"endpoint: {options.questions} questions, -j {options.concurrency}, {options.latency * 1000:.0f} ms each; ideal {ideal:.1f} questions/s; median of {options.repeat} runs")
         print(f"  ragtui run, asking:        {spread(asking, ideal)}; goal ≥ 90 %")
         print(f"  ragtui run, whole command: {spread(whole, ideal)}; with loading the gold set and writing the file")
@@ -189,7 +191,7 @@ def main() -> None:
         for name, reference in (("bare httpx", baseline), ("the minimal client", minimal)):
             ratios = [ask / other for ask, other in zip(asking, reference)]
             print(f"  ragtui asking / {name}, run by run: median {statistics.median(ratios):.1%} (range {min(ratios):.1%}…{max(ratios):.1%})")
-        print(f"  client CPU per question (this process): ragtui run, whole command {cpu_spread(ragtui_cpu)}; bare httpx {cpu_spread(bare_cpu)}")
+        print(f"  client CPU per question (this process): ragtui run, whole command {cpu_spread(ragtui_cpu)}; bare httpx {cpu_spread(bare_cpu)}; minimal client {cpu_spread(minimal_cpu)}")
         bare, through = callable_overhead(gold, folder, options.questions)
         print(
             f"callable: a bare loop {bare * 1000:.3f} ms/question, ragtui run --system -j 1 {through * 1000:.3f} ms/question: "
