@@ -304,7 +304,7 @@ async def test_a_connection_the_server_closed_while_idle_is_not_reused(raw_serve
         for _ in range(3):
             status, _, raw = await post_bounded(pool, url, {"q": 1}, timeout=5.0, redact=no_redaction)
             assert (status, raw) == (200, b'{"ok": true}')
-            await asyncio.sleep(0.1)  # the server's close reaches the client's event loop
+            await asyncio.sleep(0.3)  # time for the server's close to reach the client's event loop
     finally:
         await slots.aclose()
     assert server.connections == 3
