@@ -126,12 +126,21 @@ async def post_once(url: str, body: object = None, *, timeout: float = 5.0, dead
         await slots.aclose()
 
 
+def serve_each_request(respond: Callable[[bytes, bytes], bytes]) -> Callable[[socket.socket], None]:
+    """A connection's server: `respond(head, body)` is sent back for each request, until the client closes."""
+
+    def serve(conn: socket.socket) -> None:
+        while True:
+            head, body = read_request(conn)
+            if not head:
+                return
+            conn.sendall(respond(head, body))
+
+    return serve
+
+
 def answer_each_request(conn: socket.socket, body: Callable[[bytes], bytes] = lambda _: b'{"ok": true}') -> None:
-    while True:
-        _, request_body = read_request(conn)
-        if not _:
-            return
-        conn.sendall(reply(200, body(request_body)))
+    serve_each_request(lambda _, request_body: reply(200, body(request_body)))(conn)
 
 
 # --- which path a request takes -------------------------------------------------------
@@ -171,17 +180,12 @@ def test_a_proxy_variable_turns_the_direct_path_off_and_no_proxy_star_turns_it_b
 async def test_a_proxy_from_the_environment_carries_the_endpoints_requests(monkeypatch, raw_server):
     seen: list[bytes] = []
 
-    def proxy(conn: socket.socket) -> None:
-        while True:
-            head, body = read_request(conn)
-            if not head:
-                return
-            seen.append(head.split(b"\r\n")[0])
-            question = json.loads(body)
-            answer = {"passages": [{"id": "p1", "text": "t"}], "answer": f"via the proxy: {question['question']}"}
-            conn.sendall(reply(200, json.dumps(answer).encode()))
+    def proxy(head: bytes, body: bytes) -> bytes:
+        seen.append(head.split(b"\r\n")[0])
+        answer = {"passages": [{"id": "p1", "text": "t"}], "answer": f"via the proxy: {json.loads(body)['question']}"}
+        return reply(200, json.dumps(answer).encode())
 
-    server = raw_server(proxy)
+    server = raw_server(serve_each_request(proxy))
     monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{server.port}")
     # A name that does not resolve: only the proxy can answer for it.
     async with EndpointSystem("http://rag.invalid:8080/ask", timeout=5.0, concurrency=2) as system:
@@ -223,15 +227,11 @@ async def test_no_proxy_naming_the_host_sends_it_directly_even_with_a_proxy_set(
 async def test_a_cookie_the_server_sets_is_sent_back_as_httpx_sends_it(raw_server):
     cookies: list[bytes] = []
 
-    def session(conn: socket.socket) -> None:
-        while True:
-            head, _ = read_request(conn)
-            if not head:
-                return
-            cookies.append(next((line for line in head.split(b"\r\n") if line.lower().startswith(b"cookie:")), b""))
-            conn.sendall(reply(200, b"{}", "Set-Cookie: affinity=node-2; Path=/"))
+    def session(head: bytes, _: bytes) -> bytes:
+        cookies.append(next((line for line in head.split(b"\r\n") if line.lower().startswith(b"cookie:")), b""))
+        return reply(200, b"{}", "Set-Cookie: affinity=node-2; Path=/")
 
-    server = raw_server(session)
+    server = raw_server(serve_each_request(session))
     url = f"http://127.0.0.1:{server.port}/ask"
     slots = RequestSlots(1, 5.0)
     slots.open()
