@@ -224,3 +224,30 @@ async def test_a_comparison_recomputed_while_a_long_question_is_read_reads_it_ag
         await poll_until(pilot, lambda: not screen.has_class("-loading"))
         assert not screen.has_class("-loading") and screen.comparison is again
         assert sentence_text(6) in _answer(pilot.app)
+
+
+def test_the_session_keeps_the_last_32_rows_of_which_8_heavy_ones_at_most():
+    class Run:
+        """An evaluation whose question `h…` is judged in 600 sentences, any other in 3."""
+
+        def __init__(self) -> None:
+            self.reads: list[str] = []
+
+        def question(self, question_id):
+            self.reads.append(question_id)
+            said = [{"text": f"s{i}", "attested": True} for i in range(600 if question_id.startswith("h") else 3)]
+            return {"id": question_id, "judge_sentences": said}
+
+    run = Run()
+    rows = question_rows.QuestionRows()
+    for index in range(10):
+        rows.row(run, f"h{index}")  # a heavy row each
+    for index in range(30):
+        rows.row(run, f"l{index}")  # light ones
+    assert [f"h{i}" for i in range(10) if rows.kept(run, f"h{i}")] == [f"h{i}" for i in range(8, 10)]  # 40 read: the last 32 kept
+    assert all(rows.kept(run, f"l{i}") for i in range(30))
+    rows.row(run, "h0")
+    assert rows.kept(run, "h0") and rows.kept(run, "h9") and not rows.kept(run, "h8")  # still 32: the oldest went
+    for index in range(10, 20):
+        rows.row(run, f"h{index}")
+    assert [f"h{i}" for i in range(20) if rows.kept(run, f"h{i}")] == [f"h{i}" for i in range(12, 20)]  # the last 8 heavy ones

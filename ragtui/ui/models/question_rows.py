@@ -6,7 +6,8 @@ a 5,000-sentence answer. A row whose line is longer than `AT_ONCE_BYTES` is read
 worker (the view says "loading the question…" meanwhile); shorter ones, the usual case,
 at once, as they always were. What was read is kept here, for the rows the evaluation
 it came from holds: a return to the question, `v` and the copy menu cost nothing. The
-last `KEPT` questions are kept — a 5,000-sentence row holds a few MB.
+last `KEPT` rows are kept, of which `KEPT_HEAVY` heavy ones at most: a 5,000-sentence
+row holds a few MB and 10,000 containers, which every full garbage collection walks.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ if TYPE_CHECKING:  # the session imports this module before the load has importe
     from ragtui.core.measuring.evaluate import Evaluation
 
 KEPT = 32
+# A row judged in more sentences than this is heavy (a dict and a list a sentence), and
+# at most `KEPT_HEAVY` heavy rows are kept (four questions of two runs): with 32 questions
+# of 5,000 sentences kept, each full collection took 208 ms of CPU; with four, 9 ms.
+HEAVY_SENTENCES = 500
+KEPT_HEAVY = 8
 # A row whose line in the run file is longer than this is read in a worker: about 500
 # judged sentences, read back in 10–100 ms (8 MB/s idle, much less on a busy machine).
 AT_ONCE_BYTES = 100_000
@@ -37,6 +43,11 @@ def line_bytes(evaluation: Evaluation, question_id: str) -> int:
         return 0
     start, stop = run.texts.span(int(found[0]))
     return stop - start
+
+
+def heavy(row: dict[str, Any] | None) -> bool:
+    """Whether a row is judged in more than `HEAVY_SENTENCES` sentences."""
+    return row is not None and len(row.get("judge_sentences") or ()) > HEAVY_SENTENCES
 
 
 class QuestionRows:
@@ -69,4 +80,7 @@ class QuestionRows:
             self._kept.move_to_end(key)
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
+            heavy_keys = [kept for kept, (_, found) in self._kept.items() if heavy(found)]  # oldest first
+            for kept in heavy_keys[: max(0, len(heavy_keys) - KEPT_HEAVY)]:
+                del self._kept[kept]
         return row
