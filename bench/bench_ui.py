@@ -102,8 +102,87 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(result))
 
 
-def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24) -> dict[str, float]:
-    argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--a", str(files["a"])]
+# The steps of a start, each done in turn by one process (`phases_child`): what each costs in
+# CPU seconds (every thread), apart from the others.
+PHASES = (
+    ("floor", "import polars, textual, yaml, numpy"),
+    ("textual_app", "the rest of Textual's app (textual.app, its widgets)"),
+    ("core_modules", "ragtui's core modules and the session"),
+    ("values", "the load of the values (read, validate, measure, compare)"),
+    ("dashboard_modules", "the app's and the dashboard's modules"),
+    ("first_paint", "the app's start to the dashboard's first paint"),
+    ("intervals", "the intervals (two threads)"),
+)
+
+
+def phases_child(args: argparse.Namespace) -> None:
+    """Each step of the app's start in turn, in this process; one JSON line: CPU seconds per step."""
+    spent: dict[str, float] = {"interpreter": time.process_time()}
+
+    def done(phase: str) -> None:
+        spent[phase] = time.process_time() - sum(spent.values())
+
+    from ragtui.ui.launch import one_blas_thread
+
+    one_blas_thread()
+    import numpy  # noqa: F401
+    import polars  # noqa: F401
+    import textual  # noqa: F401
+    import yaml  # noqa: F401
+
+    done("floor")
+    import textual.app  # noqa: F401
+    import textual.widgets  # noqa: F401
+
+    done("textual_app")
+    from concurrent.futures import Future
+
+    from ragtui.core.loading.inputs import Inputs
+    from ragtui.ui import loader
+    from ragtui.ui.models.session import Session
+
+    session = Session(Inputs(
+        a=Path(args.a), b=Path(args.b) if args.b else None,
+        gold=Path(args.gold) if args.gold else None, config=Path(args.config) if args.config else None,
+    ))
+    import ragtui.core.session  # noqa: F401 (what `start_loading` imports before its thread)
+    import ragtui.ui.models.dashboard  # noqa: F401
+
+    done("core_modules")
+    data = loader._prepare(session)
+    done("values")
+    from ragtui.ui.app import RagtuiApp
+    from ragtui.ui.screens import dashboard
+
+    done("dashboard_modules")
+    own_on_mount = dashboard.DashboardScreen.on_mount
+
+    def on_mount(self) -> None:
+        def painted() -> None:
+            done("first_paint")
+            self.app.exit()
+
+        self.call_after_refresh(painted)
+        own_on_mount(self)
+
+    dashboard.DashboardScreen.on_mount = on_mount  # type: ignore[method-assign]
+    RagtuiApp.compute_intervals = lambda self, data: None  # type: ignore[method-assign,assignment]  # timed on its own below
+    preloaded: Future = Future()
+    preloaded.set_result(data)
+    RagtuiApp(session, preloaded=preloaded).run(headless=True, size=(args.width, args.height))
+    leaving = time.process_time()
+    loader.fill_intervals(data)
+    spent["intervals"] = time.process_time() - leaving
+    print(json.dumps(spent))
+
+
+def run_phases(files: dict[str, Path | None]) -> dict[str, float]:
+    """`phases_child` in a fresh process: CPU seconds of each step of the start."""
+    return run_child(files, mode="--phases")
+
+
+def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24, mode: str = "--child") -> dict[str, float]:
+    argv = [sys.executable, str(Path(__file__).resolve()), mode, "--a", str(files["a"])]
     for name in ("b", "gold", "config"):
         if files.get(name):
             argv += [f"--{name}", str(files[name])]
@@ -158,6 +237,7 @@ def measure(label: str, files: dict[str, Path | None], repeat: int, goal: str) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--phases", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--a"), parser.add_argument("--b"), parser.add_argument("--gold"), parser.add_argument("--config")
     parser.add_argument("--width", type=int, default=80), parser.add_argument("--height", type=int, default=24)
     parser.add_argument("--sizes", default="100000", help="comma-separated question counts for the synthetic runs")
@@ -166,6 +246,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         child(args)
+        return
+    if args.phases:
+        phases_child(args)
         return
     from ragtui.cli.tui import sample_inputs
 
