@@ -82,27 +82,15 @@ def timed_with_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float, 
     return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def first_paint(files: dict[str, Path | None], env: dict[str, str]) -> dict[str, float]:
-    """The app's first dashboard paint, from process start (bench_ui.py's child)."""
+def first_paint(files: dict[str, Path | None], env: dict[str, str], mode: str = "--child") -> dict[str, float]:
+    """The app's first dashboard paint, from process start (bench_ui.py's child); with
+    `mode="--phases"`, the CPU seconds of each step of that start, done in turn."""
     from bench_ui import run_child
 
     saved = dict(os.environ)
     os.environ.update(env)
     try:
-        return run_child(files)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-
-
-def start_phases(files: dict[str, Path | None], env: dict[str, str]) -> dict[str, float]:
-    """CPU seconds of each step of the app's start, done in turn by one process (bench_ui.py)."""
-    from bench_ui import run_phases
-
-    saved = dict(os.environ)
-    os.environ.update(env)
-    try:
-        return run_phases(files)
+        return run_child(files, mode=mode)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -198,7 +186,7 @@ def sample_paint(env: dict[str, str], cache: Path, repeat: int, rows: list[str])
         values_cpu.append(opened["first_paint_cpu_s"])
         intervals_cpu.append(opened["intervals_cpu_s"])
         shutil.rmtree(cache, ignore_errors=True)
-        steps.append(start_phases(sample, env))
+        steps.append(first_paint(sample, env, mode="--phases"))
     value, interval, floor, app_floor, hello = (
         statistics.median(times) for times in (values, intervals, floors, app_floors, hellos)
     )

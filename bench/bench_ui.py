@@ -176,11 +176,6 @@ def phases_child(args: argparse.Namespace) -> None:
     print(json.dumps(spent))
 
 
-def run_phases(files: dict[str, Path | None]) -> dict[str, float]:
-    """`phases_child` in a fresh process: CPU seconds of each step of the start."""
-    return run_child(files, mode="--phases")
-
-
 def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24, mode: str = "--child") -> dict[str, float]:
     argv = [sys.executable, str(Path(__file__).resolve()), mode, "--a", str(files["a"])]
     for name in ("b", "gold", "config"):
