@@ -137,6 +137,11 @@ def test_the_size_of_a_load_counts_every_local_file_and_a_folders_files(tmp_path
     assert launch.input_bytes(inputs, limit=10_000) == 557
     # Counted no further than past the limit: a large corpus folder is not walked whole.
     assert launch.input_bytes(replace(inputs, corpus=None), limit=100) == 300
+    many = tmp_path / "many"
+    many.mkdir()
+    for number in range(20):
+        (many / f"doc{number:02}.yaml").write_bytes(b"x" * 10)
+    assert launch.input_bytes(Inputs(a=a, corpus=many), limit=330) == 340  # the run, then four documents
 
 
 def test_a_load_of_unknown_size_is_never_waited_for(tmp_path):
