@@ -33,8 +33,12 @@ def child(args: argparse.Namespace) -> None:
     painted with its values (`first_paint_s`) and its intervals are filled in (`intervals_s`),
     and the CPU seconds of every thread of the process by then (`first_paint_cpu_s`, `intervals_cpu_s`)."""
     started = float(os.environ["RAGTUI_BENCH_T0"])
-    # The order of `ragtui A B`: the CLI builds Inputs (a light module), then `launch`
-    # starts the load (`preload`: a small one is finished first) and imports Textual.
+    # The order of `ragtui A B`: the CLI parses its arguments (importing the `compare`
+    # command's module) and builds Inputs, then `launch` starts the load (`preload`: a
+    # small one is finished first) and imports Textual.
+    from ragtui.cli import parse_arguments
+
+    parse_arguments(command_line(args))
     from ragtui.ui.launch import one_blas_thread, preload
 
     one_blas_thread()
@@ -102,10 +106,20 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(result))
 
 
+def command_line(args: argparse.Namespace) -> list[str]:
+    """The child's inputs as `ragtui compare` takes them: A and B, then --gold and --config."""
+    words = ["compare", args.a, *([args.b] if args.b else [])]
+    for name in ("gold", "config"):
+        if getattr(args, name):
+            words += [f"--{name}", getattr(args, name)]
+    return words
+
+
 # The steps of a start, each done in turn by one process (`phases_child`): what each costs in
 # CPU seconds (every thread), apart from the others.
 PHASES = (
     ("floor", "import polars, textual, yaml, numpy"),
+    ("command_line", "the command line: its parser, the `compare` command's module"),
     ("textual_app", "the rest of Textual's app (textual.app, its widgets)"),
     ("core_modules", "ragtui's core modules and the session"),
     ("values", "the load of the values (read, validate, measure, compare)"),
@@ -131,6 +145,10 @@ def phases_child(args: argparse.Namespace) -> None:
     import yaml  # noqa: F401
 
     done("floor")
+    from ragtui.cli import parse_arguments
+
+    parse_arguments(command_line(args))
+    done("command_line")
     import textual.app  # noqa: F401
     import textual.widgets  # noqa: F401
 
