@@ -21,6 +21,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragtui.core.loading.inputs import Inputs
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -42,7 +46,6 @@ def child(args: argparse.Namespace) -> None:
     from ragtui.ui.launch import one_blas_thread, preload
 
     one_blas_thread()
-    from ragtui.core.loading.inputs import Inputs
     from ragtui.ui import loader
     from ragtui.ui.models.session import Session
 
@@ -57,13 +60,7 @@ def child(args: argparse.Namespace) -> None:
             result["load_comparison_s"] = time.perf_counter() - begin
 
     loader._prepare = timed_prepare
-    inputs = Inputs(
-        a=Path(args.a),
-        b=Path(args.b) if args.b else None,
-        gold=Path(args.gold) if args.gold else None,
-        config=Path(args.config) if args.config else None,
-    )
-    session = Session(inputs)
+    session = Session(inputs_of(args))
     preloaded = preload(session)
     from ragtui.ui.app import RagtuiApp
     from ragtui.ui.screens import dashboard
@@ -104,6 +101,18 @@ def child(args: argparse.Namespace) -> None:
     result["loaded_httpx"] = float("httpx" in modules)
     result["ragtui_from"] = str(Path(modules["ragtui"].__file__).resolve().parents[1])  # type: ignore[arg-type]
     print(json.dumps(result))
+
+
+def inputs_of(args: argparse.Namespace) -> Inputs:
+    """The child's inputs, as the CLI builds them."""
+    from ragtui.core.loading.inputs import Inputs
+
+    return Inputs(
+        a=Path(args.a),
+        b=Path(args.b) if args.b else None,
+        gold=Path(args.gold) if args.gold else None,
+        config=Path(args.config) if args.config else None,
+    )
 
 
 def command_line(args: argparse.Namespace) -> list[str]:
@@ -155,19 +164,15 @@ def phases_child(args: argparse.Namespace) -> None:
     done("textual_app")
     from concurrent.futures import Future
 
-    from ragtui.core.loading.inputs import Inputs
     from ragtui.ui import loader
     from ragtui.ui.models.session import Session
 
-    session = Session(Inputs(
-        a=Path(args.a), b=Path(args.b) if args.b else None,
-        gold=Path(args.gold) if args.gold else None, config=Path(args.config) if args.config else None,
-    ))
+    session = Session(inputs_of(args))
     import ragtui.core.session  # noqa: F401 (what `start_loading` imports before its thread)
     import ragtui.ui.models.dashboard  # noqa: F401
 
     done("core_modules")
-    data = loader._prepare(session)
+    data = session.load_values()
     done("values")
     from ragtui.ui.app import RagtuiApp
     from ragtui.ui.screens import dashboard
