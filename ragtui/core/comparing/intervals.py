@@ -278,7 +278,7 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
         for label, run in (("A", a), ("B", b))
     }
     # The grid's cells cost about as much as the headline metrics and the target readings
-    # together (0.33 s against 0.24 + 0.07 s of CPU on the sample): one thread each.
+    # together (0.31 s against 0.19 + 0.07 s of CPU on the sample): one thread each.
     (metrics, readings), (categories, tags) = side_by_side(
         lambda: ({name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()}, target_readings(runs, config)),
         lambda: with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config),
