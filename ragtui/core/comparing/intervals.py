@@ -20,7 +20,7 @@ from ragtui.core.comparing.clustered import clustered_change, clustered_paired_p
 from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
-from ragtui.core.comparing.quantiles import paired_quantile_ci
+from ragtui.core.comparing.quantiles import paired_quantile_change, paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison, TargetReading
 from ragtui.core.comparing.stats import (
     T_INTERVAL_FROM,
@@ -161,6 +161,20 @@ def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, clusters: C
     )
 
 
+def _cell_change(
+    spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
+    confidence: float, draws: CountDraws,
+) -> PairedChange:
+    """A grid cell's Δ interval and p: a latency quantile's as the headline has it (the paired
+    bootstrap of the quantiles' difference, questions resampled even with documents), and its
+    dual p; any other metric's by `paired_change`."""
+    if spec.quantile is not None:
+        num_a, den_a, num_b, den_b = columns
+        ci, p_value = paired_quantile_change(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=confidence)
+        return PairedChange(ci, p_value)
+    return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws)
+
+
 def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | None, confidence: float) -> str:
     """A grid cell's verdict: regressed or improved only when its adjusted p is below 1 − confidence."""
     if delta is None or p_adjusted is None or p_adjusted >= 1 - confidence or delta == 0:
@@ -196,9 +210,7 @@ def with_grid_changes(
             if cell.delta is None:
                 continue
             part = tuple(column[mask] for column in columns[name])
-            changes[(group, name)] = paired_change(
-                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True, draws=draws,
-            )
+            changes[(group, name)] = _cell_change(specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, draws)
     tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
     adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
     out: dict[tuple[str, str], CategoryComparison] = {}
