@@ -7,24 +7,11 @@ those out, so polars skips them without building them. Nothing is inferred. The 
 texts are read (the report counts those that address the judge), and so are the
 sentences': a `text` left unread could hide a passage naming its text twice.
 
-What a declared schema guarantees, polars enforces: a number, a boolean, an object or a list
-where the schema says so, or the slice is refused. What it does not guarantee is checked
-on the slice's lines (polars counts them on every core), once:
-
-    members written (`":`)  ==  members read with a value  +  members written `": null`
-                                +  members named evidence or reason with a value
-
-A member the schema does not name (a field that first appears late in the file, a peer
-tool's own key, an alias), or named twice in one object, breaks it; so that the unread
-names cannot hide one, a record's own field so named is read (and refuses the slice).
-polars writes any JSON value read into a String
-column as text (`5` becomes "5"), so a member whose value must be a string (or a list of
-strings), unread ones included, is checked for what its value starts with (`NOT_STRINGS`);
-and a member name followed by a space before its colon (which `":` does not count) is
-refused. Anything else — a count that differs (`\\":` inside a text is enough), a clash of
-types — and the slice is read as before, its schema inferred (slice_schema.py), and from
-there by the exact path when the fast path is unsure: every problem is reported as it
-always was.
+What the declared schema cannot guarantee — that no member was left out, that a text was
+a text — is checked on the slice's lines (declared_read.py), the unread names counted
+apart, and a slice that fails is read as before, its schema inferred (slice_schema.py),
+and from there by the exact path when the fast path is unsure: every problem is reported
+as it always was.
 
 A file reads only some of the declared fields (no human labels, no repetitions, another
 judge's keys), and polars fills every declared one in, null, row by row: after a first
@@ -34,12 +21,11 @@ breaks the count of its slice, which is read again with every declared field.
 
 from __future__ import annotations
 
-import io
-
 import polars as pl
 
+from ragtui.core.loading.declared_read import read_declared
 from ragtui.core.loading.fast_columns import DType
-from ragtui.core.loading.slice_schema import NOT_STRINGS, members_read, read_lines
+from ragtui.core.loading.slice_schema import NOT_STRINGS
 
 # The members left unread: each sentence's evidence and reason, the utility's reason.
 UNREAD = ("evidence", "reason")
@@ -88,11 +74,6 @@ _FIELDS: dict[str, DType] = {
 }
 LEAN_RECORD = pl.Schema(_FIELDS)
 
-_NAMES = "|".join
-_SPACE_BEFORE_COLON = r'"\s+:'
-_REFUSED = f"{NOT_STRINGS}|{_SPACE_BEFORE_COLON}"
-
-
 class LeanSchema:
     """The declared fields one file's slices are read with: every one for the first slice,
     then those it held a value for; every one from a slice that holds another on."""
@@ -117,28 +98,9 @@ class LeanSchema:
 
 
 def read_lean(piece: bytes, schema: pl.Schema) -> pl.DataFrame | None:
-    """`piece` read with `schema` (LEAN_RECORD or fewer of its fields) when the checks above
-    hold; None otherwise."""
-    try:
-        raw = pl.read_ndjson(io.BytesIO(piece), schema=schema)
-    except Exception:  # noqa: BLE001 - a clash of types, or bytes polars refuses: read as before
-        return None
-    read = raw.select(
-        own=pl.any_horizontal(pl.col(name).is_not_null().any() for name in UNREAD),
-        members=members_read(raw),
-    ).row(0, named=True)
-    if read["own"]:
-        return None
-    line = pl.col("line")
-    written = read_lines(piece).select(
-        members=line.str.count_matches('":', literal=True).sum(),
-        nulls=line.str.count_matches(r'":\s*null').sum(),
-        unread=line.str.count_matches(rf'"(?:{_NAMES(UNREAD)})":\s*[^\sn]').sum(),
-        refused=line.str.contains(_REFUSED).any(),
-    ).row(0, named=True)
-    if written["refused"] or written["members"] != read["members"] + written["nulls"] + written["unread"]:
-        return None
-    return raw
+    """`piece` read with `schema` (LEAN_RECORD or fewer of its fields), or None when that
+    could have lost or mistyped something (declared_read.py)."""
+    return read_declared(piece, schema, NOT_STRINGS, UNREAD)
 
 
 def with_values(raw: pl.DataFrame) -> pl.Schema:

@@ -29,15 +29,28 @@ import polars as pl
 from ragtui.core.loading.fast_columns import DType
 
 _STRING = r'"(?:[^"\\]|\\.)*"'
-# polars reads any JSON value into a String column as text (`5` becomes "5"): in a column
-# declared so, and in one it inferred so because other records hold a string there. A
-# member whose value the exact path requires to be a string (or null) or a list of strings
-# (or null), and whose value starts otherwise, matches (`error` too: an error object is the
-# exact path's to write as JSON). The judge's evidence and reasons are among them: a lean
-# frame leaves them unread (lean_schema.py).
-NOT_STRINGS = (
-    r'"(?:id|question|category|expected_answer|answer|model|text|reason|error)"\s*:\s*[^\s"n]'
-    rf'|"(?:gold_passages|cited|evidence)"\s*:\s*(?:[^\s\[n]|\[\s*(?:{_STRING}\s*,\s*)*[^\s"\]])'
+
+
+def not_strings(strings: tuple[str, ...], lists: tuple[str, ...]) -> str:
+    """A pattern matching a member named in `strings` whose value is neither a string nor
+    null, or one named in `lists` whose value is neither a list of strings nor null, by
+    what the value starts with.
+
+    polars reads any JSON value into a String column as text (`5` becomes "5"): in a column
+    declared so, and in one it inferred so because other records hold a string there.
+    """
+    return (
+        rf'"(?:{"|".join(strings)})"\s*:\s*[^\s"n]'
+        rf'|"(?:{"|".join(lists)})"\s*:\s*(?:[^\s\[n]|\[\s*(?:{_STRING}\s*,\s*)*[^\s"\]])'
+    )
+
+
+# The members of a run record the exact path requires to be strings or lists of strings
+# (`error` too: an error object is the exact path's to write as JSON), the judge's evidence
+# and reasons among them: a lean frame leaves them unread (lean_schema.py).
+NOT_STRINGS = not_strings(
+    ("id", "question", "category", "expected_answer", "answer", "model", "text", "reason", "error"),
+    ("gold_passages", "cited", "evidence"),
 )
 
 # A JSONL line holds no raw control character (JSON escapes them in strings), so the unit

@@ -1,0 +1,61 @@
+"""A JSONL slice read with a declared schema, kept only where its lines show that nothing
+was lost or mistyped (a run's lean frame: lean_schema.py; a gold set: fast_gold.py).
+
+Given a schema, polars parses nothing else and infers nothing: a member the schema does
+not name is skipped without being built. What the schema guarantees, polars enforces: a
+number, a boolean, an object or a list where the schema says so, or the slice is refused.
+What it does not guarantee is checked on the slice's lines (polars counts them on every
+core), once:
+
+    members written (`":`)  ==  members read with a value  +  members written `": null`
+                                +  members left `unread` with a value
+
+A member the schema does not name (a field that first appears late in the file, a peer
+tool's own key, an alias), or named twice in one object with two values, breaks it (one of
+two values null is not seen, as the counts of slice_schema.py do not see it). A field of
+the record's own named like an unread member is read, to be refused. polars writes any
+JSON value read into a String column as text (`5` becomes "5"), so a member whose value
+must be a string (or a list of strings) is checked for what its value starts with
+(`slice_schema.not_strings`); and a member name followed by a space before its colon
+(which `":` does not count) is refused. Anything else — a count that differs (`\\":` inside
+a text is enough), a clash of types — and None: the caller reads the slice as before.
+"""
+
+from __future__ import annotations
+
+import io
+
+import polars as pl
+
+from ragtui.core.loading.slice_schema import members_read, read_lines
+
+_SPACE_BEFORE_COLON = r'"\s+:'
+
+
+def read_declared(piece: bytes, schema: pl.Schema, not_strings: str, unread: tuple[str, ...] = ()) -> pl.DataFrame | None:
+    """`piece` (whole JSONL lines) read with `schema` when the checks above hold, else None.
+
+    `unread`: member names the schema leaves out where they are expected (and names at the
+    top level, as the record's own fields); `not_strings`: the pattern of a member whose
+    value is of the wrong type for the exact path.
+    """
+    try:
+        raw = pl.read_ndjson(io.BytesIO(piece), schema=schema)
+    except Exception:  # noqa: BLE001 - a clash of types, or bytes polars refuses: read as before
+        return None
+    read = raw.select(
+        own=pl.any_horizontal(pl.col(name).is_not_null().any() for name in unread) if unread else pl.lit(False),
+        members=members_read(raw),
+    ).row(0, named=True)
+    if read["own"]:
+        return None
+    line = pl.col("line")
+    written = read_lines(piece).select(
+        members=line.str.count_matches('":', literal=True).sum(),
+        nulls=line.str.count_matches(r'":\s*null').sum(),
+        unread=line.str.count_matches(rf'"(?:{"|".join(unread)})":\s*[^\sn]').sum() if unread else pl.lit(0),
+        refused=line.str.contains(f"{not_strings}|{_SPACE_BEFORE_COLON}").any(),
+    ).row(0, named=True)
+    if written["refused"] or written["members"] != read["members"] + written["nulls"] + written["unread"]:
+        return None
+    return raw
