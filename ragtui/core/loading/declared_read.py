@@ -7,13 +7,14 @@ number, a boolean, an object or a list where the schema says so, or the slice is
 What it does not guarantee is checked on the slice's lines (polars counts them on every
 core), once:
 
-    members written (`":`)  ==  members read with a value  +  members written `": null`
-                                +  members left `unread` with a value
+    members written with a value (`":` and no null)  ==  members read with a value
+                                                         +  members left `unread` with a value
 
 A member the schema does not name (a field that first appears late in the file, a peer
-tool's own key, an alias), or named twice in one object with two values, breaks it (one of
-two values null is not seen, as the counts of slice_schema.py do not see it). A field of
-the record's own named like an unread member is read, to be refused. polars writes any
+tool's own key, an alias), or named twice in one object, breaks it — unless its value is
+null, which the counts of slice_schema.py do not see either (the exact path keeps such a
+field in `extra` as null, and the last of two values). A field of the record's own named
+like an unread member is read, to be refused. polars writes any
 JSON value read into a String column as text (`5` becomes "5"), so a member whose value
 must be a string (or a list of strings) is checked for what its value starts with
 (`slice_schema.not_strings`); and a member name followed by a space before its colon
@@ -30,6 +31,7 @@ import polars as pl
 from ragtui.core.loading.slice_schema import members_read, read_lines
 
 _SPACE_BEFORE_COLON = r'"\s+:'
+_WITH_A_VALUE = r'":\s*[^\sn]'  # a member's value starts: anything but null (JSON has nothing else in n)
 
 
 def read_declared(piece: bytes, schema: pl.Schema, not_strings: str, unread: tuple[str, ...] = ()) -> pl.DataFrame | None:
@@ -51,11 +53,10 @@ def read_declared(piece: bytes, schema: pl.Schema, not_strings: str, unread: tup
         return None
     line = pl.col("line")
     written = read_lines(piece).select(
-        members=line.str.count_matches('":', literal=True).sum(),
-        nulls=line.str.count_matches(r'":\s*null').sum(),
-        unread=line.str.count_matches(rf'"(?:{"|".join(unread)})":\s*[^\sn]').sum() if unread else pl.lit(0),
+        members=line.str.count_matches(_WITH_A_VALUE).sum(),
+        unread=line.str.count_matches(rf'"(?:{"|".join(unread)}){_WITH_A_VALUE}').sum() if unread else pl.lit(0),
         refused=line.str.contains(f"{not_strings}|{_SPACE_BEFORE_COLON}").any(),
     ).row(0, named=True)
-    if written["refused"] or written["members"] != read["members"] + written["nulls"] + written["unread"]:
+    if written["refused"] or written["members"] != read["members"] + written["unread"]:
         return None
     return raw
