@@ -7,8 +7,8 @@ number, a boolean, an object or a list where the schema says so, or the slice is
 What it does not guarantee is checked on the slice's lines (polars counts them on every
 core), once:
 
-    members written with a value (`":` and no null)  ==  members read with a value
-                                                         +  members left `unread` with a value
+    members written with a value (`"name": ` and no null)  ==  members read with a value
+                                                                +  members left `unread` with a value
 
 A member the schema does not name (a field that first appears late in the file, a peer
 tool's own key, an alias), or named twice in one object, breaks it — unless its value is
@@ -17,9 +17,8 @@ field in `extra` as null, and the last of two values). A field of the record's o
 like an unread member is read, to be refused. polars writes any
 JSON value read into a String column as text (`5` becomes "5"), so a member whose value
 must be a string (or a list of strings) is checked for what its value starts with
-(`slice_schema.not_strings`); and a member name followed by a space before its colon
-(which `":` does not count) is refused. Anything else — a count that differs (`\\":` inside
-a text is enough), a clash of types — and None: the caller reads the slice as before.
+(`slice_schema.not_strings`). Anything else — a count that differs (`\\": 1` inside a text
+is enough), a clash of types — and None: the caller reads the slice as before.
 """
 
 from __future__ import annotations
@@ -30,8 +29,10 @@ import polars as pl
 
 from ragtui.core.loading.slice_schema import members_read, read_lines
 
-_SPACE_BEFORE_COLON = r'"\s+:'
-_WITH_A_VALUE = r'":\s*[^\sn]'  # a member's value starts: anything but null (JSON has nothing else in n)
+# Where a member's value starts, after its name's closing quote: anything but null (JSON
+# has nothing else in n). Spaces before the colon are counted: a member written so and
+# not read could otherwise make up for one read but not counted.
+_WITH_A_VALUE = r'"\s*:\s*[^\sn]'
 
 
 def read_declared(piece: bytes, schema: pl.Schema, not_strings: str, unread: tuple[str, ...] = ()) -> pl.DataFrame | None:
@@ -55,7 +56,7 @@ def read_declared(piece: bytes, schema: pl.Schema, not_strings: str, unread: tup
     written = read_lines(piece).select(
         members=line.str.count_matches(_WITH_A_VALUE).sum(),
         unread=line.str.count_matches(rf'"(?:{"|".join(unread)}){_WITH_A_VALUE}').sum() if unread else pl.lit(0),
-        refused=line.str.contains(f"{not_strings}|{_SPACE_BEFORE_COLON}").any(),
+        refused=line.str.contains(not_strings).any(),
     ).row(0, named=True)
     if written["refused"] or written["members"] != read["members"] + written["unread"]:
         return None
