@@ -21,21 +21,15 @@ from ragtui.core.errors import InputError
 from ragtui.core.loading.lean_schema import LEAN_RECORD, UNREAD, LeanSchema
 from ragtui.core.loading.runs import check_run, load_run
 from ragtui.core.loading.schema import RUN_SCHEMA, without_detail
+from tests.core.test_slice_schema import _record as slice_record
 
 CHUNK = 2048  # slices of about four records: a late form fills whole slices
 
 
 def _record(i: int, **fields: Any) -> dict[str, Any]:
-    return {
-        "id": f"q{i:03d}", "question": f"Question {i} ?", "category": "procedurale", "gold_passages": ["p1"],
-        "retrieved": [{"id": "p1", "text": "Le texte.", "score": 0.5}, {"id": "p2", "text": "Autre.", "score": 0.25}],
-        "answer": "Deux jours.",
-        "judge": {"model": "m", "faithfulness": {"sentences": [{"text": "Deux jours.", "attested": True, "evidence": ["p1"],
-                                                                "reason": "ok"}]},
-                  "utility": {"score": 4, "reason": "bien"}, "error": None},
-        "latency_ms": 1200, "cost_usd": 0.001,
-        **fields,
-    }
+    """test_slice_schema's record without its fields of its own (each would send its slice back)."""
+    own = ("tag", "team_note")
+    return {**{k: v for k, v in slice_record(i).items() if k not in own}, "cost_usd": 0.001, **fields}
 
 
 def _write(tmp_path: Path, records: list[dict[str, Any]], separators: tuple[str, str] = (", ", ": ")) -> Path:
