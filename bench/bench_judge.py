@@ -2,7 +2,9 @@
 
 Starts the tests' fake LLM server in its own process (so it does not share the GIL with
 the client) with a fixed latency per request, judges N answers at a given concurrency,
-then judges them again from the warm cache. Prints figures; asserts nothing.
+then judges them again from the warm cache. Prints figures, with this process's CPU
+seconds per request beside the throughputs (a shared machine moves CPU time far less
+than wall time); asserts nothing.
 
 Usage: python bench/bench_judge.py [--answers 1000] [--concurrency 16] [--latency 0.1]
 Goals (issue #5): throughput ≥ 90 % of the ideal concurrency / latency (160 answers/s
@@ -125,13 +127,18 @@ def main() -> None:
         ideal = args.concurrency / args.latency
         print(f"answers {args.answers}, concurrency {args.concurrency}, server latency {args.latency * 1000:.0f} ms, "
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")  # fmt: skip
+        cpu = time.process_time()
         bare = asyncio.run(transport_baseline(url, args.answers, args.concurrency))
-        print(f"bare httpx: {bare:5.2f} s  {args.answers / bare:7.1f} requests/s -> {args.answers / bare / ideal:6.1%} of ideal (the transport's ceiling here)")
+        bare_cpu = (time.process_time() - cpu) / args.answers
+        print(f"bare httpx: {bare:5.2f} s  {args.answers / bare:7.1f} requests/s -> {args.answers / bare / ideal:6.1%} of ideal (the transport's ceiling here); "
+              f"client CPU {bare_cpu * 1000:.3f} ms/request")  # fmt: skip
+        cpu = time.process_time()
         cold, result, requests = asyncio.run(judge_once(raw, settings))
+        cold_cpu = (time.process_time() - cpu) / args.answers
         rate = args.answers / cold
         errors = result.totals.errors
         print(f"cold run:  {cold:6.2f} s  {rate:7.1f} answers/s  ideal {ideal:.0f}/s  -> {rate / ideal:6.1%} of ideal  "
-              f"({requests} requests, {errors} judge errors)")  # fmt: skip
+              f"({requests} requests, {errors} judge errors); client CPU {cold_cpu * 1000:.3f} ms/answer (prompts, parsing and the cache included)")  # fmt: skip
 
         before = server_stats(url)["requests"]  # after the bare-httpx requests too
         warm, result, requests = asyncio.run(judge_once(raw, settings))

@@ -3,7 +3,9 @@
 1. Endpoint: the tests' fake RAG service runs in its own process (so it does not share
    the GIL with the client) and answers each request after a fixed latency; `ragtui
    run --endpoint` asks N questions at concurrency J. Printed beside the ideal,
-   J / latency (320 questions/s at 16 × 50 ms). Goal: ≥ 90 % of it.
+   J / latency (320 questions/s at 16 × 50 ms), goal ≥ 90 % of it, and beside two
+   clients asking the same server in turn with it: bare httpx, and a minimal HTTP/1.1
+   client on asyncio streams (the server's and the machine's own limit).
 2. Python callables: the same `answer(question, k)` function called by a bare loop, then
    by `ragtui run --system` (-j 1: one question at a time, as the loop), each record
    written and flushed. Printed: both per-question times and the difference. Goal: the
@@ -11,7 +13,8 @@
 
 Prints figures, the machine and its load average; asserts nothing. On a shared machine
 the figures move by tens of percent from one run to the next: the endpoint is measured
-`--repeat` times, ragtui and bare httpx in turn, and printed as median and range.
+`--repeat` times, the three clients in turn, and printed as median and range, with this
+process's CPU seconds per question (which a shared machine moves far less).
 
 Usage: python bench/bench_run.py [--questions 1000] [--concurrency 16] [--latency 0.05] [--repeat 5]
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import statistics
@@ -28,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -74,10 +79,37 @@ class FirstAsked:
         pass
 
 
-def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float, repeat: int) -> list[tuple[float, float, float]]:
+async def minimal_client(url: str, n: int, concurrency: int, attempt: int) -> float:
+    """Seconds for `n` POSTs by the least an HTTP/1.1 client can do (asyncio streams, one
+    keep-alive connection per worker, the reply's length read from its head): what the
+    server and the machine allow, whatever the client."""
+    parts = urlsplit(url)
+    remaining = list(range(n))
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        try:
+            while remaining:
+                body = json.dumps({"id": f"m{attempt}.{remaining.pop()}", "question": "q", "k": 5}).encode()
+                head = f"POST {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                writer.write(head.encode() + body)
+                reply_head = await reader.readuntil(b"\r\n\r\n")
+                length = next(int(line.split(b":")[1]) for line in reply_head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+                json.loads(await reader.readexactly(length))
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return time.perf_counter() - started
+
+
+def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, latency: float, repeat: int) -> list[tuple[float, ...]]:
     """Per repetition, (questions/s of the whole `ragtui run`, of its asking alone, of bare
-    httpx) against one server: ragtui and bare httpx take turns, so a busy spell of the
-    machine falls on both."""
+    httpx, of the minimal client; CPU seconds per question of the whole `ragtui run`, of
+    bare httpx, of the minimal client) against one server: the three take turns, so a busy spell of the machine
+    falls on all. CPU is this process's (the server runs in its own), which a shared
+    machine moves far less than wall time."""
     server = subprocess.Popen([sys.executable, str(REPO / "tests" / "running" / "fake_rag.py"), "--latency", str(latency)], stdout=subprocess.PIPE, text=True)
     figures = []
     try:
@@ -86,14 +118,19 @@ def endpoint_throughput(gold: Path, folder: Path, n: int, concurrency: int, late
         for attempt in range(repeat):
             system = EndpointSystem(url, timeout=30.0, concurrency=concurrency)
             marks = FirstAsked()
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             result = run_gold_set(gold, system, folder / f"endpoint{attempt}.jsonl", Config(), k=5, concurrency=concurrency, progress=marks)
-            whole = time.perf_counter() - started
+            whole, ragtui_cpu = time.perf_counter() - started, time.process_time() - cpu
             assert result.totals.answered == n and marks.first is not None, result.totals
             # The first answer arrives one latency after asking began: count it back in.
             asking = marks.last - marks.first + latency
+            cpu = time.process_time()
             baseline = n / asyncio.run(transport_baseline(url, n, concurrency, lambda i, attempt=attempt: {"id": f"t{attempt}.{i}", "question": "q", "k": 5}))
-            figures.append((n / whole, n / asking, baseline))
+            bare_cpu = time.process_time() - cpu
+            cpu = time.process_time()
+            minimal = n / asyncio.run(minimal_client(url, n, concurrency, attempt))
+            minimal_cpu = time.process_time() - cpu
+            figures.append((n / whole, n / asking, baseline, minimal, ragtui_cpu / n, bare_cpu / n, minimal_cpu / n))
     finally:
         server.terminate()
         server.wait()
@@ -104,6 +141,11 @@ def spread(values: list[float], ideal: float) -> str:
     """`284.5/s (88.9 %; 271.0…290.1/s)`: the median, its share of the ideal, the range."""
     middle = statistics.median(values)
     return f"{middle:6.1f}/s ({middle / ideal:.1%} of the ideal; range {min(values):.1f}…{max(values):.1f}/s)"
+
+
+def cpu_spread(values: list[float]) -> str:
+    """`0.612 ms (0.580…0.700)`: the median and the range, in milliseconds."""
+    return f"{statistics.median(values) * 1000:.3f} ms ({min(values) * 1000:.3f}…{max(values) * 1000:.3f})"
 
 
 def callable_overhead(gold: Path, folder: Path, n: int) -> tuple[float, float]:
@@ -140,13 +182,16 @@ def main() -> None:
         gold = write_gold(folder, options.questions)
         ideal = options.concurrency / options.latency
         figures = endpoint_throughput(gold, folder, options.questions, options.concurrency, options.latency, options.repeat)
-        whole, asking, baseline = ([run[i] for run in figures] for i in range(3))
+        whole, asking, baseline, minimal, ragtui_cpu, bare_cpu, minimal_cpu = ([run[i] for run in figures] for i in range(7))
         print(f"endpoint: {options.questions} questions, -j {options.concurrency}, {options.latency * 1000:.0f} ms each; ideal {ideal:.1f} questions/s; median of {options.repeat} runs")
         print(f"  ragtui run, asking:        {spread(asking, ideal)}; goal ≥ 90 %")
         print(f"  ragtui run, whole command: {spread(whole, ideal)}; with loading the gold set and writing the file")
-        print(f"  bare httpx, same server:   {spread(baseline, ideal)}; the ceiling of any httpx client here")
-        ratios = [ask / bare for ask, bare in zip(asking, baseline)]
-        print(f"  ragtui asking / bare httpx, run by run: median {statistics.median(ratios):.1%} (range {min(ratios):.1%}…{max(ratios):.1%})")
+        print(f"  bare httpx, same server:   {spread(baseline, ideal)}; httpx's AsyncClient.post, one pool of {options.concurrency}")
+        print(f"  minimal client, same:      {spread(minimal, ideal)}; what the server and the machine allow")
+        for name, reference in (("bare httpx", baseline), ("the minimal client", minimal)):
+            ratios = [ask / other for ask, other in zip(asking, reference)]
+            print(f"  ragtui asking / {name}, run by run: median {statistics.median(ratios):.1%} (range {min(ratios):.1%}…{max(ratios):.1%})")
+        print(f"  client CPU per question (this process): ragtui run, whole command {cpu_spread(ragtui_cpu)}; bare httpx {cpu_spread(bare_cpu)}; minimal client {cpu_spread(minimal_cpu)}")
         bare, through = callable_overhead(gold, folder, options.questions)
         print(
             f"callable: a bare loop {bare * 1000:.3f} ms/question, ragtui run --system -j 1 {through * 1000:.3f} ms/question: "

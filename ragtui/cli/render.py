@@ -11,7 +11,7 @@ import textwrap
 from typing import Any
 
 from ragtui.cli import render_system as system
-from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
+from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, t_interval_line, target_table
 from ragtui.cli.render_gold import group_tables
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.comparing.report_model import CellFields, MetricFields, Report, RunFields, groups
@@ -130,7 +130,7 @@ def render_text(report: Report) -> str:
     """The report as aligned plain text."""
     two = "B" in report["runs"]
     status_line = status_from_line(report)
-    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), *[line for text in filter(None, [clustering_line(report)]) for line in _wrapped("", text)], ""]
+    lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), *[line for text in filter(None, [clustering_line(report), t_interval_line(report)]) for line in _wrapped("", text)], ""]
     header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")

@@ -109,6 +109,19 @@ def clustering_line(report: Report) -> str | None:
     return f"{clustered_text(clustering['clusters'])}: intervals and tests resample documents (named by: {', '.join(clustering['by'])})"
 
 
+def t_interval_line(report: Report) -> str | None:
+    """`Δ intervals from 5,000 questions of values distinct on nearly every question are t intervals, not the bootstrap: cost_usd, 4 grid cells`."""
+    large = report.get("t_intervals")
+    if not large:
+        return None
+    cells = len(large["cells"])
+    named = [*large["metrics"], *([f"{cells} grid cell{'s' if cells != 1 else ''}"] if cells else [])]
+    return (
+        f"Δ intervals of a mean over ≥ {large['from_questions']:,} questions with values distinct on nearly every question "
+        f"are paired t intervals, not the bootstrap: {', '.join(named)}"
+    )
+
+
 def grid_lines(report: Report) -> list[str]:
     """A blank line, then the category and tag cells whose change survives the grid's adjustment,
     one per line; [] with one run (no grid)."""

@@ -18,7 +18,7 @@ from ragtui.cli.render import (
     metric_cells,
     status_summary,
 )
-from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, target_table
+from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, t_interval_line, target_table
 from ragtui.cli.render_system import system_errors_text
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.comparing.report_model import Report, groups
@@ -194,6 +194,8 @@ def render_markdown(report: Report) -> str:
     out += tool_markdown_lines(report)
     clustering = clustering_line(report)
     out += ["", md_code(clustering)] if clustering else []
+    large = t_interval_line(report)
+    out += ["", md_code(large)] if large else []
     out += ["", *_categories(report, two)]
     grid = grid_lines(report)[1:]
     out += ["", f"- {md_code(grid[0])}", *[f"  - {md_code(line.strip())}" for line in grid[1:]]] if grid else []

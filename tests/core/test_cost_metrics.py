@@ -101,3 +101,14 @@ def test_more_system_errors_in_b_fail_the_regression_gate_though_no_metric_moved
     assert main(["report", *map(str, runs), "--fail-on-regression"]) == 1
     err = capsys.readouterr().err
     assert "gate --fail-on-regression: FAILED: B failed on more questions than A (system errors: A 0, B 1)" in err
+
+
+def test_each_category_s_latency_p50_and_p95_cells_carry_their_own_quantile_interval_around_their_own_delta(sample_comparison):
+    # The grid once gave both latency cells the interval and p of the mean latency: the two
+    # cells printed the same numbers, and an interval could miss the Δ it was drawn around.
+    for group, data in sample_comparison.categories.items():
+        p50, p95 = data.metrics["latency_p50_ms"], data.metrics["latency_p95_ms"]
+        for cell in (p50, p95):
+            if cell.delta is not None and cell.ci is not None:
+                assert cell.ci[0] <= cell.delta <= cell.ci[1], (group, cell)
+        assert (p50.ci, p50.p_value) != (p95.ci, p95.p_value), group

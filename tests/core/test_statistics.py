@@ -62,11 +62,11 @@ def test_a_pooled_ratio_is_resampled_by_question_not_by_sentence():
 
 
 def test_distinct_rows_are_counted_in_sorted_order_with_nan_last_and_alike():
-    from ragtui.core.comparing.stats import _distinct_rows
+    from ragtui.core.comparing.stats import distinct_rows
 
     nan = float("nan")
     values = np.array([[1, 0], [0, 1], [1, 0], [nan, 1], [0, 1], [nan, 1], [0, 0]], dtype=float)
-    unique, counts = _distinct_rows(values)
+    unique, counts = distinct_rows(values)
     assert np.array_equal(unique, np.array([[0, 0], [0, 1], [1, 0], [nan, 1]]), equal_nan=True)
     assert counts.tolist() == [1, 2, 2, 2]
 
@@ -82,5 +82,5 @@ def test_small_and_large_runs_group_their_rows_alike_so_the_draws_do_not_depend_
         by_sort = stats._distinct_rows_sorted(values)
         with monkeypatch.context() as patched:
             patched.setattr(stats, "_SMALL", 0)  # the hash group-by path, whatever the size
-            by_group = stats._distinct_rows(values)
+            by_group = stats.distinct_rows(values)
         assert np.array_equal(by_sort[0], by_group[0], equal_nan=True) and by_sort[1].tolist() == by_group[1].tolist()

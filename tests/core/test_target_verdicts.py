@@ -9,7 +9,7 @@ from ragtui.core.comparing.targets import (
     INCONCLUSIVE,
     MEETS,
     MISSES,
-    bootstrap_ratio_interval,
+    ratio_interval,
     target_verdict,
     wilson_interval,
 )
@@ -86,6 +86,6 @@ def test_the_run_bootstrap_covers_a_pooled_ratio_in_93_to_97_percent_of_300_simu
     for _ in range(300):
         den = 1 + rng.poisson(2.0, 150)
         num = rng.binomial(den, rng.beta(8, 1.5, 150))
-        low, high = bootstrap_ratio_interval(num.astype(float), den.astype(float), resamples=2_000, seed=int(rng.integers(1 << 31)))
+        low, high = ratio_interval(num.astype(float), den.astype(float), resamples=2_000, seed=int(rng.integers(1 << 31)))
         covered += low <= truth <= high
     assert 0.93 * 300 <= covered <= 0.97 * 300, covered

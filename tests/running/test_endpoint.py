@@ -163,3 +163,34 @@ def test_a_server_dripping_its_reply_a_huge_reply_and_a_bomb_of_nesting_are_each
     assert fake.attempts["huge"] == 1, "a reply over the bound is refused, not retried"
     assert got["deep"]["error"].startswith("malformed JSON in the reply")
     assert got["ok1"].get("error") is None
+
+
+def test_the_garbage_collector_is_given_back_its_objects_after_the_run(tmp_path, gold_of, monkeypatch):
+    """While asking, the objects from before are left out of full collections (gc.freeze);
+    after, nothing stays frozen, and a freeze made by someone else is left as it was."""
+    import gc
+
+    from ragtui.core.running.endpoint import EndpointSystem
+
+    frozen_while_asking = []
+    real_ask = EndpointSystem.ask
+
+    async def ask(self, question_id, question, k):
+        frozen_while_asking.append(gc.get_freeze_count())
+        return await real_ask(self, question_id, question, k)
+
+    monkeypatch.setattr(EndpointSystem, "ask", ask)
+    gold = gold_of(["q1", "q2"])
+    gc.unfreeze()  # the suite's own freeze (tests/conftest.py), put back below
+    try:
+        with FakeRag() as fake:
+            assert main(["run", str(gold), "--endpoint", fake.url, "-o", str(tmp_path / "a.jsonl"), "-q"]) == 0
+            assert gc.get_freeze_count() == 0
+            assert len(frozen_while_asking) == 2 and min(frozen_while_asking) > 10_000
+            gc.freeze()  # someone else's
+            theirs = gc.get_freeze_count()
+            assert main(["run", str(gold), "--endpoint", fake.url, "-o", str(tmp_path / "b.jsonl"), "-q"]) == 0
+            # still frozen: only objects freed by reference counting meanwhile have left
+            assert theirs - 1_000 < gc.get_freeze_count() <= theirs
+    finally:
+        gc.freeze()

@@ -24,6 +24,11 @@ and D = Σden — and every quantity here works on the documents' sums U_g = Σ_
 - The design effect is the clustered variance of Δ over the independent one (both the
   plain linearised variances, G/(G−1)·Σ U_g² over n/(n−1)·Σ u_i²): 1 for questions that
   behave independently, 3 when documents triple the variance.
+
+Without documents the same linearisation gives the large-sample interval of Δ for a mean
+of many distinct values (cost, tokens at thousands of questions, `stats.T_INTERVAL_FROM`):
+each question its own cluster, V = n/(n−1)·Σ u_i² — for a plain mean the paired t interval
+on the per-question differences, s_d/√n — and ν = n − 1 (`independent_change`).
 """
 
 from __future__ import annotations
@@ -53,8 +58,9 @@ def cluster_columns(clusters: Clusters, *columns: np.ndarray) -> list[np.ndarray
 
 
 @dataclass(frozen=True)
-class ClusteredChange:
-    """Δ̂ with its CR2 variance and Bell–McCaffrey degrees of freedom."""
+class LinearisedChange:
+    """Δ̂ with the variance of its linearisation and the degrees of freedom of a t interval:
+    CR2 and Bell–McCaffrey's with documents, n/(n−1)·Σu² and n − 1 without."""
 
     delta: float
     variance: float
@@ -84,7 +90,7 @@ def satterthwaite_df(leverage: np.ndarray, spread: np.ndarray) -> float:
     return float(np.trace(b)) ** 2 / square if square > 0 else math.inf
 
 
-def _cr2(totals: np.ndarray, leverage: np.ndarray, spread: np.ndarray, delta: float) -> ClusteredChange | None:
+def _cr2(totals: np.ndarray, leverage: np.ndarray, spread: np.ndarray, delta: float) -> LinearisedChange | None:
     """From the clusters' sums of the linearised Δ, their leverages (which sum to 1) and spreads
     (sums of its squares); None under two clusters."""
     used = leverage > 0
@@ -92,21 +98,45 @@ def _cr2(totals: np.ndarray, leverage: np.ndarray, spread: np.ndarray, delta: fl
     if leverage.size < 2:
         return None  # one document: nothing to tell its shift from chance by
     variance = float((totals**2 / (1.0 - leverage)).sum())
-    return ClusteredChange(delta, variance, satterthwaite_df(leverage, spread))
+    return LinearisedChange(delta, variance, satterthwaite_df(leverage, spread))
 
 
 def clustered_change(
     num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray, clusters: Clusters
-) -> ClusteredChange | None:
+) -> LinearisedChange | None:
     """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a with its CR2 variance; None when a run measured nothing or one document holds it all."""
+    lin = linearised_delta(num_a, den_a, num_b, den_b)
+    if lin is None:
+        return None
+    delta, linearised, share = lin
+    totals, leverage, spread = cluster_columns(clusters, linearised, share, linearised**2)
+    return _cr2(totals, leverage, spread, delta)
+
+
+def linearised_delta(
+    num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray
+) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """Δ̂ = Σnum_b/Σden_b − Σnum_a/Σden_a, each question's term u_i of its linearisation and
+    its share of the denominators (averaged over A and B); None when a run measured nothing."""
     total_a, total_b = float(den_a.sum()), float(den_b.sum())
     if total_a <= 0 or total_b <= 0:
         return None
     ratio_a, ratio_b = float(num_a.sum()) / total_a, float(num_b.sum()) / total_b
     linearised = (num_b - ratio_b * den_b) / total_b - (num_a - ratio_a * den_a) / total_a
     share = (den_a / total_a + den_b / total_b) / 2.0
-    totals, leverage, spread = cluster_columns(clusters, linearised, share, linearised**2)
-    return _cr2(totals, leverage, spread, ratio_b - ratio_a)
+    return ratio_b - ratio_a, linearised, share
+
+
+def independent_change(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray) -> LinearisedChange | None:
+    """Δ̂ with the independent linearised variance n/(n−1)·Σu_i² and n − 1 degrees of freedom:
+    for a plain mean (every den 1) the paired t interval on the differences b_i − a_i.
+    None when a run measured nothing or there are fewer than two questions."""
+    n = num_a.size
+    lin = linearised_delta(num_a, den_a, num_b, den_b)
+    if lin is None or n < 2:
+        return None
+    delta, linearised, _ = lin
+    return LinearisedChange(delta, n / (n - 1) * float(linearised @ linearised), n - 1)
 
 
 def clustered_paired_p(worse_minus_better: np.ndarray, clusters: Clusters) -> float:
@@ -119,6 +149,17 @@ def clustered_paired_p(worse_minus_better: np.ndarray, clusters: Clusters) -> fl
     totals, m, spread = cluster_columns(clusters, linearised, np.ones(worse_minus_better.size), linearised**2)
     change = _cr2(totals, m / total, spread, delta)
     return 1.0 if change is None else change.p_value
+
+
+def independent_ratio(num: np.ndarray, den: np.ndarray) -> LinearisedChange | None:
+    """One run's Σnum/Σden with the same independent linearised variance and n − 1 degrees of
+    freedom (a run's own interval of a many-valued mean, targets.py); None under two questions or with nothing measured."""
+    n = num.size
+    total = float(den.sum())
+    if total <= 0 or n < 2:
+        return None
+    linearised = _linearised(num, den)
+    return LinearisedChange(float(num.sum()) / total, n / (n - 1) * float(linearised @ linearised), n - 1)
 
 
 def _linearised(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -16,13 +16,23 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ragtui.core.comparing.clustered import clustered_change, clustered_paired_p, clusters_in, design_effect
+from ragtui.core.comparing.clustered import clustered_change, clustered_paired_p, clusters_in, design_effect, independent_change
 from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
-from ragtui.core.comparing.quantiles import paired_quantile_ci
+from ragtui.core.comparing.quantiles import paired_quantile_change, paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison, TargetReading
-from ragtui.core.comparing.stats import CountDraws, bootstrap_p, mcnemar_exact_p, paired_bootstrap_deltas, percentile_interval
+from ragtui.core.comparing.stats import (
+    T_INTERVAL_FROM,
+    CountDraws,
+    bootstrap_p,
+    distinct_rows,
+    mcnemar_exact_p,
+    paired_bootstrap_deltas,
+    paired_values,
+    percentile_interval,
+    resamples_rows,
+)
 from ragtui.core.comparing.targets import read_targets
 from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.metric_specs import UTILITY_RANGE, MetricSpec
@@ -61,6 +71,7 @@ class PairedChange:
     p_value: float | None
     clusters: int | None = None
     design_effect: float | None = None
+    t_interval: bool = False  # the large-sample t interval of a many-valued mean, not the bootstrap
 
 
 def paired_change(
@@ -75,6 +86,9 @@ def paired_change(
     `stats.multinomial_counts`; `draws` shares the resampled counts between the cells that
     have the same, `stats.CountDraws`). With clusters: the CR2 t interval and its dual p (a
     0/1 metric's over the questions measured in both runs: Obuchowski's clustered McNemar).
+    From `stats.T_INTERVAL_FROM` questions on, a Δ whose bootstrap would resample rows (a
+    mean of cost or tokens, different on every question: `stats.resamples_rows`) gets the t
+    interval of its linearisation and its dual p instead (`clustered.independent_change`).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
@@ -87,7 +101,16 @@ def paired_change(
             p_value = change.p_value if bootstrap_p_value and change is not None else None
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
         return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
-    deltas = paired_bootstrap_deltas(num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value, draws=draws)
+    values = paired_values(num_a, den_a, num_b, den_b)
+    distinct = distinct_rows(values)
+    if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct[0])):
+        large = independent_change(num_a, den_a, num_b, den_b)
+        if large is None:
+            return PairedChange(None, None, t_interval=True)
+        return PairedChange(_within_range(spec, large.interval(confidence)), large.p_value if bootstrap_p_value else None, t_interval=True)
+    deltas = paired_bootstrap_deltas(
+        num_a, den_a, num_b, den_b, fast_counts=bootstrap_p_value, draws=draws, values=values, distinct=distinct,
+    )
     ci = percentile_interval(deltas, confidence)
     p_value = None
     if spec.binary:
@@ -120,19 +143,36 @@ def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, clusters: C
     if metric.delta is None:  # nothing measured in a run: nothing to resample or to size
         return replace(metric, intervals_pending=False)
     num_a, den_a, num_b, den_b = columns = _columns(paired, spec)
-    change = paired_change(spec, columns, clusters, config.confidence)
     if spec.quantile is not None:  # latency p50/p95: the bootstrap of the quantiles' difference (quantiles.py)
         ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence)
         return replace(metric, ci=ci, p_value=None, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
+    change = paired_change(spec, columns, clusters, config.confidence)
     if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
-        return replace(metric, ci=change.ci, p_value=change.p_value, verdict=change_verdict(spec, change.ci, change.p_value, config.confidence), intervals_pending=False)
+        return replace(
+            metric, ci=change.ci, p_value=change.p_value, verdict=change_verdict(spec, change.ci, change.p_value, config.confidence),
+            intervals_pending=False, t_interval=change.t_interval,
+        )
     scale = UTILITY_RANGE if spec.scale == "score" else 1.0
     power = metric_power(spec.binary, num_a, den_a, num_b, den_b, drop=config.max_drop * scale, span=scale, confidence=config.confidence)
     verdict = change_verdict(spec, change.ci, change.p_value, config.confidence)
     return replace(
         metric, ci=change.ci, p_value=change.p_value, verdict=verdict, power=power, intervals_pending=False,
-        clusters=change.clusters, design_effect=change.design_effect,
+        clusters=change.clusters, design_effect=change.design_effect, t_interval=change.t_interval,
     )
+
+
+def _cell_change(
+    spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
+    confidence: float, draws: CountDraws,
+) -> PairedChange:
+    """A grid cell's Δ interval and p: a latency quantile's as the headline has it (the paired
+    bootstrap of the quantiles' difference, questions resampled even with documents), and its
+    dual p; any other metric's by `paired_change`."""
+    if spec.quantile is not None:
+        num_a, den_a, num_b, den_b = columns
+        ci, p_value = paired_quantile_change(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=confidence)
+        return PairedChange(ci, p_value)
+    return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws)
 
 
 def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | None, confidence: float) -> str:
@@ -170,9 +210,7 @@ def with_grid_changes(
             if cell.delta is None:
                 continue
             part = tuple(column[mask] for column in columns[name])
-            changes[(group, name)] = paired_change(
-                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, bootstrap_p_value=True, draws=draws,
-            )
+            changes[(group, name)] = _cell_change(specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, draws)
     tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
     adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
     out: dict[tuple[str, str], CategoryComparison] = {}
@@ -187,7 +225,7 @@ def with_grid_changes(
             cells[name] = replace(
                 cell, ci=change.ci, p_value=change.p_value, p_adjusted=p_adjusted,
                 verdict=adjusted_verdict(specs[name], cell.delta, p_adjusted, config.confidence),
-                clusters=change.clusters, design_effect=change.design_effect,
+                clusters=change.clusters, design_effect=change.design_effect, t_interval=change.t_interval,
             )
         out[group] = replace(data, metrics=cells)
     return {name: out[("category", name)] for name in categories}, {name: out[("tag", name)] for name in tags}

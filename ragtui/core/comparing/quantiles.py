@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragtui.core.comparing.stats import SEED
+from ragtui.core.comparing.stats import SEED, bootstrap_p
 
 RESAMPLES = 1_000  # 25 draws in each tail of a 95 % interval; each costs a partial sort of m values
 MAX_ROWS = 2_000
@@ -48,18 +48,18 @@ def _draws(n: int, seed: int) -> tuple[np.random.Generator, int, float]:
     return np.random.default_rng(seed), rows, float(np.sqrt(rows / n))
 
 
-def paired_quantile_ci(
+def paired_quantile_deltas(
     values_a: np.ndarray,
     members_a: np.ndarray,
     values_b: np.ndarray,
     members_b: np.ndarray,
     q: float,
     *,
-    confidence: float = 0.95,
     resamples: int = RESAMPLES,
     seed: int = SEED,
-) -> tuple[float, float] | None:
-    """Percentile interval of Δ = quantile_q(B) − quantile_q(A), resampling paired questions.
+) -> tuple[float, np.ndarray, float] | None:
+    """Δ = quantile_q(B) − quantile_q(A) on the questions, its resampled values (those with a
+    member on both sides) and √(m/n), the factor that rescales their spread around it.
 
     None when a side has no member question, or no resample holds one on both sides.
     """
@@ -76,9 +76,44 @@ def paired_quantile_ci(
     delta = delta[~np.isnan(delta)]
     if delta.size == 0:
         return None
+    return point, delta, shrink
+
+
+def _rescaled_interval(point: float, delta: np.ndarray, shrink: float, confidence: float) -> tuple[float, float]:
     alpha = 1.0 - confidence
     low, high = np.quantile(delta, [alpha / 2, 1 - alpha / 2])
     return point + (float(low) - point) * shrink, point + (float(high) - point) * shrink
+
+
+def paired_quantile_ci(
+    values_a: np.ndarray,
+    members_a: np.ndarray,
+    values_b: np.ndarray,
+    members_b: np.ndarray,
+    q: float,
+    *,
+    confidence: float = 0.95,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+) -> tuple[float, float] | None:
+    """Percentile interval of Δ = quantile_q(B) − quantile_q(A), resampling paired questions.
+
+    None when a side has no member question, or no resample holds one on both sides.
+    """
+    drawn = paired_quantile_deltas(values_a, members_a, values_b, members_b, q, resamples=resamples, seed=seed)
+    return None if drawn is None else _rescaled_interval(*drawn, confidence)
+
+
+def paired_quantile_change(
+    values_a: np.ndarray, members_a: np.ndarray, values_b: np.ndarray, members_b: np.ndarray, q: float, *, confidence: float = 0.95
+) -> tuple[tuple[float, float] | None, float | None]:
+    """`paired_quantile_ci` and its dual p (`stats.bootstrap_p` of the rescaled resamples):
+    a category cell of latency p50 or p95, which the grid's family adjusts with the others."""
+    drawn = paired_quantile_deltas(values_a, members_a, values_b, members_b, q)
+    if drawn is None:
+        return None, None
+    point, delta, shrink = drawn
+    return _rescaled_interval(point, delta, shrink, confidence), bootstrap_p(point + (delta - point) * shrink)
 
 
 def quantile_interval(

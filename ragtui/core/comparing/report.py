@@ -16,6 +16,7 @@ from ragtui.core.comparing.report_model import Report
 from ragtui.core.comparing.report_noise import add_noise_fields
 from ragtui.core.comparing.result import Comparison
 from ragtui.core.comparing.run_summary import RunSummary
+from ragtui.core.comparing.stats import T_INTERVAL_FROM
 from ragtui.core.comparing.tool_report import add_tool_fields
 from ragtui.core.measuring.evaluate import Evaluation
 from ragtui.core.measuring.metrics import CURVE_MAX_K
@@ -73,6 +74,22 @@ def clustering_section(comparison: Comparison) -> dict[str, Any] | None:
     if not by:
         return None
     return {"by": list(by), "clusters": int(comparison.a.questions.get_column("cluster").drop_nulls().n_unique())}
+
+
+def t_intervals_section(comparison: Comparison) -> dict[str, Any] | None:
+    """`t_intervals`: which Δ intervals are the large-sample t interval, not the bootstrap (a
+    mean of values different on nearly every question, from `stats.T_INTERVAL_FROM` questions
+    on); None when none is, and the key is then left out."""
+    metrics = [name for name, metric in comparison.metrics.items() if metric.t_interval]
+    cells = [
+        {kind: group, "metric": name}
+        for kind, groups in (("category", comparison.categories), ("tag", comparison.tags))
+        for group, data in groups.items()
+        for name, cell in data.metrics.items() if cell.t_interval
+    ]
+    if not metrics and not cells:
+        return None
+    return {"from_questions": T_INTERVAL_FROM, "metrics": metrics, "cells": cells}
 
 
 def _categories(comparison: Comparison, two_runs: bool, by_tag: bool = False) -> dict[str, Any]:
@@ -140,6 +157,9 @@ def build_report(comparison: Comparison) -> Report:
     report["calibration"] = {side: calibration_section(comparison, side) for side in runs}
     add_noise_fields(report, comparison)
     report["clustering"] = clustering_section(comparison)
+    t_intervals = t_intervals_section(comparison)
+    if t_intervals is not None:  # present only at such sizes: a report of a gold set keeps its shape
+        report["t_intervals"] = t_intervals
     if two_runs:
         report["multiple_testing"] = grid_section(comparison)
         config = comparison.config

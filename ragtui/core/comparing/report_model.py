@@ -121,6 +121,7 @@ class Report(TypedDict):
     calibration: dict[str, Any]
     judge_noise: NotRequired[dict[str, Any]]
     clustering: NotRequired[dict[str, Any] | None]  # questions resampled by document, when documents are known
+    t_intervals: NotRequired[dict[str, Any]]  # the Δ intervals that are large-sample t intervals, when any is
     multiple_testing: NotRequired[dict[str, Any]]  # how the category grid's p-values were adjusted
     power: NotRequired[dict[str, float]]
     warnings: list[str]

@@ -83,6 +83,8 @@ class MetricComparison:
     # questions come from, and the clustered variance of Δ over the independent one.
     clusters: int | None = None
     design_effect: float | None = None
+    # Δ's interval is the large-sample t interval (many distinct values, `stats.T_INTERVAL_FROM`), not the bootstrap.
+    t_interval: bool = False
     # `compare(..., intervals=False)`: ci, p_value, verdict, targets and power not computed yet.
     intervals_pending: bool = False
 
@@ -109,6 +111,7 @@ class CategoryCell:
     verdict: str | None = None
     clusters: int | None = None
     design_effect: float | None = None
+    t_interval: bool = False  # as `MetricComparison.t_interval`
 
     def value(self, run: str) -> MetricValue | None:
         """The value of run "A" or "B"."""

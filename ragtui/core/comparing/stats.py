@@ -5,7 +5,12 @@ fast: questions with identical per-question values are interchangeable, so drawi
 questions with replacement is the same as drawing multinomial counts over the distinct
 value tuples. Most metrics have a handful of distinct tuples (a recall hit is 0 or 1 in
 each run), so 10,000 resamples cost the same at n = 100 and at n = 100,000. When the
-tuples are many, plain index resampling in chunks is used instead.
+tuples are many, plain index resampling in chunks is used instead: 10,000 × n draws, some
+0.2 s per thousand questions (18–27 s at 100,000). From `T_INTERVAL_FROM` questions on, such
+a Δ (a mean of cost or tokens, different on every question) gets the t interval of its
+linearisation instead (`clustered.independent_change`, chosen by `intervals.paired_change`):
+there the two agree to within the bootstrap's own Monte Carlo error on moderately skewed
+costs, and cover alike where a few huge costs skew the bootstrap's (bench/bench_large_means.py).
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ import numpy as np
 RESAMPLES = 10_000
 SEED = 20_261_120
 _CHUNK = 250
-_SMALL = 10_000  # rows under which `_distinct_rows` sorts in numpy rather than grouping in polars (measured faster)
+_SMALL = 10_000  # rows under which `distinct_rows` sorts in numpy rather than grouping in polars (measured faster)
+# Questions from which a Δ whose bootstrap would resample rows (`resamples_rows`) gets the t
+# interval instead: far above the 50–200 of a gold set (module docstring, docs/decisions.md).
+T_INTERVAL_FROM = 5_000
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -25,7 +33,18 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
-def _distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def resamples_rows(n: int, distinct: int) -> bool:
+    """Whether the bootstrap of n rows with `distinct` distinct ones draws row indices (10,000 × n)
+    rather than counts over the distinct rows (10,000 × distinct, whatever n)."""
+    return distinct * 4 > n and distinct > 64
+
+
+def paired_values(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray) -> np.ndarray:
+    """The n × 4 rows a paired bootstrap of Δ resamples."""
+    return np.column_stack([num_a, den_a, num_b, den_b]).astype(np.float64)
+
+
+def distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distinct rows and their counts, in a fixed (sorted) order so the draws are reproducible.
 
     A hash group-by: `np.unique(axis=0)` sorts rows as opaque records and is ten times slower.
@@ -42,7 +61,7 @@ def _distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _distinct_rows_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`_distinct_rows` by a sort: rows in ascending order column by column, NaN last and
+    """`distinct_rows` by a sort: rows in ascending order column by column, NaN last and
     all NaN alike (as polars groups and sorts them)."""
     if len(values) == 0:
         return values.reshape(0, values.shape[1]), np.zeros(0, dtype=np.int64)
@@ -102,17 +121,19 @@ def _draw_counts(n: int, counts: np.ndarray, resamples: int, seed: int, *, fast_
 
 
 def bootstrap_delta_sums(
-    values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False, draws: CountDraws | None = None
+    values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False,
+    draws: CountDraws | None = None, distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Column sums of `values` (n × c) over `resamples` resamples of its rows: (resamples × c).
 
     `fast_counts` draws the counts with `multinomial_counts` (the category grid's many cells);
     without it numpy's own sampler draws them, so the headline intervals published before
     stay the same draws. `draws` shares the counts with other bootstraps drawn the same way.
+    `distinct`: `distinct_rows(values)` when the caller already has it.
     """
     n = values.shape[0]
-    unique, counts = _distinct_rows(values)
-    if len(unique) * 4 <= n or len(unique) <= 64:
+    unique, counts = distinct_rows(values) if distinct is None else distinct
+    if not resamples_rows(n, len(unique)):
         if draws is not None:
             return draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
         return _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
@@ -141,12 +162,17 @@ def paired_bootstrap_deltas(
     seed: int = SEED,
     fast_counts: bool = False,
     draws: CountDraws | None = None,
+    values: np.ndarray | None = None,
+    distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a over paired resamples, those that define both ratios."""
+    """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a over paired resamples, those that define both ratios.
+
+    `values` and `distinct`: `paired_values` of the columns and its `distinct_rows`, when the caller has them."""
     if len(num_a) == 0:
         return np.zeros(0)
-    values = np.column_stack([num_a, den_a, num_b, den_b]).astype(np.float64)
-    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws)
+    if values is None:
+        values = paired_values(num_a, den_a, num_b, den_b)
+    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws, distinct=distinct)
     delta = _ratio(sums[:, 2], sums[:, 3]) - _ratio(sums[:, 0], sums[:, 1])
     return delta[~np.isnan(delta)]
 

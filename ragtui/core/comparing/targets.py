@@ -8,7 +8,10 @@ one of three verdicts: `meets` when the whole interval lies on the good side of 
 Intervals: Wilson for a proportion of questions (recall, abstention, false abstention: a
 0/1 outcome per question), the bootstrap over questions for everything else (pooled ratios
 such as faithfulness, where a question weighs by its sentence count, and means such as
-utility or cost), the bootstrap of the quantile for latency p50/p95 (`quantiles.py`). Per category too: a category of 14 questions is `inconclusive` against almost
+utility or cost), the bootstrap of the quantile for latency p50/p95 (`quantiles.py`). From
+`stats.T_INTERVAL_FROM` questions on, a mean whose bootstrap would resample rows (cost,
+tokens: different on every question) gets the t interval of its linearisation instead, as
+Δ's does (`intervals.paired_change`). Per category too: a category of 14 questions is `inconclusive` against almost
 any target, and the grid says so instead of showing a bare percentage.
 """
 
@@ -22,11 +25,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from ragtui.core.comparing.clustered import expanded_confidence
+from ragtui.core.comparing.clustered import expanded_confidence, independent_ratio
 from ragtui.core.comparing.quantiles import quantile_interval
 from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.comparing.result import NO_READING, TargetReading
-from ragtui.core.comparing.stats import RESAMPLES, SEED, bootstrap_delta_sums
+from ragtui.core.comparing.stats import RESAMPLES, SEED, T_INTERVAL_FROM, bootstrap_delta_sums, distinct_rows, resamples_rows
 from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.distributions import t_quantile
 from ragtui.core.measuring.metric_specs import METRICS, MetricSpec, metric_by_name
@@ -61,15 +64,22 @@ def wilson_interval(
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bootstrap_ratio_interval(
+def ratio_interval(
     num: np.ndarray, den: np.ndarray, confidence: float = 0.95, *, resamples: int = RESAMPLES, seed: int = SEED
 ) -> tuple[float, float] | None:
-    """Percentile interval of Σnum/Σden, resampling questions (rows), never sentences."""
+    """Percentile interval of Σnum/Σden, resampling questions (rows), never sentences.
+
+    From `T_INTERVAL_FROM` questions on, values different on almost every question (whose
+    bootstrap would resample rows) get the t interval of the linearised ratio instead."""
     keep = den > 0
     if not keep.any():
         return None
     values = np.column_stack([num[keep], den[keep]]).astype(np.float64)
-    sums = bootstrap_delta_sums(values, resamples, seed)
+    distinct = distinct_rows(values)
+    if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct[0])):
+        large = independent_ratio(values[:, 0], values[:, 1])
+        return None if large is None else large.interval(confidence)
+    sums = bootstrap_delta_sums(values, resamples, seed, distinct=distinct)
     ratio = sums[:, 0] / sums[:, 1]  # every resample holds at least one row with den > 0
     alpha = 1.0 - confidence
     low, high = np.quantile(ratio, [alpha / 2, 1 - alpha / 2])
@@ -111,7 +121,7 @@ def run_interval(
     if clusters is None:
         if spec.binary:
             return wilson_interval(float(num[measured].sum()), float(measured.sum()), confidence)
-        return bootstrap_ratio_interval(num, den, confidence)
+        return ratio_interval(num, den, confidence)
     kept = Clusters(clusters.index[measured], clusters.count)
     if spec.binary:
         return clustered_wilson_interval(num[measured].astype(np.float64), kept, confidence)
@@ -120,7 +130,7 @@ def run_interval(
     count = int(np.unique(kept.index).size)
     sums = kept.sums(np.column_stack([num[measured], den[measured]]).astype(np.float64))
     sums = sums[sums[:, 1] > 0]
-    return bootstrap_ratio_interval(sums[:, 0], sums[:, 1], expanded_confidence(confidence, count))
+    return ratio_interval(sums[:, 0], sums[:, 1], expanded_confidence(confidence, count))
 
 
 def target_verdict(ci: tuple[float, float] | None, target: float | None, higher_is_better: bool) -> str | None:
