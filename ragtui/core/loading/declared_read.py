@@ -42,10 +42,15 @@ def read_declared(piece: bytes, schema: pl.Schema, not_strings: str, unread: tup
     top level, as the record's own fields); `not_strings`: the pattern of a member whose
     value is of the wrong type for the exact path.
     """
+    if not schema:
+        return None
     try:
-        raw = pl.read_ndjson(io.BytesIO(piece), schema=schema)
+        return _checked(piece, pl.read_ndjson(io.BytesIO(piece), schema=schema), not_strings, unread)
     except Exception:  # noqa: BLE001 - a clash of types, or bytes polars refuses: read as before
         return None
+
+
+def _checked(piece: bytes, raw: pl.DataFrame, not_strings: str, unread: tuple[str, ...]) -> pl.DataFrame | None:
     read = raw.select(
         own=pl.any_horizontal(pl.col(name).is_not_null().any() for name in unread) if unread else pl.lit(False),
         members=members_read(raw),

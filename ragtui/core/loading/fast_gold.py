@@ -39,7 +39,10 @@ def _declared(data: bytes) -> pl.Schema:
         if end < 0:
             break
     head = data if end < 0 else data[:end]
-    return pl.Schema({name: GOLD_SCHEMA[name] for name in ("id", *_STRING_FIELDS[1:], *_LIST_FIELDS) if f'"{name}"'.encode() in head})
+    required = ("id", "question", "gold_passages")  # the exact path's, named or not
+    return pl.Schema({
+        name: GOLD_SCHEMA[name] for name in ("id", *_STRING_FIELDS[1:], *_LIST_FIELDS) if name in required or f'"{name}"'.encode() in head
+    })
 # A field the gold set does not use is left as it is; a number or a nested value in one is
 # left to the exact path (its bounds on digits and depth decide).
 _FLAT = (pl.String, pl.Boolean, pl.Null)
