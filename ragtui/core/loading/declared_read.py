@@ -14,10 +14,10 @@ A member the schema does not name (a field that first appears late in the file, 
 tool's own key, an alias), or named twice in one object, breaks it — unless its value is
 null, which the counts of slice_schema.py do not see either (the exact path keeps such a
 field in `extra` as null, and the last of two values). A field of the record's own named
-like an unread member is read, to be refused. polars writes any
-JSON value read into a String column as text (`5` becomes "5"), so a member whose value
-must be a string (or a list of strings) is checked for what its value starts with
-(`slice_schema.not_strings`). Anything else — a count that differs (`\\": 1` inside a text
+like an unread member is read, to be refused. polars writes any JSON value read into a
+String column as text (`5` becomes "5"), so a member whose value must be a string (or a
+list of strings) is checked for what its value starts with (`slice_schema.not_strings`).
+Anything else — a count that differs (`\\": 1` inside a text
 is enough), a clash of types — and None: the caller reads the slice as before.
 """
 

@@ -25,6 +25,11 @@ from ragtui.core.loading.slice_schema import every_member_read, not_strings
 _STRING_FIELDS = ("id", "question", "category", "expected_answer", "document")
 _LIST_FIELDS = ("gold_passages", "tags")
 _NOT_STRINGS = not_strings(_STRING_FIELDS, _LIST_FIELDS)
+# A field the gold set does not use is left as it is; a number or a nested value in one is
+# left to the exact path (its bounds on digits and depth decide).
+_FLAT = (pl.String, pl.Boolean, pl.Null)
+# `"\ud800"`: polars writes a replacement character where the exact path refuses the text.
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _HEAD_LINES = 100
 
 
@@ -43,11 +48,6 @@ def _declared(data: bytes) -> pl.Schema:
     return pl.Schema({
         name: GOLD_SCHEMA[name] for name in ("id", *_STRING_FIELDS[1:], *_LIST_FIELDS) if name in required or f'"{name}"'.encode() in head
     })
-# A field the gold set does not use is left as it is; a number or a nested value in one is
-# left to the exact path (its bounds on digits and depth decide).
-_FLAT = (pl.String, pl.Boolean, pl.Null)
-# `"\ud800"`: polars writes a replacement character where the exact path refuses the text.
-_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def read_fast_gold(data: bytes) -> pl.DataFrame | None:

@@ -74,6 +74,7 @@ _FIELDS: dict[str, DType] = {
 }
 LEAN_RECORD = pl.Schema(_FIELDS)
 
+
 class LeanSchema:
     """The declared fields one file's slices are read with: every one for the first slice,
     then those it held a value for; every one from a slice that holds another on."""
