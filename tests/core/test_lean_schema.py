@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import ragtui.core.loading.fast_jsonl as fast_jsonl
+import ragtui.core.loading.slice_schema as slice_schema
 from ragtui.core.errors import InputError
 from ragtui.core.loading.lean_schema import LEAN_RECORD, UNREAD, LeanSchema
 from ragtui.core.loading.runs import check_run, load_run
@@ -72,12 +73,14 @@ def _declared_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return reads
 
 
-def test_a_clean_run_is_read_with_the_declared_fields_only_never_inferred_and_gives_the_exact_lean_frame(tmp_path, monkeypatch):
+def test_a_clean_run_is_read_with_the_declared_fields_only_never_inferred_nor_its_quotes_counted(tmp_path, monkeypatch):
     path = _write(tmp_path, [_record(i) for i in range(40)])
     reads = _declared_reads(monkeypatch)
+    recounts: list[int] = []
+    monkeypatch.setattr(slice_schema, "every_member_read", lambda *_: recounts.append(1) or True)
     frame = _lean(path, monkeypatch)
     monkeypatch.undo()
-    assert len(reads) > 8 and set(reads) == {"declared"}
+    assert len(reads) > 8 and set(reads) == {"declared"} and recounts == []
     _assert_same(frame, _exact_lean(path))
 
 
