@@ -7,14 +7,18 @@ Two runs of N questions with texts (make_runs.py) and a JSONL gold set of the sa
 questions, written once under OUT. Every figure is a fresh process (imports count), run
 to completion; the rounds are interleaved (a busy machine slows all alike) and each
 figure is the median of its rounds, with their range, and each ratio the median of the
-rounds' own ratios, with their range. The run cache lives in OUT/cache,
-never in the user's. Asserts nothing: the table says each figure, its reference, the
-ratio and the goal, and the machine's load average before and after.
+rounds' own ratios, with their range. Beside the wall-clock figures, the CPU seconds
+(user + system, the process and its children) and their ratio: on a machine others share,
+wall times move by tens of percent, CPU seconds much less. The run cache lives in
+OUT/cache, never in the user's. Asserts nothing: the table says each figure, its
+reference, the ratio and the goal, and the machine's load average before and after.
 
 Rows:
   - the gold set: `load_gold` against polars' `read_ndjson` of the same file;
   - both runs loaded side by side (two threads, as the session does) against each loaded
-    alone: their sum is what one after the other would take;
+    alone: their sum is what one after the other would take; and the same in two
+    processes, each frame passed back to the parent as Arrow IPC (what a second process
+    would have to do);
   - the comparison opened (`load_comparison` with --gold, without its bootstrap intervals:
     what the app's dashboard waits for) with no cache, against polars' bare read of both
     run files;
@@ -39,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_scale import machine, timed  # noqa: E402 - beside this script
+from bench_scale import machine, timed_with_cpu  # noqa: E402 - beside this script
 from make_runs import write  # noqa: E402
 
 
@@ -77,6 +81,16 @@ def children(a: Path, b: Path, gold: Path) -> dict[str, list[str]]:
         "with ThreadPoolExecutor(2) as pool:\n"
         f"    list(pool.map(lambda path: load_run(path, detail=False), {[str(a), str(b)]!r}))\n"
     )
+    processes_code = (
+        "import subprocess, sys, tempfile\nfrom pathlib import Path\nimport polars as pl\n"
+        "with tempfile.TemporaryDirectory() as folder:\n"
+        f"    outs = [Path(folder) / f'{{i}}.arrow' for i in range(2)]\n"
+        "    children = [subprocess.Popen([sys.executable, '-c', 'import sys\\nfrom ragtui.core.loading.runs import load_run\\n'\n"
+        "        'load_run(sys.argv[1], detail=False).frame.write_ipc(sys.argv[2])', str(path), str(out)])\n"
+        f"        for path, out in zip({[str(a), str(b)]!r}, outs)]\n"
+        "    assert all(child.wait() == 0 for child in children)\n"
+        "    frames = [pl.read_ipc(out) for out in outs]\n"
+    )
     report = [sys.executable, "-m", "ragtui", "report", str(a), str(b), "--gold", str(gold), "--format", "json"]
     return {
         "polars_runs": python(f"import polars as pl\nfor path in {[str(a), str(b)]!r}:\n    pl.read_ndjson(path)\n"),
@@ -85,6 +99,7 @@ def children(a: Path, b: Path, gold: Path) -> dict[str, list[str]]:
         "run_a": load_one(a),
         "run_b": load_one(b),
         "both_runs": python(both_code),
+        "both_processes": python(processes_code),
         "open_no_cache": python(open_code.replace("{cache}", "False")),
         "open_cached": python(open_code.replace("{cache}", "True")),
         "report_no_cache": [*report, "--no-cache"],
@@ -112,43 +127,48 @@ def main() -> None:
           f"median of {args.repeat} interleaved rounds [range]", flush=True)
 
     times: dict[str, list[float]] = {}
+    cpus: dict[str, list[float]] = {}
     peaks: dict[str, list[float]] = {}
 
     def measure(name: str, before: Callable[[], None] | None = None) -> None:
         if before is not None:
             before()
-        seconds, megabytes = timed(commands[name], env)
+        seconds, megabytes, cpu = timed_with_cpu(commands[name], env)
         times.setdefault(name, []).append(seconds)
+        cpus.setdefault(name, []).append(cpu)
         peaks.setdefault(name, []).append(megabytes)
-        print(f"  {name:<16} {seconds:7.2f} s  peak {megabytes:7,.0f} MB", flush=True)
+        print(f"  {name:<16} {seconds:7.2f} s  CPU {cpu:7.2f} s  peak {megabytes:7,.0f} MB  load {os.getloadavg()[0]:.1f}", flush=True)
 
     def empty_cache() -> None:
         shutil.rmtree(cache, ignore_errors=True)
 
+    def first(name: str, renamed: str) -> None:
+        """The last figure measured under `name` is the first open's: filed as `renamed`."""
+        for figures in (times, cpus):
+            figures[renamed] = [*figures.get(renamed, []), figures[name].pop()]
+
     for _ in range(args.repeat):
-        for name in ("polars_runs", "polars_gold", "gold", "run_a", "run_b", "both_runs", "open_no_cache"):
+        for name in ("polars_runs", "polars_gold", "gold", "run_a", "run_b", "both_runs", "both_processes", "open_no_cache"):
             measure(name)
         measure("open_cached", empty_cache)  # the first open: writes the cache
-        times["open_first"] = [*times.get("open_first", []), times["open_cached"].pop()]
+        first("open_cached", "open_first")
         measure("open_cached")  # the reopen
         if not args.no_report:
             measure("report_no_cache")
             measure("report", empty_cache)
-            times["report_first"] = [*times.get("report_first", []), times["report"].pop()]
+            first("report", "report_first")
             measure("report")
     load_after = os.getloadavg()
 
-    def median(name: str) -> float:
-        return statistics.median(times[name])
+    def spread(name: str, figures: dict[str, list[float]]) -> str:
+        return f"{statistics.median(figures[name]):.2f} s [{min(figures[name]):.2f}–{max(figures[name]):.2f}]"
 
-    def spread(name: str) -> str:
-        return f"{median(name):.2f} s [{min(times[name]):.2f}–{max(times[name]):.2f}]"
-
-    sums = [x + y for x, y in zip(times["run_a"], times["run_b"], strict=True)]
-    times["one_after_other"] = sums
+    for figures in (times, cpus):
+        figures["one_after_other"] = [x + y for x, y in zip(figures["run_a"], figures["run_b"], strict=True)]
     rows = [
         ("gold set read (`load_gold`)", "gold", "polars' `read_ndjson` of the gold file", "polars_gold", "≤ 1.5×"),
         ("both runs loaded side by side (two threads)", "both_runs", "each run loaded alone, summed", "one_after_other", "≤ 0.7×"),
+        ("both runs loaded in two processes (frames back as Arrow IPC)", "both_processes", "each run loaded alone, summed", "one_after_other", "≤ 0.7×"),
         ("comparison opened with --gold, no cache, no intervals", "open_no_cache", "polars' bare read of both runs", "polars_runs", "≤ 1.3×"),
         ("the same reopened from the run cache", "open_cached", "its first open (writes the cache)", "open_first", "≤ 25 %"),
     ]
@@ -158,18 +178,22 @@ def main() -> None:
             ("`report --gold` reopened from the run cache", "report", "its first open (writes the cache)", "report_first", "≤ 25 %"),
         ]
     table = [
-        f"| figure, 2 × {args.size:,} | measured | reference | ratio | goal |",
-        "|---|---|---|---|---|",
+        f"| figure, 2 × {args.size:,} | measured | reference | ratio | CPU s: measured, reference | CPU ratio | goal |",
+        "|---|---|---|---|---|---|---|",
     ]
     for what, name, reference, ref_name, goal in rows:
-        # The ratio of each round (figure and reference ran minutes apart at most), then their median and range.
-        ratios = [x / y for x, y in zip(times[name], times[ref_name], strict=True)]
-
         def as_ratio(value: float, percent: bool = goal.endswith("%")) -> str:
             return f"{value:.0%}" if percent else f"{value:.2f}×"
 
-        shown = f"{as_ratio(statistics.median(ratios))} [{as_ratio(min(ratios))}–{as_ratio(max(ratios))}]"
-        table.append(f"| {what} | {spread(name)} | {reference}: {spread(ref_name)} | {shown} | {goal} |")
+        def ratio(figures: dict[str, list[float]], name: str = name, ref_name: str = ref_name) -> str:
+            # The ratio of each round (figure and reference ran minutes apart at most), then their median and range.
+            ratios = [x / y for x, y in zip(figures[name], figures[ref_name], strict=True)]
+            return f"{as_ratio(statistics.median(ratios))} [{as_ratio(min(ratios))}–{as_ratio(max(ratios))}]"
+
+        table.append(
+            f"| {what} | {spread(name, times)} | {reference}: {spread(ref_name, times)} | {ratio(times)} "
+            f"| {spread(name, cpus)}, {spread(ref_name, cpus)} | {ratio(cpus)} | {goal} |"
+        )
     print()
     print("\n".join(table))
     print(f"\nload average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} {load_before[2]:.1f}, "

@@ -12,8 +12,9 @@ Rows, for each size N (two runs of N questions, 20 passages each, from make_runs
   - the app's first dashboard paint, cold and warm, and its peak memory (texts on demand).
 And on the bundled sample, opened for the first time (nothing cached): the dashboard with
 its values, and its intervals, against the import floor (polars, textual, yaml and numpy
-imported in a fresh process, in the same rounds), in wall time and in CPU seconds. The
-children keep bytecode caches in OUT/pycache, as after an install. `--markdown` also prints
+imported in a fresh process, in the same rounds), in wall time and in CPU seconds, and the
+CPU seconds of each step of that start done in turn by one process. The children keep
+bytecode caches in OUT/pycache, as after an install. `--markdown` also prints
 the README's table rows.
 """
 
@@ -81,14 +82,15 @@ def timed_with_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float, 
     return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def first_paint(files: dict[str, Path | None], env: dict[str, str]) -> dict[str, float]:
-    """The app's first dashboard paint, from process start (bench_ui.py's child)."""
+def first_paint(files: dict[str, Path | None], env: dict[str, str], mode: str = "--child") -> dict[str, float]:
+    """The app's first dashboard paint, from process start (bench_ui.py's child); with
+    `mode="--phases"`, the CPU seconds of each step of that start, done in turn."""
     from bench_ui import run_child
 
     saved = dict(os.environ)
     os.environ.update(env)
     try:
-        return run_child(files)
+        return run_child(files, mode=mode)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -168,6 +170,7 @@ def sample_paint(env: dict[str, str], cache: Path, repeat: int, rows: list[str])
     first_paint(sample, env)  # the interpreter's own bytecode caches warm, as after an install
     values, intervals, floors, app_floors, hellos = [], [], [], [], []
     values_cpu, intervals_cpu, floors_cpu = [], [], []
+    steps: list[dict[str, float]] = []
     for _ in range(repeat):  # interleaved: a busy machine slows all alike
         floor_s, _, floor_cpu = timed_with_cpu([sys.executable, "-c", _FLOOR], env)
         floors.append(floor_s)
@@ -182,6 +185,8 @@ def sample_paint(env: dict[str, str], cache: Path, repeat: int, rows: list[str])
         intervals.append(opened["intervals_s"])
         values_cpu.append(opened["first_paint_cpu_s"])
         intervals_cpu.append(opened["intervals_cpu_s"])
+        shutil.rmtree(cache, ignore_errors=True)
+        steps.append(first_paint(sample, env, mode="--phases"))
     value, interval, floor, app_floor, hello = (
         statistics.median(times) for times in (values, intervals, floors, app_floors, hellos)
     )
@@ -197,6 +202,12 @@ def sample_paint(env: dict[str, str], cache: Path, repeat: int, rows: list[str])
     print(f"  CPU seconds: floor {floor_cpu:.2f} s; to the values {value_cpu:.2f} s = {value_cpu / floor_cpu:.2f}×"
           f"{spread(values_cpu, floors_cpu)}; to the intervals {interval_cpu:.2f} s = {interval_cpu / floor_cpu:.2f}×"
           f"{spread(intervals_cpu, floors_cpu)}")
+    # Where the CPU goes: one process doing each step of the start in turn (bench_ui.py's phases).
+    from bench_ui import PHASES
+
+    print(f"  CPU seconds of each step, done in turn by one process (median of {repeat}):")
+    for phase, what in PHASES:
+        print(f"    {statistics.median(step[phase] for step in steps):5.2f} s  {what}")
     print(f"  load average at the end    {os.getloadavg()[0]:.1f}")
     rows.append(f"| dashboard with its values, bundled sample, first open (nothing cached) | {value:.2f} s = {value / floor:.2f}× "
                 f"the import floor ({floor:.2f} s); a bare Textual app paints at {hello / floor:.2f}× ({hello:.2f} s) | ≤ 1.5× |")

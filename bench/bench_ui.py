@@ -21,6 +21,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragtui.core.loading.inputs import Inputs
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -33,12 +37,15 @@ def child(args: argparse.Namespace) -> None:
     painted with its values (`first_paint_s`) and its intervals are filled in (`intervals_s`),
     and the CPU seconds of every thread of the process by then (`first_paint_cpu_s`, `intervals_cpu_s`)."""
     started = float(os.environ["RAGTUI_BENCH_T0"])
-    # The order of `ragtui A B`: the CLI builds Inputs (a light module), then `launch`
-    # starts the load in a thread and imports Textual.
-    from ragtui.ui.launch import one_blas_thread
+    # The order of `ragtui A B`: the CLI parses its arguments (importing the `compare`
+    # command's module) and builds Inputs, then `launch` starts the load (`preload`: a
+    # small one is finished first) and imports Textual.
+    from ragtui.cli import parse_arguments
+
+    parse_arguments(command_line(args))
+    from ragtui.ui.launch import one_blas_thread, preload
 
     one_blas_thread()
-    from ragtui.core.loading.inputs import Inputs
     from ragtui.ui import loader
     from ragtui.ui.models.session import Session
 
@@ -53,14 +60,8 @@ def child(args: argparse.Namespace) -> None:
             result["load_comparison_s"] = time.perf_counter() - begin
 
     loader._prepare = timed_prepare
-    inputs = Inputs(
-        a=Path(args.a),
-        b=Path(args.b) if args.b else None,
-        gold=Path(args.gold) if args.gold else None,
-        config=Path(args.config) if args.config else None,
-    )
-    session = Session(inputs)
-    preloaded = loader.start_loading(session)
+    session = Session(inputs_of(args))
+    preloaded = preload(session)
     from ragtui.ui.app import RagtuiApp
     from ragtui.ui.screens import dashboard
 
@@ -102,8 +103,104 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(result))
 
 
-def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24) -> dict[str, float]:
-    argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--a", str(files["a"])]
+def inputs_of(args: argparse.Namespace) -> Inputs:
+    """The child's inputs, as the CLI builds them."""
+    from ragtui.core.loading.inputs import Inputs
+
+    return Inputs(
+        a=Path(args.a),
+        b=Path(args.b) if args.b else None,
+        gold=Path(args.gold) if args.gold else None,
+        config=Path(args.config) if args.config else None,
+    )
+
+
+def command_line(args: argparse.Namespace) -> list[str]:
+    """The child's inputs as `ragtui compare` takes them: A and B, then --gold and --config."""
+    words = ["compare", args.a, *([args.b] if args.b else [])]
+    for name in ("gold", "config"):
+        if getattr(args, name):
+            words += [f"--{name}", getattr(args, name)]
+    return words
+
+
+# The steps of a start, each done in turn by one process (`phases_child`): what each costs in
+# CPU seconds (every thread), apart from the others.
+PHASES = (
+    ("floor", "import polars, textual, yaml, numpy"),
+    ("command_line", "the command line: its parser, the `compare` command's module"),
+    ("textual_app", "the rest of Textual's app (textual.app, its widgets)"),
+    ("core_modules", "ragtui's core modules and the session"),
+    ("values", "the load of the values (read, validate, measure, compare)"),
+    ("dashboard_modules", "the app's and the dashboard's modules"),
+    ("first_paint", "the app's start to the dashboard's first paint"),
+    ("intervals", "the intervals (two threads)"),
+)
+
+
+def phases_child(args: argparse.Namespace) -> None:
+    """Each step of the app's start in turn, in this process; one JSON line: CPU seconds per step."""
+    spent: dict[str, float] = {"interpreter": time.process_time()}
+
+    def done(phase: str) -> None:
+        spent[phase] = time.process_time() - sum(spent.values())
+
+    from ragtui.ui.launch import one_blas_thread
+
+    one_blas_thread()
+    import numpy  # noqa: F401
+    import polars  # noqa: F401
+    import textual  # noqa: F401
+    import yaml  # noqa: F401
+
+    done("floor")
+    from ragtui.cli import parse_arguments
+
+    parse_arguments(command_line(args))
+    done("command_line")
+    import textual.app  # noqa: F401
+    import textual.widgets  # noqa: F401
+
+    done("textual_app")
+    from concurrent.futures import Future
+
+    from ragtui.ui import loader
+    from ragtui.ui.models.session import Session
+
+    session = Session(inputs_of(args))
+    import ragtui.core.session  # noqa: F401 (what `start_loading` imports before its thread)
+    import ragtui.ui.models.dashboard  # noqa: F401
+
+    done("core_modules")
+    data = session.load_values()
+    done("values")
+    from ragtui.ui.app import RagtuiApp
+    from ragtui.ui.screens import dashboard
+
+    done("dashboard_modules")
+    own_on_mount = dashboard.DashboardScreen.on_mount
+
+    def on_mount(self) -> None:
+        def painted() -> None:
+            done("first_paint")
+            self.app.exit()
+
+        self.call_after_refresh(painted)
+        own_on_mount(self)
+
+    dashboard.DashboardScreen.on_mount = on_mount  # type: ignore[method-assign]
+    RagtuiApp.compute_intervals = lambda self, data: None  # type: ignore[method-assign,assignment]  # timed on its own below
+    preloaded: Future = Future()
+    preloaded.set_result(data)
+    RagtuiApp(session, preloaded=preloaded).run(headless=True, size=(args.width, args.height))
+    leaving = time.process_time()
+    loader.fill_intervals(data)
+    spent["intervals"] = time.process_time() - leaving
+    print(json.dumps(spent))
+
+
+def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24, mode: str = "--child") -> dict[str, float]:
+    argv = [sys.executable, str(Path(__file__).resolve()), mode, "--a", str(files["a"])]
     for name in ("b", "gold", "config"):
         if files.get(name):
             argv += [f"--{name}", str(files[name])]
@@ -158,6 +255,7 @@ def measure(label: str, files: dict[str, Path | None], repeat: int, goal: str) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--phases", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--a"), parser.add_argument("--b"), parser.add_argument("--gold"), parser.add_argument("--config")
     parser.add_argument("--width", type=int, default=80), parser.add_argument("--height", type=int, default=24)
     parser.add_argument("--sizes", default="100000", help="comma-separated question counts for the synthetic runs")
@@ -166,6 +264,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         child(args)
+        return
+    if args.phases:
+        phases_child(args)
         return
     from ragtui.cli.tui import sample_inputs
 

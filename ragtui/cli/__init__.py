@@ -38,7 +38,10 @@ is `ragtui compare A B`. Exit codes: 0 ok, 1 a check failed, 2 usage or unreadab
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; `command`'s arguments only when one is given: the other
+    commands are listed with their help, their modules not imported (`ragtui A B` starts
+    the app without importing the judge's, the report's or the runner's)."""
     parser = argparse.ArgumentParser(
         prog="ragtui",
         description="Tell whether a change to a RAG system helped or hurt, and show which questions broke and why.",
@@ -49,10 +52,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
-        module = importlib.import_module(module_name)
-        module.add_arguments(command_parser, name)
+        if command is None or name == command:
+            importlib.import_module(module_name).add_arguments(command_parser, name)
         command_parser.set_defaults(_module=module_name)
     return parser
+
+
+def parse_arguments(args_list: list[str]) -> argparse.Namespace:
+    """`args_list` (as `_normalise_argv` leaves it) parsed; only the command given has its
+    module imported. Raises SystemExit as argparse does (usage errors, --help)."""
+    command = args_list[0] if args_list and args_list[0] in COMMANDS else None
+    return build_parser(command).parse_args(args_list)
 
 
 def _normalise_argv(argv: list[str]) -> list[str]:
@@ -102,9 +112,8 @@ def run_and_exit() -> NoReturn:
 
 
 def _dispatch(args_list: list[str]) -> int:
-    parser = build_parser()
     try:
-        args = parser.parse_args(args_list)
+        args = parse_arguments(args_list)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     module = importlib.import_module(args._module)

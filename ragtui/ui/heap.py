@@ -16,7 +16,8 @@ import gc
 
 
 def freeze_start_up_heap() -> None:
-    """Keep every object that exists now out of later collections — once a process: a
-    second app in the same process (the tests) would freeze what the first left behind."""
+    """Keep every object that exists now out of later collections — once a process, and
+    not where something froze objects already (the tests' conftest): a second freeze would
+    keep what the first app left behind."""
     if gc.get_freeze_count() == 0:
         gc.freeze()

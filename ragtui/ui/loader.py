@@ -4,7 +4,8 @@ Textual's thread workers run in asyncio's default executor, whose threads the pr
 waits for at exit: pressing q during a 100,000-question load would hang until it ends.
 The heavy work therefore runs in a daemon thread behind a `Future`; the app's worker
 only polls that future (and stops when cancelled). `launch` starts the load before it
-even imports Textual, so the read overlaps that import.
+imports Textual: a large one is read while Textual is imported, a small one is finished
+first (`launch.preload`).
 
 The load stops at the values: the bootstrap intervals (and the verdicts and target
 readings they decide) are most of the comparison's time on a small run, so they are

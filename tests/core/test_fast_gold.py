@@ -88,3 +88,31 @@ def test_read_beside_native_runs_the_gold_sets_problems_still_come_before_the_ru
     with pytest.raises(InputError) as raised:
         load_comparison(Inputs(a=run_a, b=run_b, gold=gold, cache=False))
     assert [Path(p.file).name for p in raised.value.problems] == ["gold.jsonl", "a.jsonl", "b.jsonl"]
+
+
+def _many(count: int, late: dict, at: int) -> list[dict]:
+    return [{"id": f"q{i}", "question": f"Question {i} ?", "gold_passages": ["p1"], **(late if i == at else {})} for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    "late",
+    [
+        {"tags": ["acronyme"]},  # a field the first hundred lines never name
+        {"document": "accord.pdf", "category": "procedurale"},
+        {"notes": "relu"},  # a field of the gold set's own
+    ],
+)
+def test_a_field_first_named_after_the_first_hundred_lines_is_read_as_the_exact_path_reads_it(late, tmp_path, monkeypatch):
+    path = _write(tmp_path, _many(150, late, 130))
+    fast, _ = check_gold(path)
+    exact, _ = _exact(path, monkeypatch)
+    assert fast is not None and exact is not None and fast.frame.equals(exact.frame)
+
+
+@pytest.mark.parametrize(("late", "field"), [({"question": 5}, "question"), ({"tags": [1]}, "tags[0]"), ({"document": ["a"]}, "document")])
+def test_a_value_of_another_type_after_the_first_hundred_lines_is_reported_at_its_line_and_field(late, field, tmp_path, monkeypatch):
+    path = _write(tmp_path, _many(150, late, 130))
+    assert read_fast_gold(path.read_bytes()) is None
+    fast, fast_problems = check_gold(path)
+    assert fast is None and fast_problems == _exact(path, monkeypatch)[1]
+    assert [(p.line, p.field) for p in fast_problems if p.is_error] == [(131, field)]

@@ -405,3 +405,32 @@ async def test_with_its_corpus_the_samples_panels_say_clustered_by_document_and_
         panels = {p.metric.spec.key: p for p in app.screen.query(MetricPanel)}
         assert str(panels["recall"].border_subtitle) == "clustered by document (7)"
         assert "underlined: Δ survives Holm" in text_of(app.screen.query_one("#categories-legend"))
+
+
+def test_the_breakpoint_class_is_the_widest_breakpoint_the_width_reaches():
+    from ragtui.ui.screens.dashboard import breakpoint_class
+
+    breakpoints = DashboardScreen.HORIZONTAL_BREAKPOINTS
+    assert [breakpoint_class(breakpoints, width) for width in (80, 119, 120, 159, 160, 300)] == [
+        "-narrow", "-narrow", "-wide", "-wide", "-very-wide", "-very-wide",
+    ]
+
+
+@pytest.mark.parametrize(("size", "expected"), [((80, 24), "-narrow"), ((130, 40), "-wide"), ((170, 50), "-very-wide")])
+async def test_the_dashboard_is_drawn_with_the_breakpoint_class_textual_gives_its_width(two_runs, size, expected, monkeypatch):
+    def classes(screen) -> set[str]:
+        return {name for _, name in DashboardScreen.HORIZONTAL_BREAKPOINTS if screen.has_class(name)}
+
+    at_mount: list[set[str]] = []
+    own_on_mount = DashboardScreen.on_mount
+    monkeypatch.setattr(DashboardScreen, "on_mount", lambda screen: at_mount.append(classes(screen)) or own_on_mount(screen))
+    app = RagtuiApp(Session(two_runs))
+    async with app.run_test(size=size) as pilot:
+        await wait_until_loaded(pilot)
+        # Given before its widgets are styled (Textual's first resize comes after), and the
+        # one Textual keeps.
+        assert at_mount == [{expected}]
+        assert classes(app.screen) == {expected}
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert classes(app.screen) == {"-narrow"}

@@ -265,8 +265,8 @@ def with_targets(
 def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -> Comparison:
     """The comparison with its intervals, verdicts, target readings and power filled in.
 
-    With two runs, the headline metrics' intervals are computed in this thread while the
-    category grid's and the target readings are computed in another: numpy draws the
+    With two runs, the headline metrics' intervals and the target readings are computed in
+    this thread while the category grid's are computed in another: numpy draws the
     bootstrap counts without the GIL, so the two halves use both cores. Every bootstrap
     has its own seeded generator, so the numbers are those of one thread.
 
@@ -289,9 +289,11 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
         label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
         for label, run in (("A", a), ("B", b))
     }
-    metrics, ((categories, tags), readings) = side_by_side(
-        lambda: {name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()},
-        lambda: (with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config), target_readings(runs, config)),
+    # The grid's cells cost about as much as the headline metrics and the target readings
+    # together (0.31 s against 0.19 + 0.07 s of CPU on the sample): one thread each.
+    (metrics, readings), (categories, tags) = side_by_side(
+        lambda: ({name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()}, target_readings(runs, config)),
+        lambda: with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config),
         name="ragtui-grid-intervals",
     )
     metrics, categories = with_targets(metrics, categories, readings)

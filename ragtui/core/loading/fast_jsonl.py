@@ -20,6 +20,7 @@ import polars as pl
 
 from ragtui.core.loading import bounded_json
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
+from ragtui.core.loading.lean_schema import LeanSchema
 from ragtui.core.loading.records import BOM
 from ragtui.core.loading.slice_schema import parse_slice
 
@@ -138,10 +139,11 @@ def read_fast_stream(
     at = len(raw_head) if line == 2 else 0  # where in the file the next slice starts
     frames = []
     schema = None  # the last slice's, reused for the next (slice_schema.py)
+    lean = None if detail else LeanSchema()  # the declared fields of a lean frame (lean_schema.py)
     for piece in _slices(handle, b"" if line == 2 else raw_head):
         starts = line_starts(piece, at) if on_lines is not None else None
         rows = len(starts) if starts is not None else piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
-        parsed = canonical_slice(piece, rows, line, schema, detail=detail)
+        parsed = canonical_slice(piece, rows, line, schema, lean)
         if parsed is None:
             return None
         canonical, schema = parsed
@@ -175,24 +177,29 @@ def line_starts(piece: bytes, at: int) -> np.ndarray:
 
 
 def canonical_slice(
-    piece: bytes, rows: int, line: int, schema: pl.Schema | None, *, detail: bool = True
-) -> tuple[pl.DataFrame, pl.Schema] | None:
-    """The canonical frame of a slice of `rows` whole lines whose first is line `line`
-    (`without_detail` of it, never built whole, when not `detail`), parsed with the last
-    slice's `schema` where that loses nothing (slice_schema.py), and the schema to try on
-    the next slice; None when the exact path must decide."""
+    piece: bytes, rows: int, line: int, schema: pl.Schema | None, lean: LeanSchema | None = None
+) -> tuple[pl.DataFrame, pl.Schema | None] | None:
+    """The canonical frame of a slice of `rows` whole lines whose first is line `line` —
+    with `lean`, `without_detail` of it, never built whole, read with the declared fields
+    (lean_schema.py) — else parsed with the last inferred slice's `schema` where that loses
+    nothing (slice_schema.py); and the schema to try on the next slice. None when the exact
+    path must decide."""
     if b"\r" in piece:
         return None
-    try:
-        raw = parse_slice(piece, schema)
-    except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
-        return None
+    # A lean frame is read with a declared schema (lean_schema.py), and as before when unsure.
+    raw = lean.read(piece) if lean is not None else None
+    if raw is None:
+        try:
+            raw = parse_slice(piece, schema)
+        except Exception:  # noqa: BLE001 - any parse trouble: the exact path reports it
+            return None
+        schema = raw.schema
     # Line numbers must be exact: polars skips a blank line, so one anywhere (even at the
     # end of a slice) leaves fewer rows than lines, and the exact path takes the file.
     if raw.height != rows or "id" not in raw.columns or raw.schema["id"] != pl.String or _has_alias(raw.schema):
         return None
     try:
-        return canonical_columns(raw, line, detail=detail), raw.schema
+        return canonical_columns(raw, line, detail=lean is None), schema
     except (NotSure, pl.exceptions.PolarsError):
         return None
 

@@ -28,6 +28,31 @@ import polars as pl
 
 from ragtui.core.loading.fast_columns import DType
 
+_STRING = r'"(?:[^"\\]|\\.)*"'
+
+
+def not_strings(strings: tuple[str, ...], lists: tuple[str, ...]) -> str:
+    """A pattern matching a member named in `strings` whose value is neither a string nor
+    null, or one named in `lists` whose value is neither a list of strings nor null, by
+    what the value starts with.
+
+    polars reads any JSON value into a String column as text (`5` becomes "5"): in a column
+    declared so, and in one it inferred so because other records hold a string there.
+    """
+    return (
+        rf'"(?:{"|".join(strings)})"\s*:\s*[^\s"n]'
+        rf'|"(?:{"|".join(lists)})"\s*:\s*(?:[^\s\[n]|\[\s*(?:{_STRING}\s*,\s*)*[^\s"\]])'
+    )
+
+
+# The members of a run record the exact path requires to be strings or lists of strings
+# (`error` too: an error object is the exact path's to write as JSON), the judge's evidence
+# and reasons among them: a lean frame leaves them unread (lean_schema.py).
+NOT_STRINGS = not_strings(
+    ("id", "question", "category", "expected_answer", "answer", "model", "text", "reason", "error"),
+    ("gold_passages", "cited", "evidence"),
+)
+
 # A JSONL line holds no raw control character (JSON escapes them in strings), so the unit
 # separator splits nothing: each line is read whole as one string.
 _ONE_COLUMN = {"separator": "\x1f", "quote_char": None, "has_header": False, "schema": {"line": pl.String}}
@@ -35,7 +60,8 @@ _ONE_COLUMN = {"separator": "\x1f", "quote_char": None, "has_header": False, "sc
 
 def parse_slice(piece: bytes, schema: pl.Schema | None) -> pl.DataFrame:
     """The slice parsed with `schema` when that loses nothing, else with its own inference;
-    raises what polars raises on a slice it cannot parse."""
+    raises what polars raises on a slice it cannot parse, and ValueError where inference
+    read a value as text that the exact path refuses as such (`NOT_STRINGS`)."""
     if schema is not None:
         try:
             raw = pl.read_ndjson(io.BytesIO(piece), schema=schema)
@@ -43,7 +69,10 @@ def parse_slice(piece: bytes, schema: pl.Schema | None) -> pl.DataFrame:
                 return raw
         except pl.exceptions.PolarsError:
             pass  # a clash of types, or bytes the line reader refused: inference decides
-    return pl.read_ndjson(io.BytesIO(piece), infer_schema_length=None)
+    raw = pl.read_ndjson(io.BytesIO(piece), infer_schema_length=None)
+    if not strings_are_strings(piece):
+        raise ValueError("a value read as text that is no string")
+    return raw
 
 
 def every_member_read(piece: bytes, raw: pl.DataFrame) -> bool:
@@ -56,28 +85,50 @@ def every_member_read(piece: bytes, raw: pl.DataFrame) -> bool:
         "escaped": line.str.count_matches('\\"', literal=True).sum() if b"\\" in piece else pl.lit(0),
     }
     # One select: polars counts the four at once, on every core.
-    found = pl.read_csv(piece, **_ONE_COLUMN).select(**counts).row(0, named=True)  # type: ignore[arg-type]
+    found = read_lines(piece).select(**counts).row(0, named=True)
     written, nulls, quotes, escaped = found["written"], found["nulls"], found["quotes"], found["escaped"]
     members, strings = values_read(raw)
     # Every string, member names included, is two unescaped quotes.
     return bool(written == nulls + members and quotes - escaped == 2 * (written + strings))
 
 
+def strings_are_strings(piece: bytes) -> bool:
+    """Whether no member of the slice's lines matches `NOT_STRINGS` (an inferred slice's
+    check: its counts are not taken)."""
+    return not read_lines(piece).select(pl.col("line").str.contains(NOT_STRINGS).any()).item()
+
+
+def read_lines(piece: bytes) -> pl.DataFrame:
+    """The JSONL lines of `piece`, one string each, in a column named `line`."""
+    return pl.read_csv(piece, **_ONE_COLUMN)  # type: ignore[arg-type]
+
+
 def values_read(frame: pl.DataFrame) -> tuple[int, int]:
     """(object members with a non-null value, non-null strings that are not member names)
     in the records of `frame`, at every depth — a record's own fields are members, a list's
     strings are strings."""
+    members, strings = _values(frame)
+    counts = frame.select(
+        members=pl.sum_horizontal(members).sum(),
+        strings=pl.sum_horizontal(strings).sum() if strings else pl.lit(0, dtype=pl.UInt64),
+    ).row(0)
+    return int(counts[0]), int(counts[1])
+
+
+def members_read(frame: pl.DataFrame) -> pl.Expr:
+    """The object members with a non-null value in the records of `frame`, at every depth
+    (`values_read`'s first count, as one expression over `frame`)."""
+    return pl.sum_horizontal(_values(frame)[0]).sum()
+
+
+def _values(frame: pl.DataFrame) -> tuple[list[pl.Expr], list[pl.Expr]]:
     members, strings = [], []
     for name, dtype in frame.schema.items():
         members.append(pl.col(name).is_not_null().cast(pl.UInt64))
         inner_members, inner_strings = _inside(pl.col(name), dtype)
         members += inner_members
         strings += inner_strings
-    counts = frame.select(
-        members=pl.sum_horizontal(members).sum(),
-        strings=pl.sum_horizontal(strings).sum() if strings else pl.lit(0, dtype=pl.UInt64),
-    ).row(0)
-    return int(counts[0]), int(counts[1])
+    return members, strings
 
 
 def _inside(value: pl.Expr, dtype: DType) -> tuple[list[pl.Expr], list[pl.Expr]]:

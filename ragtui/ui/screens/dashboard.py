@@ -40,6 +40,12 @@ from ragtui.ui.widgets.run_header import RunHeaderBox, WarningsPanel
 from ragtui.ui.widgets.status_counts import StatusCounts
 from ragtui.ui.widgets.tool_panels import ToolMetricsGroup, status_source_text
 
+
+def breakpoint_class(breakpoints: list[tuple[int, str]], width: int) -> str:
+    """The class Textual gives a screen `width` cells wide: the widest breakpoint it reaches."""
+    return max((at, name) for at, name in breakpoints if width >= at)[1]
+
+
 # Actions that only mean something with two runs (hidden from the footer otherwise).
 _TWO_RUN_ACTIONS = {"toggle_side"}
 
@@ -78,6 +84,11 @@ class DashboardScreen(Screen):
         self.set_reactive(DashboardScreen.side, "B" if data.two_runs else "A")
 
     def compose(self) -> ComposeResult:
+        # The width's breakpoint class, before any widget below is styled: Textual gives it
+        # at the first resize, after they are, and then styles them all again.
+        width_class = breakpoint_class(self.HORIZONTAL_BREAKPOINTS, self.app.size.width)
+        for _, name in self.HORIZONTAL_BREAKPOINTS:
+            self.set_class(name == width_class, name)
         data = self.data
         with VerticalScroll(id="dashboard-scroll"):
             with Horizontal(id="runs"):
