@@ -24,7 +24,7 @@ and the session's rows forgotten: a long question's rows are read in a worker fi
 ("loading the question…" is the first paint), then the menu of its texts is drawn.
 
 `n` onto the long question is then pressed in processes of their own, with and without
-the start-up heap frozen (`ui/heap.py`): its first paint, and the full garbage
+the start-up heap frozen (`core/heap.py`): its first paint, and the full garbage
 collections that ran on the UI thread before it.
 
 Then, on that rewritten answer: the diff's computing time at each level (word by word
@@ -96,7 +96,7 @@ def host(make_screen):
             return dict(THEME_VARIABLE_DEFAULTS)
 
         def on_mount(self) -> None:
-            from ragtui.ui.heap import freeze_start_up_heap
+            from ragtui.core.heap import freeze_start_up_heap
 
             self.push_screen(make_screen())
             self.call_after_refresh(freeze_start_up_heap)  # as RagtuiApp does once its first comparison is on screen
@@ -379,15 +379,15 @@ def gc_probe(freeze: bool, rounds: int) -> None:
     import tempfile
 
     if not freeze:
-        import ragtui.ui.heap
+        import ragtui.core.heap
 
-        ragtui.ui.heap.freeze_start_up_heap = lambda: None
+        ragtui.core.heap.freeze_start_up_heap = lambda: None
     comparison = long_answer_comparison(Path(tempfile.mkdtemp(prefix="ragtui-bench-")) / "gc")
     print(json.dumps(asyncio.run(gc_pauses(comparison, rounds))))
 
 
 def bench_gc(rounds: int) -> None:
-    """`n` onto a long question with and without the start-up heap frozen (`ui/heap.py`),
+    """`n` onto a long question with and without the start-up heap frozen (`core/heap.py`),
     in alternate processes: the first paint, and the full collections before it."""
     import json
     import subprocess

@@ -25,10 +25,10 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ragtui.core.errors import InputError
+from ragtui.core.heap import freeze_start_up_heap
 from ragtui.core.sanitize import neutralize
 from ragtui.ui.commands import RagtuiCommands
 from ragtui.ui.content.safe_text import toast
-from ragtui.ui.heap import freeze_start_up_heap
 from ragtui.ui.loader import start_intervals, start_loading
 from ragtui.ui.messages import (
     ComparisonFailed,
@@ -180,7 +180,7 @@ class RagtuiApp(ThemedApp):
             self._replace_loading_screen(dashboard)
         else:
             self.push_screen(dashboard)
-        self.call_after_refresh(freeze_start_up_heap)  # what exists now is long-lived (heap.py)
+        self.call_after_refresh(freeze_start_up_heap)  # what exists now is long-lived (core/heap.py)
         if self.start_question is not None:  # the question view needs no interval: open it now
             self.call_after_refresh(self.show_question, self.start_question)
         queued, self.queued_actions = self.queued_actions, []

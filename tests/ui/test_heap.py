@@ -1,4 +1,4 @@
-"""The start-up heap is kept out of the garbage collector (`ragtui/ui/heap.py`): frozen
+"""The start-up heap is kept out of the garbage collector (`ragtui/core/heap.py`): frozen
 once a process, after the first dashboard is on screen. What it saves is measured in
 bench/bench_triage.py --long-only (`n` with and without it, in alternate processes)."""
 
@@ -16,7 +16,7 @@ from tests.ui.conftest import wait_until_loaded
 def test_the_heap_is_frozen_once_a_process_and_what_comes_later_is_not():
     program = """
 import gc
-from ragtui.ui.heap import freeze_start_up_heap
+from ragtui.core.heap import freeze_start_up_heap
 assert gc.get_freeze_count() == 0
 freeze_start_up_heap()
 frozen = gc.get_freeze_count()

@@ -20,16 +20,15 @@ reached, a command that died) stops the workers; what was recorded stays.
 from __future__ import annotations
 
 import asyncio
-import gc
 import statistics
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from ragtui.core.errors import InputError, problem
+from ragtui.core.heap import earlier_objects_left_out_of_collections
 from ragtui.core.measuring.textnorm import has_any_phrase
 from ragtui.core.running.answers import SystemAnswer, SystemFailure, SystemStopped
 from ragtui.core.running.run_file import PreviousRun, RunWriter, read_previous
@@ -148,27 +147,6 @@ def _check_meta(out: Path, previous: PreviousRun, meta: dict[str, Any]) -> tuple
     return kept, warnings
 
 
-@contextmanager
-def _earlier_objects_left_out_of_collections() -> Iterator[None]:
-    """The objects alive before the questions are asked (modules, polars, the gold set)
-    left out of the garbage collector's full passes while they are asked.
-
-    A full pass over them takes tens of milliseconds, during which no reply is handled:
-    at 320 questions/s, every worker stalls for a cycle every few thousand questions.
-    Objects the run creates are collected as usual; the earlier ones are given back to the
-    collector at the end. Left alone if something else in the process froze objects
-    (`gc.freeze`): unfreezing would give back theirs too.
-    """
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 async def run_system(
     system: System,
     questions: Sequence[GoldQuestion],
@@ -232,7 +210,7 @@ async def run_system(
             await ask(question, writer)
 
     async with system:
-        with RunWriter(out, kept_meta, previous) as writer, _earlier_objects_left_out_of_collections():
+        with RunWriter(out, kept_meta, previous) as writer, earlier_objects_left_out_of_collections():
             try:
                 if settings.check_first_call:  # the first question alone: a broken system stops here
                     await ask(queue.get_nowait(), writer, checked=True)
