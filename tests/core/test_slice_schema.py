@@ -18,7 +18,7 @@ from polars.testing import assert_frame_equal
 import ragtui.core.loading.fast_jsonl as fast_jsonl
 from ragtui.core.loading.runs import check_run
 from ragtui.core.loading.schema import RUN_SCHEMA
-from ragtui.core.loading.slice_schema import values_read
+from ragtui.core.loading.slice_schema import count_lines, values_read
 
 JSON_COLUMNS = ("judge_json", "human_json", "extra")
 PLAIN_COLUMNS = [c for c in RUN_SCHEMA if c not in JSON_COLUMNS]
@@ -179,3 +179,11 @@ def test_any_run_the_fast_path_reads_in_slices_gives_the_exact_paths_frame(field
         exact, problems = check_run(path, "ragtui")
     assert exact is not None and not [p for p in problems if p.is_error]
     _assert_same_rows(fast[1], exact.frame)
+
+
+@pytest.mark.parametrize(
+    ("piece", "lines"),
+    [(b'{"id": "q1"}\n', 1), (b'{"id": "q1"}\n{"id": "q2"}', 2), (b'{"id": "q1"}\n\n{"id": "q2"}\n', 3), (b"\n", 1), (b"", 0)],
+)
+def test_count_lines_counts_blank_lines_and_a_last_line_without_its_newline(piece, lines):
+    assert count_lines(piece) == lines

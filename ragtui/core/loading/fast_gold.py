@@ -20,7 +20,7 @@ import polars as pl
 
 from ragtui.core.loading.declared_read import read_declared
 from ragtui.core.loading.schema import GOLD_SCHEMA, RECORD_ALIASES
-from ragtui.core.loading.slice_schema import every_member_read, not_strings
+from ragtui.core.loading.slice_schema import count_lines, every_member_read, not_strings
 
 _STRING_FIELDS = ("id", "question", "category", "expected_answer", "document")
 _LIST_FIELDS = ("gold_passages", "tags")
@@ -57,7 +57,7 @@ def read_fast_gold(data: bytes) -> pl.DataFrame | None:
     if _ESCAPED_SURROGATE.search(data):
         return None
     # polars skips a blank line: one anywhere leaves fewer rows than lines, and the exact path reads the file.
-    rows = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    rows = count_lines(data)
     raw = read_declared(data, _declared(data), _NOT_STRINGS)
     raw = raw if raw is not None else _inferred(data)
     if raw is None or raw.height != rows:

@@ -22,7 +22,7 @@ from ragtui.core.loading import bounded_json
 from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.lean_schema import LeanSchema
 from ragtui.core.loading.records import BOM
-from ragtui.core.loading.slice_schema import parse_slice
+from ragtui.core.loading.slice_schema import count_lines, parse_slice
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 
@@ -142,7 +142,7 @@ def read_fast_stream(
     lean = None if detail else LeanSchema()  # the declared fields of a lean frame (lean_schema.py)
     for piece in _slices(handle, b"" if line == 2 else raw_head):
         starts = line_starts(piece, at) if on_lines is not None else None
-        rows = len(starts) if starts is not None else piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
+        rows = len(starts) if starts is not None else count_lines(piece)
         parsed = canonical_slice(piece, rows, line, schema, lean)
         if parsed is None:
             return None
