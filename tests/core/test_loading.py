@@ -116,6 +116,26 @@ def test_the_gold_set_wins_over_the_run_with_a_warning_and_extra_questions_are_f
     assert "1 question(s) not in the gold set" in text and "1 question(s) missing" in text
 
 
+def test_gold_passages_in_another_order_are_no_conflict_and_each_differing_question_is_counted_once(tmp_path):
+    gold = tmp_path / "gold.yaml"
+    gold.write_text(yaml.safe_dump([
+        {"id": "q1", "question": "Un ?", "gold_passages": ["p1", "p2"]},
+        {"id": "q2", "question": "Deux ?", "gold_passages": ["p3", "p4"]},
+        {"id": "q3", "question": "Trois ?", "gold_passages": ["p5"]},
+        {"id": "q4", "question": "Quatre ?", "gold_passages": ["p6"]},
+    ]))
+    run = tmp_path / "run.jsonl"
+    given = {"q1": ["p2", "p1"], "q2": ["p4", "p9"], "q3": ["p5", "p7"], "q4": None}
+    run.write_text("".join(
+        json.dumps({"id": qid, "answer": "Oui.", "retrieved": [{"id": "p1"}], **({"gold_passages": ids} if ids else {})}) + "\n"
+        for qid, ids in given.items()
+    ))
+    warnings = evaluate(load_run(run), load_gold(gold), Config()).warnings
+    assert [w.split(": ", 1)[1] for w in warnings if "differs" in w] == [
+        "2 question(s) give a gold_passages that differs from the gold set; the gold set wins"
+    ]
+
+
 def test_raw_records_keep_their_line_numbers_across_blank_lines(tmp_path):
     path = tmp_path / "run.jsonl"
     path.write_text('{"run": {"name": "x"}}\n\n{"id": "a"}\n\n{"id": "b"}\n')
