@@ -136,6 +136,20 @@ def test_gold_passages_in_another_order_are_no_conflict_and_each_differing_quest
     ]
 
 
+def test_a_run_in_the_gold_sets_order_measures_the_same_as_the_same_run_in_another_order(tmp_path):
+    gold = tmp_path / "gold.yaml"
+    gold.write_text(yaml.safe_dump([{"id": f"q{i}", "question": f"Q{i} ?", "gold_passages": [f"p{i}"]} for i in range(4)]))
+    records = [{"id": f"q{i}", "answer": "Oui.", "retrieved": [{"id": f"p{i % 2}"}], "latency_ms": i} for i in range(4)]
+    in_order, shuffled = tmp_path / "in_order.jsonl", tmp_path / "shuffled.jsonl"
+    in_order.write_text("".join(json.dumps(r) + "\n" for r in records))
+    shuffled.write_text("".join(json.dumps(records[i]) + "\n" for i in (2, 0, 3, 1)))
+    a = evaluate(load_run(in_order), load_gold(gold), Config())
+    b = evaluate(load_run(shuffled), load_gold(gold), Config())
+    assert a.questions.get_column("id").to_list() == ["q0", "q1", "q2", "q3"]
+    assert_frame_equal(a.questions.drop("line"), b.questions.drop("line"))
+    assert a.questions.get_column("present").all() and a.extra_ids == () and a.warnings == b.warnings
+
+
 def test_raw_records_keep_their_line_numbers_across_blank_lines(tmp_path):
     path = tmp_path / "run.jsonl"
     path.write_text('{"run": {"name": "x"}}\n\n{"id": "a"}\n\n{"id": "b"}\n')

@@ -89,17 +89,22 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
     gold_frame = gold.frame.drop("line")
     warnings = []
     run_gold = frame.select("id", *[pl.col(c).alias(f"_run_{c}") for c in GOLD_FIELDS])
-    compared = gold_frame.join(run_gold, on="id", how="inner")
+    run_side = frame.drop(*GOLD_FIELDS).with_columns(present=pl.lit(True))
+    # A run made from the gold set holds its ids in its order: every join below is then the
+    # two frames side by side (the gold set's ids are unique: its loaders refuse a repeat).
+    aligned = _aligned(gold_frame, run_side)
+    compared = gold_frame.hstack(run_gold.drop("id").get_columns()) if aligned else gold_frame.join(run_gold, on="id", how="inner")
     # One query counts every field's conflicts.
     counted = compared.select(_conflicts(name) for name in GOLD_FIELDS).row(0, named=True)
     for name in GOLD_FIELDS:
         conflicts = int(counted[name])
         if conflicts:
             warnings.append(f"{run.name}: {conflicts} question(s) give a {name} that differs from the gold set; the gold set wins")
-    joined = gold_frame.join(
-        frame.drop(*GOLD_FIELDS).with_columns(present=pl.lit(True)), on="id", how="left", maintain_order="left"
-    ).with_columns(pl.col("present").fill_null(False))
-    extra = run.frame.join(gold_frame.select("id"), on="id", how="anti").get_column("id").to_list()
+    if aligned:
+        joined, extra = gold_frame.hstack(run_side.drop("id").get_columns()), []
+    else:
+        joined = gold_frame.join(run_side, on="id", how="left", maintain_order="left").with_columns(pl.col("present").fill_null(False))
+        extra = run.frame.join(gold_frame.select("id"), on="id", how="anti").get_column("id").to_list()
     if extra:
         warnings.append(f"{run.name}: {len(extra)} question(s) not in the gold set, kept out of the metrics")
     missing = joined.filter(~pl.col("present")).height
@@ -108,6 +113,13 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
     if missing:
         warnings.append(f"{run.name}: {missing} question(s) missing, counted as failures")
     return joined, tuple(extra), warnings
+
+
+def _aligned(gold_frame: pl.DataFrame, run_side: pl.DataFrame) -> bool:
+    """Whether the run's rows are the gold questions', one each, in the gold set's order,
+    with no column named like one of the gold set's but the id."""
+    overlap = (set(gold_frame.columns) & set(run_side.columns)) - {"id"}
+    return not overlap and gold_frame.get_column("id").equals(run_side.get_column("id"))
 
 
 def _conflicts(name: str) -> pl.Expr:
