@@ -85,3 +85,18 @@ def test_resamples_with_non_member_questions_take_the_same_quantiles_as_numpys_n
             warnings.simplefilter("ignore", RuntimeWarning)
             expected = np.nanquantile(np.where(members[index], values[index], np.nan), q, axis=1)
         assert np.array_equal(_resampled_quantiles(values, members, q, index), expected, equal_nan=True)
+
+
+@pytest.mark.parametrize("n", [40, 3_000])  # under and over MAX_ROWS (the m-out-of-n draws)
+def test_p50_and_p95_taken_from_shared_resamples_are_the_very_numbers_each_draws_alone(n):
+    from ragtui.core.comparing.quantiles import QuantileDraws, paired_quantile_change
+
+    rng = np.random.default_rng(5)
+    a = rng.lognormal(MU, SIGMA, n).round()  # whole milliseconds: ties, as real latencies have
+    b = (a * FACTOR * np.exp(rng.normal(0, NOISE, n))).round()
+    for members_b in (np.ones(n, dtype=bool), rng.random(n) < 0.9):  # every question, or some system errors
+        draws = QuantileDraws([0.5, 0.95])
+        for q in (0.95, 0.5, 0.9):  # 0.9 is not one the draws were made for: drawn on its own
+            alone = paired_quantile_change(a, np.ones(n, dtype=bool), b, members_b, q)
+            shared = paired_quantile_change(a, np.ones(n, dtype=bool), b, members_b, q, draws=draws)
+            assert shared == alone

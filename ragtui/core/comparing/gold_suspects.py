@@ -14,7 +14,7 @@ import polars as pl
 from ragtui.core.comparing.result import Comparison
 
 
-def _first_and_attested(frame: pl.DataFrame) -> pl.DataFrame:
+def _first_and_attested(frame: pl.LazyFrame) -> pl.LazyFrame:
     return frame.select(
         "id",
         pl.col("retrieved_ids").list.first().alias("first"),
@@ -30,10 +30,12 @@ def likely_gold_problems(comparison: Comparison) -> list[dict[str, str]]:
     needed = {"answerable", "failed", "gold_passages", "retrieved_ids", "judged", "n_attested", "n_sentences"}
     if not needed <= set(a.columns) or not needed <= set(comparison.b.questions.columns):
         return []
-    left = a.filter(pl.col("answerable") & pl.col("failed")).select("id", "gold_passages").join(
-        _first_and_attested(a), on="id"
+    # Lazily, so each filter reads only the columns used here, not the runs' dozens of others.
+    a_lazy, b_lazy = a.lazy(), comparison.b.questions.lazy()
+    left = a_lazy.filter(pl.col("answerable") & pl.col("failed")).select("id", "gold_passages").join(
+        _first_and_attested(a_lazy), on="id"
     )
-    right = comparison.b.questions.filter(pl.col("failed")).pipe(_first_and_attested)
+    right = b_lazy.filter(pl.col("failed")).pipe(_first_and_attested)
     both = left.join(right, on="id", suffix="_b")
     suspects = both.filter(
         pl.col("first").is_not_null()
@@ -41,5 +43,5 @@ def likely_gold_problems(comparison: Comparison) -> list[dict[str, str]]:
         & ~pl.col("gold_passages").list.contains(pl.col("first")).fill_null(False)
         & pl.col("attested")
         & pl.col("attested_b")
-    )
-    return [{"id": qid, "passage": passage} for qid, passage in suspects.select("id", "first").iter_rows()]
+    ).select("id", "first").collect()
+    return [{"id": qid, "passage": passage} for qid, passage in suspects.iter_rows()]

@@ -20,7 +20,7 @@ from ragtui.core.comparing.clustered import clustered_change, clustered_paired_p
 from ragtui.core.comparing.multiplicity import adjust_p_values
 from ragtui.core.comparing.pairing import paired_frame
 from ragtui.core.comparing.power import metric_power
-from ragtui.core.comparing.quantiles import paired_quantile_change, paired_quantile_ci
+from ragtui.core.comparing.quantiles import QuantileDraws, paired_quantile_change, paired_quantile_ci
 from ragtui.core.comparing.result import NO_READING, CategoryComparison, Comparison, MetricComparison, TargetReading
 from ragtui.core.comparing.stats import (
     T_INTERVAL_FROM,
@@ -137,14 +137,17 @@ def _columns(frame: pl.DataFrame, spec: MetricSpec) -> tuple[np.ndarray, np.ndar
     return num_a, den_a, num_b, den_b
 
 
-def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, clusters: Clusters | None, config: Config) -> MetricComparison:
-    """One metric's Δ interval, McNemar p, verdict and power over the paired questions."""
+def _paired_interval(
+    metric: MetricComparison, paired: pl.DataFrame, clusters: Clusters | None, config: Config, quantile_draws: QuantileDraws,
+) -> MetricComparison:
+    """One metric's Δ interval, McNemar p, verdict and power over the paired questions
+    (`quantile_draws`: the resamples latency p50 and p95 share)."""
     spec = metric.spec
     if metric.delta is None:  # nothing measured in a run: nothing to resample or to size
         return replace(metric, intervals_pending=False)
     num_a, den_a, num_b, den_b = columns = _columns(paired, spec)
     if spec.quantile is not None:  # latency p50/p95: the bootstrap of the quantiles' difference (quantiles.py)
-        ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence)
+        ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence, draws=quantile_draws)
         return replace(metric, ci=ci, p_value=None, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
     change = paired_change(spec, columns, clusters, config.confidence)
     if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
@@ -163,14 +166,14 @@ def _paired_interval(metric: MetricComparison, paired: pl.DataFrame, clusters: C
 
 def _cell_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
-    confidence: float, draws: CountDraws,
+    confidence: float, draws: CountDraws, quantile_draws: QuantileDraws,
 ) -> PairedChange:
     """A grid cell's Δ interval and p: a latency quantile's as the headline has it (the paired
     bootstrap of the quantiles' difference, questions resampled even with documents), and its
     dual p; any other metric's by `paired_change`."""
     if spec.quantile is not None:
         num_a, den_a, num_b, den_b = columns
-        ci, p_value = paired_quantile_change(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=confidence)
+        ci, p_value = paired_quantile_change(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=confidence, draws=quantile_draws)
         return PairedChange(ci, p_value)
     return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws)
 
@@ -202,6 +205,7 @@ def with_grid_changes(
         masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
     groups = {("category", name): data for name, data in categories.items()} | {("tag", name): data for name, data in tags.items()}
     draws = CountDraws()
+    quantile_draws = QuantileDraws(spec.quantile for spec in specs.values() if spec.quantile is not None)
     changes: dict[tuple[tuple[str, str], str], PairedChange] = {}
     for group, data in groups.items():
         mask = masks[group]
@@ -210,7 +214,9 @@ def with_grid_changes(
             if cell.delta is None:
                 continue
             part = tuple(column[mask] for column in columns[name])
-            changes[(group, name)] = _cell_change(specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, draws)
+            changes[(group, name)] = _cell_change(
+                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, draws, quantile_draws,
+            )
     tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
     adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
     out: dict[tuple[str, str], CategoryComparison] = {}
@@ -291,8 +297,12 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
     }
     # The grid's cells cost about as much as the headline metrics and the target readings
     # together (0.31 s against 0.19 + 0.07 s of CPU on the sample): one thread each.
+    quantile_draws = QuantileDraws(spec.quantile for spec in specs.values() if spec.quantile is not None)
     (metrics, readings), (categories, tags) = side_by_side(
-        lambda: ({name: _paired_interval(metric, both, clusters, config) for name, metric in comparison.metrics.items()}, target_readings(runs, config)),
+        lambda: (
+            {name: _paired_interval(metric, both, clusters, config, quantile_draws) for name, metric in comparison.metrics.items()},
+            target_readings(runs, config),
+        ),
         lambda: with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config),
         name="ragtui-grid-intervals",
     )

@@ -16,6 +16,8 @@ interval is a few milliseconds wide anyway. Coverage at the sizes users have (n 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from ragtui.core.comparing.stats import SEED, bootstrap_p
@@ -25,8 +27,12 @@ MAX_ROWS = 2_000
 _CHUNK = 200
 
 
-def _resampled_quantiles(values: np.ndarray, members: np.ndarray, q: float, index: np.ndarray) -> np.ndarray:
-    """The q-quantile of each resample (one row of `index`), over its member rows; NaN where none."""
+def _resampled_quantiles(values: np.ndarray, members: np.ndarray, q: float | tuple[float, ...], index: np.ndarray) -> np.ndarray:
+    """The q-quantile of each resample (one row of `index`), over its member rows; NaN where none.
+
+    With several q, one row of quantiles per q: the same numbers as one call per q (numpy
+    partitions each resample once at every order statistic they need, and interpolates each q alike).
+    """
     if members.all():  # the common case, and several times faster than skipping NaN
         return np.quantile(values[index], q, axis=1)
     # `np.nanquantile(picked, q, axis=1)` takes the quantile of each row on its own, a Python
@@ -35,10 +41,10 @@ def _resampled_quantiles(values: np.ndarray, members: np.ndarray, q: float, inde
     inside = members[index]
     sizes = inside.sum(axis=1)
     ordered = np.sort(np.where(inside, values[index], np.nan), axis=1)
-    out = np.full(len(index), np.nan)  # a resample without a member: counted out by the callers
+    out = np.full(np.shape(q) + (len(index),), np.nan)  # a resample without a member: counted out by the callers
     for size in np.unique(sizes[sizes > 0]):
         rows = sizes == size
-        out[rows] = np.quantile(ordered[rows, :size], q, axis=1)
+        out[..., rows] = np.quantile(ordered[rows, :size], q, axis=1)
     return out
 
 
@@ -46,6 +52,58 @@ def _draws(n: int, seed: int) -> tuple[np.random.Generator, int, float]:
     """The generator, the rows per resample (m) and the factor √(m/n) rescaling the spread."""
     rows = min(n, MAX_ROWS)
     return np.random.default_rng(seed), rows, float(np.sqrt(rows / n))
+
+
+Drawn = tuple[float, np.ndarray, float]
+
+
+def _paired_draws(
+    values_a: np.ndarray, members_a: np.ndarray, values_b: np.ndarray, members_b: np.ndarray, quantiles: tuple[float, ...],
+    resamples: int, seed: int,
+) -> dict[float, Drawn | None]:
+    """`paired_quantile_deltas` for each of `quantiles`, from the same resamples: the draws
+    depend on n and the seed, not on q, so each q gets the numbers it would get alone."""
+    n = len(values_a)
+    if n == 0 or not members_a.any() or not members_b.any():
+        return dict.fromkeys(quantiles)
+    rng, rows, shrink = _draws(n, seed)
+    chunks = []
+    for start in range(0, resamples, _CHUNK):
+        index = rng.integers(0, n, size=(min(_CHUNK, resamples - start), rows))
+        chunks.append(_resampled_quantiles(values_b, members_b, quantiles, index) - _resampled_quantiles(values_a, members_a, quantiles, index))
+    resampled = np.concatenate(chunks, axis=1)
+    out: dict[float, Drawn | None] = {}
+    for q, delta in zip(quantiles, resampled, strict=True):
+        delta = delta[~np.isnan(delta)]
+        point = float(np.quantile(values_b[members_b], q) - np.quantile(values_a[members_a], q))
+        out[q] = (point, delta, shrink) if delta.size else None
+    return out
+
+
+class QuantileDraws:
+    """The resampled Δ of paired quantile bootstraps over the same questions, drawn once.
+
+    Latency p50 and p95 over the same questions resample the same rows (same n, same seed):
+    asked for one q, this takes every q of `quantiles` from those resamples — one partition
+    of each resample serves them all — and keeps the others until they are asked for, so
+    each interval is the very numbers drawn alone. One is made for a family of intervals
+    (the headline metrics, the category grid) and dropped with it.
+    """
+
+    def __init__(self, quantiles: Iterable[float]) -> None:
+        self._quantiles = tuple(sorted(set(quantiles)))
+        self._drawn: dict[tuple[bytes, bytes, bytes, bytes, int, int], dict[float, Drawn | None]] = {}
+
+    def deltas(
+        self, values_a: np.ndarray, members_a: np.ndarray, values_b: np.ndarray, members_b: np.ndarray, q: float,
+        resamples: int, seed: int,
+    ) -> Drawn | None:
+        key = (values_a.tobytes(), members_a.tobytes(), values_b.tobytes(), members_b.tobytes(), resamples, seed)
+        drawn = self._drawn.get(key)
+        if drawn is None or q not in drawn:
+            quantiles = self._quantiles if q in self._quantiles else (q,)
+            drawn = self._drawn[key] = (drawn or {}) | _paired_draws(values_a, members_a, values_b, members_b, quantiles, resamples, seed)
+        return drawn[q]
 
 
 def paired_quantile_deltas(
@@ -57,26 +115,17 @@ def paired_quantile_deltas(
     *,
     resamples: int = RESAMPLES,
     seed: int = SEED,
-) -> tuple[float, np.ndarray, float] | None:
+    draws: QuantileDraws | None = None,
+) -> Drawn | None:
     """Δ = quantile_q(B) − quantile_q(A) on the questions, its resampled values (those with a
     member on both sides) and √(m/n), the factor that rescales their spread around it.
 
     None when a side has no member question, or no resample holds one on both sides.
+    `draws` shares the resamples with the other quantiles of the same questions.
     """
-    n = len(values_a)
-    if n == 0 or not members_a.any() or not members_b.any():
-        return None
-    point = float(np.quantile(values_b[members_b], q) - np.quantile(values_a[members_a], q))
-    rng, rows, shrink = _draws(n, seed)
-    deltas = []
-    for start in range(0, resamples, _CHUNK):
-        index = rng.integers(0, n, size=(min(_CHUNK, resamples - start), rows))
-        deltas.append(_resampled_quantiles(values_b, members_b, q, index) - _resampled_quantiles(values_a, members_a, q, index))
-    delta = np.concatenate(deltas)
-    delta = delta[~np.isnan(delta)]
-    if delta.size == 0:
-        return None
-    return point, delta, shrink
+    if draws is not None:
+        return draws.deltas(values_a, members_a, values_b, members_b, q, resamples, seed)
+    return _paired_draws(values_a, members_a, values_b, members_b, (q,), resamples, seed)[q]
 
 
 def _rescaled_interval(point: float, delta: np.ndarray, shrink: float, confidence: float) -> tuple[float, float]:
@@ -95,21 +144,23 @@ def paired_quantile_ci(
     confidence: float = 0.95,
     resamples: int = RESAMPLES,
     seed: int = SEED,
+    draws: QuantileDraws | None = None,
 ) -> tuple[float, float] | None:
     """Percentile interval of Δ = quantile_q(B) − quantile_q(A), resampling paired questions.
 
     None when a side has no member question, or no resample holds one on both sides.
     """
-    drawn = paired_quantile_deltas(values_a, members_a, values_b, members_b, q, resamples=resamples, seed=seed)
+    drawn = paired_quantile_deltas(values_a, members_a, values_b, members_b, q, resamples=resamples, seed=seed, draws=draws)
     return None if drawn is None else _rescaled_interval(*drawn, confidence)
 
 
 def paired_quantile_change(
-    values_a: np.ndarray, members_a: np.ndarray, values_b: np.ndarray, members_b: np.ndarray, q: float, *, confidence: float = 0.95
+    values_a: np.ndarray, members_a: np.ndarray, values_b: np.ndarray, members_b: np.ndarray, q: float, *, confidence: float = 0.95,
+    draws: QuantileDraws | None = None,
 ) -> tuple[tuple[float, float] | None, float | None]:
     """`paired_quantile_ci` and its dual p (`stats.bootstrap_p` of the rescaled resamples):
     a category cell of latency p50 or p95, which the grid's family adjusts with the others."""
-    drawn = paired_quantile_deltas(values_a, members_a, values_b, members_b, q)
+    drawn = paired_quantile_deltas(values_a, members_a, values_b, members_b, q, draws=draws)
     if drawn is None:
         return None, None
     point, delta, shrink = drawn
