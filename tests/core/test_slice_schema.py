@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -192,5 +193,8 @@ def test_any_run_the_fast_path_reads_in_slices_gives_the_exact_paths_frame(field
     ("piece", "lines"),
     [(b'{"id": "q1"}\n', 1), (b'{"id": "q1"}\n{"id": "q2"}', 2), (b'{"id": "q1"}\n\n{"id": "q2"}\n', 3), (b"\n", 1), (b"", 0)],
 )
-def test_count_lines_counts_blank_lines_and_a_last_line_without_its_newline(piece, lines):
+@pytest.mark.parametrize("numpy_imported", [True, False])
+def test_count_lines_counts_blank_lines_and_a_last_line_without_its_newline(piece, lines, numpy_imported, monkeypatch):
+    if not numpy_imported:  # a process that has not imported numpy counts with bytes.count
+        monkeypatch.delitem(sys.modules, "numpy")
     assert count_lines(piece) == lines
