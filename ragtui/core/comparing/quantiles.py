@@ -182,7 +182,4 @@ def quantile_interval(
     for start in range(0, resamples, _CHUNK):
         index = rng.integers(0, n, size=(min(_CHUNK, resamples - start), rows))
         estimates.append(_resampled_quantiles(kept, everyone, q, index))
-    estimate = np.concatenate(estimates)
-    alpha = 1.0 - confidence
-    low, high = np.quantile(estimate, [alpha / 2, 1 - alpha / 2])
-    return point + (float(low) - point) * shrink, point + (float(high) - point) * shrink
+    return _rescaled_interval(point, np.concatenate(estimates), shrink, confidence)
