@@ -144,15 +144,16 @@ def _texts(values: list[Any], name: str, *, every: bool) -> pl.Series:
     except pl.exceptions.PolarsError:
         raise _Unsure from None
     line = pl.col("line")
-    null = line == "null"
-    if not lines.select((null | line.str.starts_with('"')).all()).item():
-        raise _Unsure  # a number, a boolean, an object or a list where a text is expected
-    # Without a backslash, a JSON string is its text between its quotes; with one, polars
-    # decodes its escapes (msgspec has checked them: no lone surrogate gets this far).
+    # Without a backslash, a JSON string is its text between its quotes (it holds no other
+    # quote); with one, polars decodes its escapes below (msgspec has checked them: no lone
+    # surrogate gets this far). A value that is no string is left null here.
     read = lines.select(
-        text=pl.when(~null).then(line.str.strip_prefix('"').str.strip_suffix('"')),
+        text=pl.when(line.str.starts_with('"')).then(line.str.strip_chars('"')),
+        nulls=(line == "null").sum(),
         escaped=line.str.contains("\\", literal=True),
     )
+    if read.get_column("text").null_count() != read.get_column("nulls")[0]:
+        raise _Unsure  # a number, a boolean, an object or a list where a text is expected
     texts, escaped = read.get_column("text"), read.get_column("escaped")
     if escaped.any():
         texts = texts.scatter(escaped.arg_true(), lines.get_column("line").filter(escaped).str.json_decode(pl.String))
