@@ -15,7 +15,7 @@ into a generation no collection walks; what is made later is collected as before
 - A run's slice decoded by msgspec pauses collections while its records are decoded and
   made columns (`collections_paused`, loading/typed_lean.py): each list decoded is a
   tracked container, and the collections they set off walk the slice's growing heap for
-  nothing — 2.5 to 4.5 times the decode's own CPU.
+  nothing (the decode of a 100,000-question run: 1.2 s of CPU with them, 0.75 s without).
 
 Neither freeze touches a process where something froze objects already (the tests' conftest):
 unfreezing would give back theirs too, and a second freeze would keep what the first

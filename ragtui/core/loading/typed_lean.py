@@ -97,9 +97,10 @@ def read_typed(piece: bytes) -> pl.DataFrame | None:
     if not lines[-1]:
         lines.pop()  # the newline that ends the last line starts no line
     # The collector is paused while the slice's records are decoded and turned into
-    # columns: every list decoded is a tracked container, so collections keep coming, and
-    # each walks the whole growing heap of the slice — 2.5 to 4.5 times the decode's CPU
-    # on a 100,000-question run, none of it collecting anything (the Structs hold no cycle).
+    # columns: every list decoded is a tracked container, so collections keep coming and
+    # walk the slice's growing heap, collecting nothing (the Structs hold no cycle). The
+    # decode of a 100,000-question run's slices: 1.2 s of CPU with them (778 collections),
+    # 0.75 s without.
     with collections_paused():
         try:
             records = list(map(_DECODE, lines))
