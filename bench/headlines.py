@@ -89,7 +89,7 @@ class Headline:
     def goal_text(self, goal: Goal) -> str:
         if goal.on_figure:
             return f"{goal.sign} {_BOUNDS[self.unit](goal.bound)}"
-        return f"{goal.sign} {goal.bound * 100:g} %" if self.percent else f"{goal.sign} {goal.bound:g}×"
+        return f"{goal.sign} {goal.bound * 100:g} %" if self.percent else f"{goal.sign} {goal.bound:.1f}×"
 
 
 @dataclass(frozen=True)
@@ -178,6 +178,7 @@ def destination() -> Path | None:
 def _append(entry: dict[str, object], path: Path | None) -> None:
     if path is None:
         return
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
