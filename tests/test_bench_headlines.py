@@ -33,6 +33,12 @@ BY_KEY = {headline.key: headline for headline in HEADLINES}
 COLUMNS = ["script", "what", "measured", "reference", "ratio", "goal", "goal met"]
 
 
+@pytest.fixture(autouse=True)
+def no_collecting_run(monkeypatch):
+    """Whatever the shell exports, a test hands nothing over to a real `make bench` file."""
+    monkeypatch.delenv(VARIABLE, raising=False)
+
+
 def measured(key: str, figure: float | None, reference: float | None, ratio: float | None = None, size: int | None = None) -> Measured:
     return record(key, size=size, figure=figure, reference=reference, ratio=ratio, script="bench_x.py", path=None)
 
@@ -140,7 +146,6 @@ def test_a_key_not_in_the_table_is_refused():
 
 
 def test_a_script_run_by_itself_writes_nothing(monkeypatch, tmp_path):
-    monkeypatch.delenv(VARIABLE, raising=False)
     monkeypatch.chdir(tmp_path)
     record("gold", size=10, figure=1.0, reference=1.0)
     assert list(tmp_path.iterdir()) == []
