@@ -111,7 +111,7 @@ def read_typed(piece: bytes) -> pl.DataFrame | None:
         except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
             return None
         try:
-            return pl.DataFrame([_series(_members(records, name, None), name, dtype) for name, dtype in _RECORD.to_schema().items()])
+            return pl.DataFrame([_series(_members(records, name, True), name, dtype) for name, dtype in _RECORD.to_schema().items()])
         except _Unsure:
             return None
 
@@ -119,28 +119,34 @@ def read_typed(piece: bytes) -> pl.DataFrame | None:
 def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True) -> pl.Series:
     """The column of `dtype` holding `values` (decoded Python values, None for null; none
     is None where not `nullable`: the items of a list)."""
+    if not isinstance(dtype, pl.Struct | pl.List):
+        return pl.Series(name, values, dtype=dtype)
     present = list(map(is_not, values, repeat(None))) if nullable else None
-    if present is not None and not any(present):
+    every = present is None or all(present)
+    if not values or (present is not None and not any(present)):
         return pl.Series(name, [None] * len(values), dtype=dtype)
     if isinstance(dtype, pl.Struct):
-        members = [_series(_members(values, field.name, present), field.name, field.dtype) for field in dtype.fields]
-        if present is None or all(present):
+        members = [
+            _texts(_members(values, field.name, every), field.name, every=every)
+            if field.name in _RAW_TEXTS
+            else _series(_members(values, field.name, every), field.name, field.dtype)
+            for field in dtype.fields
+        ]
+        if every:
             return pl.DataFrame(members).to_struct(name)
         return pl.DataFrame(members).select(pl.when(pl.Series(present)).then(pl.struct(pl.all())).alias(name)).to_series()
-    if name in _RAW_TEXTS:
-        return _texts(values, name, every=present is None or all(present))
-    if isinstance(dtype, pl.List):
-        lengths = np.fromiter(map(len, values) if present is None or all(present) else
-                              (len(value) if value is not None else 0 for value in values), dtype=np.int64, count=len(values))
-        inner = _series(list(chain.from_iterable(filter(None, values))), "item", dtype.inner, nullable=False)
-        return _lists(inner, lengths, present, name)
-    return pl.Series(name, values, dtype=dtype)
+    lengths = np.fromiter(map(len, values) if every else (len(value) if value is not None else 0 for value in values),
+                          dtype=np.int64, count=len(values))
+    inner = _series(list(chain.from_iterable(filter(None, values))), "item", dtype.inner, nullable=False)
+    return _lists(inner, lengths, None if every else present, name)
 
 
 def _texts(values: list[Any], name: str, *, every: bool) -> pl.Series:
     """The String column of texts kept as their JSON bytes (None where the object holding
     it is null: not `every` one is there); raises _Unsure where one is neither a string
     nor null, or is not UTF-8."""
+    if not values:
+        return pl.Series(name, [], dtype=pl.String)
     # A JSON string holds no raw newline (msgspec has checked): one text a line, read by
     # polars, which refuses bytes that are not UTF-8.
     joined = b"\n".join(values if every else [_NO_TEXT if value is None else value for value in values])
@@ -165,9 +171,9 @@ def _texts(values: list[Any], name: str, *, every: bool) -> pl.Series:
     return texts.alias(name)
 
 
-def _members(values: list[Any], member: str, present: list[bool] | None) -> list[Any]:
-    """Each Struct's `member`, None where the Struct itself is None."""
-    if present is None or all(present):
+def _members(values: list[Any], member: str, every: bool) -> list[Any]:
+    """Each Struct's `member`, None where the Struct itself is None (not `every` one is there)."""
+    if every:
         return list(map(attrgetter(member), values))
     return [getattr(value, member) if value is not None else None for value in values]
 
