@@ -268,7 +268,7 @@ def with_targets(
     return metrics, categories
 
 
-def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -> Comparison:
+def with_intervals(comparison: Comparison) -> Comparison:
     """The comparison with its intervals, verdicts, target readings and power filled in.
 
     With two runs, the headline metrics' intervals and the target readings are computed in
@@ -278,7 +278,8 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
 
     Args:
         comparison: What `compare(..., intervals=False)` returned (a complete one is returned as is).
-        paired: A and B side by side (`compare`'s own frame); rebuilt from the runs when None.
+            Its A and B side by side (`Comparison.paired`) are resampled, or rebuilt from the runs
+            when it has none; the result keeps none.
     """
     if not comparison.intervals_pending:
         return comparison
@@ -286,7 +287,7 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
     if b is None:
         metrics, categories = with_targets(comparison.metrics, comparison.categories, target_readings({"A": a}, config))
         return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
-    both = paired if paired is not None else paired_frame(a, b)
+    both = comparison.paired if comparison.paired is not None else paired_frame(a, b)
     clusters = paired_clusters(comparison, both)
     specs = {name: metric.spec for name, metric in comparison.metrics.items()}
     # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
@@ -307,4 +308,4 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
         name="ragtui-grid-intervals",
     )
     metrics, categories = with_targets(metrics, categories, readings)
-    return replace(comparison, metrics=metrics, categories=categories, tags=tags, intervals_pending=False)
+    return replace(comparison, metrics=metrics, categories=categories, tags=tags, intervals_pending=False, paired=None)
