@@ -11,7 +11,9 @@ such field reads as pending (`Comparison.intervals_pending`) — never as a pass
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -26,6 +28,7 @@ from ragtui.core.comparing.result import NO_READING, CategoryComparison, Compari
 from ragtui.core.comparing.stats import (
     T_INTERVAL_FROM,
     CountDraws,
+    RowGroups,
     bootstrap_p,
     distinct_rows,
     mcnemar_exact_p,
@@ -78,6 +81,7 @@ class PairedChange:
 def paired_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
     confidence: float, *, bootstrap_p_value: bool = False, draws: CountDraws | None = None,
+    rows: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> PairedChange:
     """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
 
@@ -90,6 +94,8 @@ def paired_change(
     From `stats.T_INTERVAL_FROM` questions on, a Δ whose bootstrap would resample rows (a
     mean of cost or tokens, different on every question: `stats.resamples_rows`) gets the t
     interval of its linearisation and its dual p instead (`clustered.independent_change`).
+    `rows` gives the distinct rows of the columns' `paired_values` when they were grouped
+    beside other subsets of the same questions (`stats.RowGroups`).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
@@ -103,7 +109,7 @@ def paired_change(
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
         return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
     values = paired_values(num_a, den_a, num_b, den_b)
-    distinct = distinct_rows(values)
+    distinct = distinct_rows(values) if rows is None else rows()
     if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct[0])):
         large = independent_change(num_a, den_a, num_b, den_b)
         if large is None:
@@ -140,10 +146,11 @@ def _columns(frame: pl.DataFrame, spec: MetricSpec) -> tuple[np.ndarray, np.ndar
 
 def _paired_interval(
     metric: MetricComparison, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
-    config: Config, quantile_draws: QuantileDraws,
+    config: Config, quantile_draws: QuantileDraws, rows: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> MetricComparison:
     """One metric's Δ interval, McNemar p, verdict and power over the paired questions (its
-    `_columns`; `quantile_draws`: the resamples latency p50 and p95 share)."""
+    `_columns`; `quantile_draws`: the resamples latency p50 and p95 share; `rows`: as
+    `paired_change` takes them)."""
     spec = metric.spec
     if metric.delta is None:  # nothing measured in a run: nothing to resample or to size
         return replace(metric, intervals_pending=False)
@@ -151,7 +158,7 @@ def _paired_interval(
     if spec.quantile is not None:  # latency p50/p95: the bootstrap of the quantiles' difference (quantiles.py)
         ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence, draws=quantile_draws)
         return replace(metric, ci=ci, p_value=None, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
-    change = paired_change(spec, columns, clusters, config.confidence)
+    change = paired_change(spec, columns, clusters, config.confidence, rows=rows)
     if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
         return replace(
             metric, ci=change.ci, p_value=change.p_value, verdict=change_verdict(spec, change.ci, change.p_value, config.confidence),
@@ -168,7 +175,7 @@ def _paired_interval(
 
 def _cell_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
-    confidence: float, draws: CountDraws, quantile_draws: QuantileDraws,
+    confidence: float, draws: CountDraws, quantile_draws: QuantileDraws, rows: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> PairedChange:
     """A grid cell's Δ interval and p: a latency quantile's as the headline has it (the paired
     bootstrap of the quantiles' difference, questions resampled even with documents), and its
@@ -177,7 +184,7 @@ def _cell_change(
         num_a, den_a, num_b, den_b = columns
         ci, p_value = paired_quantile_change(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=confidence, draws=quantile_draws)
         return PairedChange(ci, p_value)
-    return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws)
+    return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws, rows=rows)
 
 
 def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | None, confidence: float) -> str:
@@ -219,6 +226,17 @@ class GridChanges:
         self._draws = CountDraws()
         self._quantile_draws = QuantileDraws(spec.quantile for spec in specs.values() if spec.quantile is not None)
         self._changes: dict[tuple[tuple[str, str], str], PairedChange] = {}
+        self._row_groups: dict[str, RowGroups] = {}
+        self._grouping = threading.Lock()
+
+    def distinct_rows(self, name: str, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """`stats.distinct_rows` of metric `name`'s paired values, over every question or
+        those of `mask`: the questions grouped once for the headline and every cell."""
+        with self._grouping:
+            groups = self._row_groups.get(name)
+            if groups is None:
+                groups = self._row_groups[name] = RowGroups(paired_values(*self.columns[name]))
+        return groups.whole if mask is None else groups.within(mask)
 
     def draw(self) -> None:
         """Each cell's interval and p, group after group, until every group is taken."""
@@ -236,6 +254,7 @@ class GridChanges:
                 part = tuple(column[mask] for column in self.columns[name])
                 self._changes[(group, name)] = _cell_change(
                     self._specs[name], (part[0], part[1], part[2], part[3]), clusters, confidence, self._draws, self._quantile_draws,
+                    functools.partial(self.distinct_rows, name, mask),
                 )
 
     def adjusted(self) -> tuple[dict[str, CategoryComparison], dict[str, CategoryComparison]]:
@@ -331,7 +350,8 @@ def with_intervals(comparison: Comparison) -> Comparison:
 
     def headline() -> tuple[dict[str, MetricComparison], dict[str, tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]]]:
         metrics = {
-            name: _paired_interval(metric, grid.columns[name], clusters, config, quantile_draws) for name, metric in comparison.metrics.items()
+            name: _paired_interval(metric, grid.columns[name], clusters, config, quantile_draws, functools.partial(grid.distinct_rows, name))
+            for name, metric in comparison.metrics.items()
         }
         readings = target_readings(runs, config)
         grid.draw()
