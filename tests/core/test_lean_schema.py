@@ -1,5 +1,6 @@
 """A lean frame (the headless report's, the run cache's) read with a declared schema
-(lean_schema.py) is the exact path's frame without its detail, and anything the declared
+(lean_schema.py: polars' read, where the typed decoder of typed_lean.py declines a slice)
+is the exact path's frame without its detail, and anything the declared
 schema could lose or mistype — a field that first appears late, a value of another type, a
 record that does not validate — is read, or reported, exactly as before."""
 
@@ -59,8 +60,15 @@ def _assert_same(mine: pl.DataFrame, theirs: pl.DataFrame) -> None:
     assert next(parsed) == next(parsed)
 
 
+def _typed_decoder_declines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every slice left to polars' declared read, as if the typed decoder (typed_lean.py,
+    tests/core/test_typed_lean.py) refused it."""
+    monkeypatch.setattr(fast_jsonl, "read_typed", lambda piece: None)
+
+
 def _declared_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """How each slice is parsed: "declared" (LEAN_RECORD or fewer of its fields) or "inferred"."""
+    _typed_decoder_declines(monkeypatch)
     reads: list[str] = []
     real = pl.read_ndjson
 
@@ -94,6 +102,7 @@ def test_the_judges_evidence_and_reasons_are_never_parsed_for_a_lean_frame(tmp_p
         return real(source, **options)
 
     monkeypatch.setattr(pl, "read_ndjson", spy)
+    _typed_decoder_declines(monkeypatch)
     _lean(path, monkeypatch)
     judge = [s["judge"] for s in schemas]
     sentence = {f.name for f in judge[0].to_schema()["faithfulness"].to_schema()["sentences"].inner.fields}  # type: ignore[union-attr]
@@ -202,6 +211,7 @@ def test_the_first_slices_fields_are_read_until_another_appears_then_every_decla
         return real(source, **options)
 
     monkeypatch.setattr(pl, "read_ndjson", spy)
+    _typed_decoder_declines(monkeypatch)
     frame = _lean(path, monkeypatch)
     monkeypatch.undo()
     assert "human" in schemas[0] and "human" not in schemas[1]  # the first slice had no human labels

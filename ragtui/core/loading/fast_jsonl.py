@@ -23,6 +23,7 @@ from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.lean_schema import LeanSchema
 from ragtui.core.loading.records import BOM
 from ragtui.core.loading.slice_schema import count_lines, parse_slice
+from ragtui.core.loading.typed_lean import read_typed
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 
@@ -154,8 +155,11 @@ def read_fast_stream(
         at += len(piece)
     if not frames:
         return None
-    # One contiguous chunk: list operations on it later are two to three times faster.
-    frame = pl.concat(frames, rechunk=True) if len(frames) > 1 else frames[0]
+    # One contiguous chunk: list operations on it later are two to three times faster, and
+    # a sum over a column does not depend on the chunks a slice's read left (polars' own
+    # read leaves several, the typed decoder's fewer, the run cache's reopen one): a mean
+    # of the sample differed in its last bit between the first open and the reopen.
+    frame = pl.concat(frames, rechunk=True) if len(frames) > 1 else frames[0].rechunk()
     return (meta, frame) if _values_are_clean(frame) else None
 
 
@@ -181,13 +185,16 @@ def canonical_slice(
 ) -> tuple[pl.DataFrame, pl.Schema | None] | None:
     """The canonical frame of a slice of `rows` whole lines whose first is line `line` —
     with `lean`, `without_detail` of it, never built whole, read with the declared fields
-    (lean_schema.py) — else parsed with the last inferred slice's `schema` where that loses
-    nothing (slice_schema.py); and the schema to try on the next slice. None when the exact
+    (typed_lean.py, lean_schema.py) — else parsed with the last inferred slice's `schema`
+    where that loses nothing (slice_schema.py); and the schema to try on the next slice. None when the exact
     path must decide."""
     if b"\r" in piece:
         return None
-    # A lean frame is read with a declared schema (lean_schema.py), and as before when unsure.
-    raw = lean.read(piece) if lean is not None else None
+    # A lean frame is decoded with the declared types (typed_lean.py), else read with the
+    # declared schema (lean_schema.py), and as before when either is unsure.
+    raw = read_typed(piece) if lean is not None else None
+    if raw is None and lean is not None:
+        raw = lean.read(piece)
     if raw is None:
         try:
             raw = parse_slice(piece, schema)
