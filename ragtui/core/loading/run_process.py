@@ -50,10 +50,13 @@ from ragtui.core.loading.run_cache import CacheEntry, RunCache
 from ragtui.core.loading.run_cache_files import remove_entry_folder
 from ragtui.core.loading.runs import Parsed, parse_run
 
-# The smallest run file worth a process of its own. A child's start (an interpreter that
-# imports polars, numpy and the loader) costs ~0.35 CPU s and its frame's way back a few
-# per cent of its parse (docs/performance.md, "Loading, with a gold set").
-PROCESSES_FROM_BYTES = 64 * 1000**2
+# The smallest run file worth a process of its own (a 50,000-question run with texts). A
+# child's start — an interpreter that imports polars, numpy and the loader — costs ~0.5 CPU
+# s, and its frame's way back ~0.1 s a side at 100,000 questions. polars' own parse already
+# spreads each run over the cores, so two processes only pay where the decode holds the GIL
+# (a typed decoder in Python) for longer than a child's start: from about this size
+# (docs/performance.md, "Loading, with a gold set").
+PROCESSES_FROM_BYTES = 200 * 1000**2
 # What a child parses: the native line formats, whose parse is the decoder's work. A
 # Parquet run is read by polars on every core already.
 CHILD_SUFFIXES = (".jsonl", ".ndjson")
@@ -126,7 +129,9 @@ def parse_in_child(path: Path, detail: bool, entry: CacheEntry | None) -> Parsed
         }
         try:
             child = subprocess.Popen(
-                [sys.executable, "-m", __name__],
+                # -P: the current folder is not put on the import path, so the child imports
+                # this ragtui (`_child_environment`), not one that happens to be there.
+                [sys.executable, "-P", "-m", __name__],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=errors,
@@ -178,10 +183,22 @@ def _anonymous_file() -> Any:
 
 
 def _child_environment() -> dict[str, str]:
-    """This environment, with this copy of ragtui first on the child's import path."""
+    """This environment, with this copy of ragtui first on the child's import path, and
+    polars' threads shared out: the two children parse at once, each on half the cores
+    (unless POLARS_MAX_THREADS says otherwise), rather than each starting a thread per
+    core that then wait for one another."""
     root = str(Path(__file__).resolve().parents[3])
     existing = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": root if not existing else os.pathsep.join((root, existing))}
+    environment = {**os.environ, "PYTHONPATH": root if not existing else os.pathsep.join((root, existing))}
+    environment.setdefault("POLARS_MAX_THREADS", str(max(1, _cores() // 2)))
+    return environment
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1  # pragma: no cover - not Linux
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:
