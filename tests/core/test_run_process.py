@@ -51,9 +51,8 @@ def _run_file(path: Path, count: int, write_jsonl, *, long_passage: bool = False
 
 
 @pytest.fixture
-def in_children(monkeypatch) -> list[subprocess.Popen]:
-    """Every child started, in order; parsing in this process fails the test (the children
-    do not inherit the patch)."""
+def started(monkeypatch) -> list[subprocess.Popen]:
+    """Every child started, in order."""
     started: list[subprocess.Popen] = []
 
     class Recorded(subprocess.Popen):
@@ -61,10 +60,17 @@ def in_children(monkeypatch) -> list[subprocess.Popen]:
             super().__init__(*args, **kwargs)
             started.append(self)
 
+    monkeypatch.setattr(run_process.subprocess, "Popen", Recorded)
+    return started
+
+
+@pytest.fixture
+def in_children(started, monkeypatch) -> list[subprocess.Popen]:
+    """`started`, and parsing in this process fails the test (the children do not inherit the patch)."""
+
     def not_here(*args, **kwargs):
         raise AssertionError("parsed in the parent")
 
-    monkeypatch.setattr(run_process.subprocess, "Popen", Recorded)
     monkeypatch.setattr(run_process, "parse_run", not_here)
     return started
 
@@ -146,18 +152,10 @@ def _kill_when_building(started: list[subprocess.Popen], cache_folder: Path, sig
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts children and descriptors through /proc")
-def test_a_child_killed_mid_load_leaves_its_run_parsed_here_and_nothing_behind(tmp_path, write_jsonl, monkeypatch, private_run_cache):
+def test_a_child_killed_mid_load_leaves_its_run_parsed_here_and_nothing_behind(tmp_path, write_jsonl, monkeypatch, private_run_cache, started):
     path = _run_file(tmp_path / "a.jsonl", 20_000, write_jsonl)
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    started: list[subprocess.Popen] = []
-
-    class Recorded(subprocess.Popen):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            started.append(self)
-
-    monkeypatch.setattr(run_process.subprocess, "Popen", Recorded)
     descriptors = _open_descriptors()
     cache = RunCache.default()
     processes = ProcessParse()
@@ -173,16 +171,8 @@ def test_a_child_killed_mid_load_leaves_its_run_parsed_here_and_nothing_behind(t
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
-def test_ctrl_c_in_a_child_stops_the_load_and_leaves_no_entry_behind(tmp_path, write_jsonl, monkeypatch, private_run_cache):
+def test_ctrl_c_in_a_child_stops_the_load_and_leaves_no_entry_behind(tmp_path, write_jsonl, private_run_cache, started):
     path = _run_file(tmp_path / "a.jsonl", 20_000, write_jsonl)
-    started: list[subprocess.Popen] = []
-
-    class Recorded(subprocess.Popen):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            started.append(self)
-
-    monkeypatch.setattr(run_process.subprocess, "Popen", Recorded)
     killer = _kill_when_building(started, private_run_cache, signal.SIGINT)
     with pytest.raises(KeyboardInterrupt):
         load_run(path, detail=False, cache=RunCache.default(), parse=ProcessParse())
@@ -246,13 +236,13 @@ def test_a_comparison_opened_with_processes_equals_the_one_opened_in_threads(tmp
         {key: _record(i)[key] for key in ("id", "question", "category", "gold_passages")} for i in range(410)
     ])
     inputs = Inputs(a=a, b=b, gold=gold, detail=False, cache=False)
-    started: list = []
+    parsed_apart: list = []
     original = run_process.parse_in_child
-    monkeypatch.setattr(run_process, "parse_in_child", lambda *args: started.append(args[0]) or original(*args))
+    monkeypatch.setattr(run_process, "parse_in_child", lambda *args: parsed_apart.append(args[0]) or original(*args))
     there = load_comparison(inputs, intervals=False, processes_from=0)
-    assert sorted(started) == [a, b]
+    assert sorted(parsed_apart) == [a, b]
     here = load_comparison(inputs, intervals=False)
-    assert len(started) == 2  # the small runs were read in this process
+    assert len(parsed_apart) == 2  # the small runs were read in this process
     assert there.warnings == here.warnings and there.warnings
     for side in ("a", "b"):
         assert_frame_equal(getattr(there, side).questions, getattr(here, side).questions)

@@ -68,7 +68,7 @@ def worth_processes(paths: tuple[Path | RemoteLocation | None, ...], from_bytes:
     """Whether each of two runs is a local JSONL file of at least `from_bytes`: then each is
     parsed in a process of its own. One run, a small one (the sample), an address or a
     FIFO is read in this process."""
-    if len(paths) != 2:
+    if len(paths) != 2 or os.name != "posix":  # the carrier is handed down as a file descriptor
         return False
     for path in paths:
         if not isinstance(path, Path) or path.suffix.lower() not in CHILD_SUFFIXES:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
@@ -97,22 +98,6 @@ def _read_raw(
     return read_raw_run(path)
 
 
-class Parse(Protocol):
-    """How a run file is parsed once no cache entry serves it: `parse_run` in this process,
-    or `run_process.parse_in_child` in a process of its own."""
-
-    def __call__(
-        self,
-        path: Path,
-        fmt: str,
-        gold_questions: dict[str, str] | None,
-        detail: bool,
-        variant: int | None,
-        gold_categories: frozenset[str] | None,
-        entry: CacheEntry | None,
-    ) -> Parsed: ...
-
-
 class Parsed(NamedTuple):
     """A run file parsed: the run, whether its frame is lean (its texts went to a cache
     entry), and why the entry was not kept (None when it was, or when there was none)."""
@@ -120,6 +105,11 @@ class Parsed(NamedTuple):
     run: Run
     lean: bool
     not_kept: str | None
+
+
+# How a run file is parsed once no cache entry serves it: `parse_run` in this process, or
+# `run_process.ProcessParse` in a process of its own. Its arguments are `parse_run`'s.
+Parse = Callable[[Path, str, "dict[str, str] | None", bool, "int | None", "frozenset[str] | None", "CacheEntry | None"], Parsed]
 
 
 def load_run(
