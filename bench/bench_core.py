@@ -1,5 +1,6 @@
 """Core benchmark: ragtui's metrics beside pytrec_eval and a plain Python loop, and the
-end-to-end `ragtui report A B --format json` beside polars alone reading the files.
+end-to-end `ragtui report A B --gold G --format json` beside polars alone reading the files
+(G: a JSONL gold set of the same questions).
 
 Prints figures; asserts nothing (speed is measured, not asserted in tests).
 Usage: python bench/bench_core.py [--sizes 1000,10000,100000] [--out bench/out]
@@ -22,7 +23,8 @@ import polars as pl
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(REPO))  # this checkout's ragtui, not an installed one (children: PYTHONPATH below)
-from make_runs import write  # noqa: E402
+from headlines import record  # noqa: E402
+from make_runs import gold_file, write  # noqa: E402
 
 from ragtui.core.loading.config import Config  # noqa: E402
 from ragtui.core.loading.runs import load_run  # noqa: E402
@@ -106,8 +108,8 @@ def timed_process(argv: list[str]) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024
 
 
-def end_to_end(p: dict[str, Path], n: int) -> None:
-    """`ragtui report` beside polars alone, each in a fresh process (peak RSS is its own)."""
+def end_to_end(p: dict[str, Path], n: int, gold: Path) -> None:
+    """`ragtui report --gold` beside polars alone, each in a fresh process (peak RSS is its own)."""
     python = sys.executable
     paths = [str(p["a_jsonl"]), str(p["b_jsonl"])]
     read_both = (
@@ -118,12 +120,12 @@ def end_to_end(p: dict[str, Path], n: int) -> None:
     )
     polars_time, polars_mem = min(timed_process([python, "-c", read_both]) for _ in range(2))
     print(f"At {n:,} questions (two runs, 20 passages each), best of 2:")
-    print(f"  polars alone reading both JSONL files:      {polars_time:6.2f} s, peak {polars_mem:6.0f} MB")
+    print(f"  {'polars alone reading both JSONL files:':<51} {polars_time:6.2f} s, peak {polars_mem:6.0f} MB")
     for kind in ("jsonl", "parquet"):
-        argv = [python, "-m", "ragtui", "report", str(p[f"a_{kind}"]), str(p[f"b_{kind}"]), "--format", "json"]
+        argv = [python, "-m", "ragtui", "report", str(p[f"a_{kind}"]), str(p[f"b_{kind}"]), "--gold", str(gold), "--format", "json"]
         elapsed, mem = min(timed_process(argv) for _ in range(2))
         note = f" ({elapsed / polars_time:.2f}× polars reading the JSONL)" if kind == "jsonl" else ""
-        print(f"  ragtui report A B --format json ({kind:7}): {elapsed:6.2f} s, peak {mem:6.0f} MB{note}")
+        print(f"  ragtui report A B --gold G --format json ({kind:7}): {elapsed:6.2f} s, peak {mem:6.0f} MB{note}")
     print()
 
 
@@ -139,7 +141,8 @@ def main() -> None:
     for n in sizes:
         subprocess.run([sys.executable, str(Path(__file__).with_name("make_runs.py")), str(n), str(out)], check=True)
     paths = {n: write(n, out) for n in sizes}
-    end_to_end(paths[max(sizes)], max(sizes))
+    largest = max(sizes)
+    end_to_end(paths[largest], largest, gold_file(paths[largest]["a_jsonl"], out / f"gold_{largest}.jsonl"))
     print("Retrieval metrics (success/recall/P/ndcg_cut at 5 and 10, recip_rank), best of 3:")
     print(f"{'questions':>10} {'ragtui':>9} {'pytrec_eval':>12} {'python loop':>12} {'ragtui vs pytrec':>17} {'all ragtui metrics':>19}")
     for n in sizes:
@@ -151,6 +154,8 @@ def main() -> None:
         ratio = f"{theirs / ours:.1f}× faster" if theirs else "n/a"
         theirs_text = f"{theirs:.3f}s" if theirs else "missing"
         print(f"{n:>10} {ours:>8.3f}s {theirs_text:>12} {loop:>11.3f}s {ratio:>17} {full:>18.3f}s")
+        if n == largest:
+            record("retrieval", size=n, figure=ours, reference=theirs, detail=f"{ratio} than pytrec_eval" if theirs else "")
     print("(pytrec_eval: its evaluate() only, after its input dicts were built; all ragtui metrics: every")
     print(" per-question outcome of docs/metrics.md at k = 5 — answers, abstention, failure kinds — and their means)")
 

@@ -27,6 +27,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from headlines import record  # noqa: E402 - beside this script
 
 from ragtui.core.judge.judging import JudgeSession  # noqa: E402
 from ragtui.core.judge.runner import judge_run  # noqa: E402
@@ -133,12 +136,12 @@ def main() -> None:
         print(f"bare httpx: {bare:5.2f} s  {args.answers / bare:7.1f} requests/s -> {args.answers / bare / ideal:6.1%} of ideal (the transport's ceiling here); "
               f"client CPU {bare_cpu * 1000:.3f} ms/request")  # fmt: skip
         cpu = time.process_time()
-        cold, result, requests = asyncio.run(judge_once(raw, settings))
+        cold, result, requests_cold = asyncio.run(judge_once(raw, settings))
         cold_cpu = (time.process_time() - cpu) / args.answers
         rate = args.answers / cold
         errors = result.totals.errors
         print(f"cold run:  {cold:6.2f} s  {rate:7.1f} answers/s  ideal {ideal:.0f}/s  -> {rate / ideal:6.1%} of ideal  "
-              f"({requests} requests, {errors} judge errors); client CPU {cold_cpu * 1000:.3f} ms/answer (prompts, parsing and the cache included)")  # fmt: skip
+              f"({requests_cold} requests, {errors} judge errors); client CPU {cold_cpu * 1000:.3f} ms/answer (prompts, parsing and the cache included)")  # fmt: skip
 
         before = server_stats(url)["requests"]  # after the bare-httpx requests too
         warm, result, requests = asyncio.run(judge_once(raw, settings))
@@ -158,6 +161,11 @@ def main() -> None:
         print(f"warm CLI:  {cli:6.2f} s  end to end (`python -m ragtui judge`, start-up and writing OUT included), "
               f"exit {done.returncode}, requests to the server: {final['requests'] - after['requests']}")  # fmt: skip
         print(f"calls answered twice by the server over all runs: {final['paid_twice']}")
+        setting = f"-j {args.concurrency}, {args.latency * 1000:.0f} ms a request"
+        record("judge", size=args.answers, figure=rate / ideal, reference=args.answers / bare / ideal,
+               detail=f"{setting}; {errors} judge errors")
+        record("judge_warm_requests", size=args.answers, figure=after["requests"] - before, reference=requests_cold)
+        record("judge_warm_time", size=args.answers, figure=warm, reference=cold)
     finally:
         process.terminate()
         process.wait()

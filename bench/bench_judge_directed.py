@@ -8,7 +8,8 @@ them from the JSONL:
   - the floor: polars searching the same columns for one plain word (one pass, no regex);
   - the exact pattern in one pass, as the detector ran before its loose first pass (slow
     on accented text: see docs/performance.md);
-  - and the whole `load_comparison` of two runs (what the user waits for).
+  - and the whole `load_comparison` of two runs with a gold set of the same questions (what
+    the user waits for).
 The runs come from make_runs.py, whose texts are accented French; one answer in a
 thousand is made to address the judge.
 
@@ -30,7 +31,8 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's ragtui, not an installed one
-from make_runs import write  # noqa: E402
+from headlines import record  # noqa: E402
+from make_runs import gold_file, write  # noqa: E402
 
 from ragtui.core.judge_directed import combined_pattern, flag_expr, keep_flagged  # noqa: E402
 from ragtui.core.loading.inputs import Inputs  # noqa: E402
@@ -88,14 +90,16 @@ def main() -> None:
         detector = _best(partial(_search, texts, flag_expr, keep_flagged))
         floor = _best(partial(_search, texts, _literal, _kept_by(_literal)))
         one_pass = _best(partial(_search, texts, _exact_one_pass, _kept_by(_exact_one_pass)), repeat=1) if n <= args.one_pass_up_to else None
-        whole = _best(partial(load_comparison, Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"], cache=False)), repeat=1)
+        gold = gold_file(paths["a_jsonl"], Path(args.out) / f"gold_{n}.jsonl")
+        whole = _best(partial(load_comparison, Inputs(a=paths["a_jsonl"], b=paths["b_jsonl"], gold=gold, cache=False)), repeat=1)
         print(
             f"n={n:>7}: {passages:,} passages, {megabytes:,.0f} MB of text · detector {detector:.2f} s per run · "
             f"literal-search floor {floor:.2f} s ({detector / floor:.1f}×) · exact pattern in one pass "
             + (f"{one_pass:.2f} s ({one_pass / detector:.0f}× the detector)" if one_pass is not None else "not run at this size")
-            + f" · load_comparison of two runs {whole:.2f} s; "
+            + f" · load_comparison of two runs with --gold {whole:.2f} s; "
             f"detector share ≈ {2 * detector / whole:.0%} of it"
         )
+        record("detector", size=n, figure=detector, reference=floor, detail=f"{2 * detector / whole:.0%} of the open with --gold")
 
 
 if __name__ == "__main__":

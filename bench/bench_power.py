@@ -25,6 +25,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from headlines import record  # noqa: E402 - beside this script
+
 from ragtui.core.comparing.power import POWER, metric_power  # noqa: E402
 from ragtui.core.comparing.stats import paired_bootstrap_ci  # noqa: E402
 
@@ -105,8 +108,13 @@ def drop_detectable_at(remake, binary: bool, n: int, rng: np.random.Generator) -
     return high
 
 
+def standard_error(power: float, reps: int) -> float:
+    """The Monte Carlo standard error of a share detected over `reps` comparisons."""
+    return math.sqrt(power * (1 - power) / reps)
+
+
 def line(label: str, n: int, power: float, reps: int, seconds: float) -> None:
-    se = math.sqrt(power * (1 - power) / reps)
+    se = standard_error(power, reps)
     print(f"  {label:<36} n = {n:>5,}  achieved {power:6.1%} ± {se:.1%}  (nominal {POWER:.0%}; {reps} runs, {seconds:.1f} s)")
 
 
@@ -141,6 +149,8 @@ def main() -> None:
         start = time.perf_counter()
         achieved = achieved_power(population, n_needed, args.reps, args.resamples, rng)
         line(f"at n_needed for {max_drop * 100:g} pts", n_needed, achieved, args.reps, time.perf_counter() - start)
+        record("power_binary" if binary else "power_faithfulness", figure=achieved, reference=POWER,
+               detail=f"± {standard_error(achieved, args.reps):.1%} over {args.reps:,} seeded comparisons of {n_needed:,}")
         # The mde of a smaller comparison, checked on a population whose true drop is that mde.
         n_small = 120  # the bundled sample's size
         mde = drop_detectable_at(remake, binary, n_small, rng)

@@ -40,6 +40,7 @@ sys.path.insert(0, str(REPO))
 import yaml  # noqa: E402
 
 from bench.bench_judge import transport_baseline  # noqa: E402
+from bench.headlines import record  # noqa: E402
 from ragtui.core.loading.config import Config  # noqa: E402
 from ragtui.core.running.callables import CallableSystem, LoadedFunction  # noqa: E402
 from ragtui.core.running.endpoint import EndpointSystem  # noqa: E402
@@ -188,8 +189,9 @@ def main() -> None:
         print(f"  ragtui run, whole command: {spread(whole, ideal)}; with loading the gold set and writing the file")
         print(f"  bare httpx, same server:   {spread(baseline, ideal)}; httpx's AsyncClient.post, one pool of {options.concurrency}")
         print(f"  minimal client, same:      {spread(minimal, ideal)}; what the server and the machine allow")
+        by_run: dict[str, list[float]] = {}
         for name, reference in (("bare httpx", baseline), ("the minimal client", minimal)):
-            ratios = [ask / other for ask, other in zip(asking, reference)]
+            ratios = by_run[name] = [ask / other for ask, other in zip(asking, reference)]
             print(f"  ragtui asking / {name}, run by run: median {statistics.median(ratios):.1%} (range {min(ratios):.1%}…{max(ratios):.1%})")
         print(f"  client CPU per question (this process): ragtui run, whole command {cpu_spread(ragtui_cpu)}; bare httpx {cpu_spread(bare_cpu)}; minimal client {cpu_spread(minimal_cpu)}")
         bare, through = callable_overhead(gold, folder, options.questions)
@@ -197,6 +199,12 @@ def main() -> None:
             f"callable: a bare loop {bare * 1000:.3f} ms/question, ragtui run --system -j 1 {through * 1000:.3f} ms/question: "
             f"+{(through - bare) * 1000:.3f} ms per question (goal ≤ 1 ms; gold set loading and metadata included)"
         )
+        ratios = by_run["the minimal client"]
+        record("run_endpoint", size=options.questions, figure=statistics.median(asking) / ideal,
+               reference=statistics.median(minimal) / ideal, ratio=statistics.median(ratios),
+               detail=f"runs {min(ratios):.2f}–{max(ratios):.2f}×; bare httpx {statistics.median(baseline) / ideal:.1%}; "
+                      f"-j {options.concurrency}, {options.latency * 1000:.0f} ms a request")
+        record("run_system", size=options.questions, figure=(through - bare) * 1000, reference=bare * 1000)
     print("load average (1, 5, 15 min) after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 

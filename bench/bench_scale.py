@@ -6,23 +6,24 @@ OUT/cache (emptied before each cold measurement), never in the user's.
 
     python bench/bench_scale.py [--sizes 100000,1000000] [--out bench/out] [--repeat 5]
 
-Rows, for each size N (two runs of N questions, 20 passages each, from make_runs.py):
+Rows, for each size N (two runs of N questions, 20 passages each, from make_runs.py, and a
+JSONL gold set of the same questions that every report and app open is given with --gold):
   - polars' bare read of both JSONL files (`pl.read_ndjson`): the peer;
-  - `ragtui report A B --format json` with `--no-cache`, cold (cache written) and warm;
-  - the app's first dashboard paint, cold and warm, and its peak memory (texts on demand).
+  - `ragtui report A B --gold G --format json` with `--no-cache`, cold (cache written) and warm;
+  - the app's first dashboard paint, cold (up to --full-up-to) and warm, and its peak
+    memory (texts on demand).
 And on the bundled sample, opened for the first time (nothing cached): the dashboard with
 its values, and its intervals, against the import floor (polars, textual, yaml and numpy
 imported in a fresh process, in the same rounds), in wall time and in CPU seconds, and the
 CPU seconds of each step of that start done in turn by one process. The children keep
-bytecode caches in OUT/pycache, as after an install. `--markdown` also prints
-the README's table rows.
+bytecode caches in OUT/pycache, as after an install. The headline figures also go to
+`make bench`'s table (headlines.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -34,6 +35,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO))  # this checkout's ragtui, not an installed one (children: PYTHONPATH in main)
+
+from headlines import machine, record, record_rounds  # noqa: E402 - beside this script
 
 _FLOOR = "import polars, textual, yaml, numpy"
 # `import textual` is the package alone; any Textual app needs `textual.app` before it draws.
@@ -96,72 +99,52 @@ def first_paint(files: dict[str, Path | None], env: dict[str, str], mode: str = 
         os.environ.update(saved)
 
 
-def machine() -> str:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3
-    load = os.getloadavg()[0]
-    import polars
-    import textual
-
-    return (f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GB, Python {platform.python_version()}, polars {polars.__version__}, "
-            f"textual {textual.__version__}; load average {load:.1f} at start; ragtui from {REPO}")
-
-
-def scale(n: int, out: Path, env: dict[str, str], cache: Path, rows: list[str], full: bool) -> None:
-    """The rows for 2 × n questions; without `full`, the no-cache report and the app's cold
-    open are left out (at 1,000,000 each costs many minutes on a 2-core machine)."""
-    from make_runs import write
+def scale(n: int, out: Path, env: dict[str, str], cache: Path, full: bool) -> None:
+    """The figures for 2 × n questions, opened with a gold set of the same questions; without
+    `full`, the app's cold open is left out (at 1,000,000 it costs many minutes on a 2-core
+    machine)."""
+    from make_runs import gold_file, write
 
     subprocess.run([sys.executable, str(HERE / "make_runs.py"), str(n), str(out), "--no-parquet"], check=True)
     paths = write(n, out, parquet=False)
     a, b = str(paths["a_jsonl"]), str(paths["b_jsonl"])
+    gold = gold_file(paths["a_jsonl"], out / f"gold_{n}.jsonl")
     python = sys.executable
     # The whole file, metadata line included (one extra row): polars' plainest read.
     read_both = f"import polars as pl\nfor path in {[a, b]!r}:\n    pl.read_ndjson(path)\n"
-    report = [python, "-m", "ragtui", "report", a, b, "--format", "json"]
-    files = {"a": paths["a_jsonl"], "b": paths["b_jsonl"], "gold": None, "config": None}
-    print(f"2 × {n:,} questions (JSONL, {paths['a_jsonl'].stat().st_size / 1e9:.2f} GB each):", flush=True)
+    report = [python, "-m", "ragtui", "report", a, b, "--gold", str(gold), "--format", "json"]
+    files = {"a": paths["a_jsonl"], "b": paths["b_jsonl"], "gold": gold, "config": None}
+    print(f"2 × {n:,} questions (JSONL, {paths['a_jsonl'].stat().st_size / 1e9:.2f} GB each), with --gold:", flush=True)
     peer_s, peer_mb = timed([python, "-c", read_both], env)
     line("polars' bare read of both files", peer_s, peer_mb, "(the peer)")
-    if full:
-        plain_s, plain_mb = timed([*report, "--no-cache"], env)
-        line("report --no-cache", plain_s, plain_mb, f"= {plain_s / peer_s:.2f}× polars' time, {plain_mb / peer_mb:.2f}× its memory")
+    plain_s, plain_mb = timed([*report, "--no-cache"], env)
+    line("report --no-cache", plain_s, plain_mb, f"= {plain_s / peer_s:.2f}× polars' time, {plain_mb / peer_mb:.2f}× its memory")
+    record("report_no_cache", size=n, figure=plain_s, reference=peer_s)
+    record("report_memory", size=n, figure=plain_mb, reference=peer_mb)
     shutil.rmtree(cache, ignore_errors=True)
     cold_s, cold_mb = timed(report, env)
     line("report, empty cache (writes it)", cold_s, cold_mb, f"= {cold_s / peer_s:.2f}× polars' time, {cold_mb / peer_mb:.2f}× its memory")
     warm_s, warm_mb = timed(report, env)
     line("report again, from the cache", warm_s, warm_mb, f"= {warm_s / cold_s:.0%} of the first")
-    rows.append(f"| `report`, 2 × {n:,} (JSONL), first open (writes the cache) | {cold_s:.1f} s, peak {cold_mb:,.0f} MB = "
-                f"{cold_s / peer_s:.2f}× / {cold_mb / peer_mb:.2f}× polars' bare read ({peer_s:.1f} s, {peer_mb:,.0f} MB) | ≤ 1.3× / ≤ 1.5× |")
+    record("report", size=n, figure=warm_s, reference=cold_s)
     if full:
-        rows.append(f"| `report --no-cache`, 2 × {n:,} | {plain_s:.1f} s, peak {plain_mb:,.0f} MB = {plain_s / peer_s:.2f}× / "
-                    f"{plain_mb / peer_mb:.2f}× polars | |")
         shutil.rmtree(cache, ignore_errors=True)
         app_cold = first_paint(files, env)
         line("app first paint, empty cache", app_cold["first_paint_s"], app_cold["peak_mb"],
              f"= {app_cold['peak_mb'] / cold_mb:.2f}× the report's memory")
-        rows.append(f"| app peak memory, 2 × {n:,}, first open (texts on demand) | {app_cold['peak_mb']:,.0f} MB = "
-                    f"{app_cold['peak_mb'] / cold_mb:.2f}× the report's | ≤ 1.5× |")
+        record("app_memory", size=n, figure=app_cold["peak_mb"], reference=cold_mb)
     app_warm = first_paint(files, env)  # the runs from the run cache
     line("app reopen, dashboard with values", app_warm["first_paint_s"], app_warm["peak_mb"],
          f"= {app_warm['peak_mb'] / warm_mb:.2f}× the reopened report's memory")
-    rows.append(f"| reopen from the run cache, 2 × {n:,} | `report` {warm_s:.1f} s = {warm_s / cold_s:.0%} of the first ({cold_s:.1f} s); "
-                f"app's dashboard with its values {app_warm['first_paint_s']:.2f} s, peak {app_warm['peak_mb']:,.0f} MB "
-                f"| ≤ 25 %; app < 6 GB at 1,000,000 |")
+    record("app_reopen_memory", size=n, figure=app_warm["peak_mb"], reference=warm_mb,
+           detail=f"its dashboard with values in {app_warm['first_paint_s']:.2f} s")
 
 
 def line(what: str, seconds: float, megabytes: float, note: str) -> None:
     print(f"  {what:<34} {seconds:7.1f} s   peak {megabytes:7,.0f} MB   {note}", flush=True)
 
 
-def sample_paint(env: dict[str, str], cache: Path, repeat: int, rows: list[str]) -> None:
+def sample_paint(env: dict[str, str], cache: Path, repeat: int) -> None:
     """The bundled sample opened for the first time (nothing cached): the dashboard with its
     values, then its intervals, against the import floor measured in the same rounds."""
     from ragtui.cli.tui import sample_inputs
@@ -209,9 +192,10 @@ def sample_paint(env: dict[str, str], cache: Path, repeat: int, rows: list[str])
     for phase, what in PHASES:
         print(f"    {statistics.median(step[phase] for step in steps):5.2f} s  {what}")
     print(f"  load average at the end    {os.getloadavg()[0]:.1f}")
-    rows.append(f"| dashboard with its values, bundled sample, first open (nothing cached) | {value:.2f} s = {value / floor:.2f}× "
-                f"the import floor ({floor:.2f} s); a bare Textual app paints at {hello / floor:.2f}× ({hello:.2f} s) | ≤ 1.5× |")
-    rows.append(f"| its intervals filled in | {interval:.2f} s = {interval / floor:.2f}× the import floor | ≤ 2.5× |")
+    record_rounds("sample_values", size=None, figures=values, references=floors, cpu_figures=values_cpu, cpu_references=floors_cpu,
+                  detail=f"a bare Textual app paints at {hello / floor:.2f}×")
+    record_rounds("sample_intervals", size=None, figures=intervals, references=floors, cpu_figures=intervals_cpu,
+                  cpu_references=floors_cpu)
 
 
 def spread(times: list[float], floors: list[float]) -> str:
@@ -225,8 +209,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--out", default=str(HERE / "out"))
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--markdown", action="store_true", help="also print the README's table rows")
-    parser.add_argument("--full-up-to", type=int, default=100_000, help="larger sizes skip --no-cache and the app's cold open")
+    parser.add_argument("--full-up-to", type=int, default=100_000, help="larger sizes skip the app's cold open")
     args = parser.parse_args()
     out = Path(args.out)
     cache = out / "cache" / "ragtui"
@@ -236,12 +219,9 @@ def main() -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(out / "cache"), "PYTHONPATH": str(REPO), "PYTHONPYCACHEPREFIX": str(out / "pycache")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     print(machine(), flush=True)
-    rows: list[str] = []
-    sample_paint(env, cache, args.repeat, rows)
+    sample_paint(env, cache, args.repeat)
     for n in (int(s) for s in args.sizes.split(",") if s):
-        scale(n, out, env, cache, rows, full=n <= args.full_up_to)
-    if args.markdown:
-        print("\n".join(["", "| what | figure | goal |", "|---|---|---|", *rows]))
+        scale(n, out, env, cache, full=n <= args.full_up_to)
 
 
 if __name__ == "__main__":

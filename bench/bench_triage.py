@@ -9,7 +9,9 @@ output — everything a real terminal session does except the write itself.
 Goals (issue #4): stepping to the next failure (`n`) in under 50 ms at 100,000
 questions; a page of the failure list as fast; memory bounded by the data, not the UI.
 The runs come from bench/make_runs.py (20 passages a question), read from Parquet
-(`--jsonl`: from JSONL, whose texts the question view reads back from each record's line).
+(`--jsonl`: from JSONL, whose texts the question view reads back from each record's line),
+opened with a JSONL gold set of the same questions; the same `n` on the bundled sample
+is the floor.
 
 Goal (issue #13): every key of the question view under 100 ms on a 5,000-sentence
 answer (it was 2.6–6 s for `j`, 14.5 s for `v`), at 80×24 and 160×50. `--long-only`
@@ -49,7 +51,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT.parent))
-from make_runs import write  # noqa: E402
+from headlines import record  # noqa: E402
+from make_runs import gold_file, write  # noqa: E402
 
 from ragtui.core.session import Inputs, load_comparison  # noqa: E402
 
@@ -455,6 +458,29 @@ async def bench_keys_during_diff(comparison, size: tuple[int, int], rounds: int)
     return out
 
 
+def first_paints(pairs: list[tuple[float, float]]) -> float:
+    """The median first paint of a key's presses."""
+    return statistics.median(first for first, _ in pairs)
+
+
+def p95_note(pairs: list[tuple[float, float]]) -> str:
+    """The 95th percentile of a key's first paints, and the number of presses."""
+    firsts = sorted(first for first, _ in pairs)
+    return f"p95 {firsts[min(len(firsts) - 1, int(len(firsts) * 0.95))] * 1000:.0f} ms over {len(firsts)} presses"
+
+
+def hand_over_long_keys(samples, listed, during_diff: dict[str, list[tuple[float, float]]]) -> None:
+    """The long-answer keys at 80×24 for `make bench`'s table, each beside its floor (column 0:
+    a 3-sentence answer; 1: the 5,000-sentence one; 2: the same rewritten throughout)."""
+    for key, column, label in (("long_j", 1, "j next sentence"), ("long_d", 2, "d diff"), ("long_n", 1, COLD_STEP)):
+        record(key, figure=first_paints(samples[column][label]) * 1000, reference=first_paints(samples[0][label]) * 1000)
+    slowest = {column: max(first_paints(listed[column][label]) for label, _ in LIST_KEYS) for column in (0, 1)}
+    record("list_keys", figure=slowest[1] * 1000, reference=slowest[0] * 1000)
+    keys = during_diff["escape, j, k during the diff"]
+    if keys:  # none when the diff ended before the first key
+        record("keys_during_diff", figure=first_paints(keys) * 1000, detail=p95_note(keys))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
@@ -478,6 +504,7 @@ def main() -> None:
     rewritten_long = long_answer_comparison(root / "rewritten", rewrite=True)
     print(f"5,000-sentence answers (one edited in 50, one rewritten throughout): runs written and loaded in {time.perf_counter() - start:5.2f} s")
     columns = (("floor", long, "short"), ("5,000 sentences", long, "long"), ("rewritten", rewritten_long, "long"))
+    at_80_24: tuple[dict, dict] = ({}, {})
     for size in ((80, 24), (160, 50)):
         samples: dict[int, dict[str, list[tuple[float, float]]]] = {index: {} for index in range(len(columns))}
         listed: dict[int, dict[str, list[tuple[float, float]]]] = {index: {} for index in range(len(columns))}
@@ -492,20 +519,25 @@ def main() -> None:
         print_columns(f"\nFailure list at {size[0]}×{size[1]}, the cursor on the question, its rows not read yet, key → paint, median / p95 over "
                       f"{args.rounds} presses (floor: a 3-sentence question; goal: under 100 ms or progress; load average now {os.getloadavg()[0]:.1f})",
                       columns, listed)
+        if size == (80, 24):
+            at_80_24 = (samples, listed)
     bench_gc(args.rounds)
     bench_diff_levels(rewritten_long, long)
     print("\nKeys while a word diff of the rewritten answer runs in the worker (budget lifted), 80×24:")
-    for label, pairs in asyncio.run(bench_keys_during_diff(rewritten_long, (80, 24), args.rounds)).items():
+    during_diff = asyncio.run(bench_keys_during_diff(rewritten_long, (80, 24), args.rounds))
+    for label, pairs in during_diff.items():
         summary(f"{label} (goal: under 100 ms)", pairs)
+    hand_over_long_keys(*at_80_24, during_diff)
     if args.long_only:
         return
 
     kind = "jsonl" if args.jsonl else "parquet"
     print(f"ragtui triage benchmark — {args.size:,} questions (bench/make_runs.py, {kind})")
     paths = write(args.size, args.out)
+    gold = gold_file(paths["a_jsonl"], args.out / f"gold_{args.size}.jsonl")
     start = time.perf_counter()
-    comparison = load_comparison(Inputs(a=paths[f"a_{kind}"], b=paths[f"b_{kind}"]))
-    print(f"  load + compare (the core, for scale)          {time.perf_counter() - start:7.2f} s    peak RSS {rss_mb():,.0f} MB")
+    comparison = load_comparison(Inputs(a=paths[f"a_{kind}"], b=paths[f"b_{kind}"], gold=gold))
+    print(f"  load + compare with --gold (the core, for scale) {time.perf_counter() - start:7.2f} s    peak RSS {rss_mb():,.0f} MB")
     gc.collect()
 
     from ragtui.ui.models.failure_rows import FailureFilter, FailureRows
@@ -525,9 +557,20 @@ def main() -> None:
     failing = rows.ids()
     print(f"  failing in A or B: {len(failing):,}")
 
+    from ragtui.cli.tui import sample_inputs
+
+    bundled = sample_inputs()
+    sample = load_comparison(Inputs(a=bundled["a"], b=bundled["b"], gold=bundled["gold"], config=bundled["config"]))
+    sample_failing = FailureRows(sample).ids()
     for size in ((80, 24), (160, 50)):
         print(f"\nQuestion view, `n` to the next failure, {size[0]}×{size[1]}:")
-        summary("key → repaint", asyncio.run(bench_question_steps(comparison, failing, size, args.steps)))
+        steps = asyncio.run(bench_question_steps(comparison, failing, size, args.steps))
+        summary("key → repaint", steps)
+        floor = asyncio.run(bench_question_steps(sample, sample_failing, size, min(args.steps, len(sample_failing) - 2)))
+        summary("the same on the bundled sample (the floor)", floor)
+        if size == (80, 24):
+            record("next_failure", size=args.size, figure=first_paints(steps) * 1000, reference=first_paints(floor) * 1000,
+                   detail=p95_note(steps))
         print(f"Failure list, {size[0]}×{size[1]}, all {args.size:,} questions:")
         for key, samples in asyncio.run(bench_failure_list(comparison, size, args.steps)).items():
             summary(f"{key} → repaint", samples)

@@ -6,7 +6,8 @@ answer of 1–4 sentences with judge verdicts and a utility score. B is A with s
 retrieval and faithfulness changes, so a comparison has something to find.
 Deterministic (seeded); numbers only matter for timing, not for meaning. Records are
 written as they are made, so 1,000,000 questions (about 1 GB a run) need little memory;
-`--no-parquet` skips the Parquet copies.
+`--no-parquet` skips the Parquet copies. `gold_file` writes a JSONL gold set of a run's
+questions, for the benches that open a comparison with `--gold`.
 """
 
 from __future__ import annotations
@@ -93,6 +94,22 @@ def write(n: int, out: Path, parquet: bool = True) -> dict[str, Path]:
             body = pl.scan_ndjson(jsonl, infer_schema_length=10_000).slice(1).drop("run")
             body.sink_parquet(paths[f"{label}_parquet"], metadata={"ragtui.run": json.dumps(meta)})
     return paths
+
+
+def gold_file(run: Path, gold: Path) -> Path:
+    """A JSONL gold set of the run's questions (id, question, category, gold passages, an
+    expected answer), written once."""
+    if gold.exists() and gold.stat().st_mtime >= run.stat().st_mtime:
+        return gold
+    partial = gold.with_suffix(".partial")
+    with run.open(encoding="utf-8") as source, partial.open("w", encoding="utf-8") as out:
+        next(source)  # the metadata line
+        for line in source:
+            record = json.loads(line)
+            kept = {name: record[name] for name in ("id", "question", "category", "gold_passages")}
+            out.write(json.dumps({**kept, "expected_answer": f"Réponse attendue {record['id']}"}, ensure_ascii=False) + "\n")
+    partial.replace(gold)
+    return gold
 
 
 if __name__ == "__main__":
