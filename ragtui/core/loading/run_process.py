@@ -256,7 +256,9 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
     except InputError as exc:
         return {"problems": exc.problems}
     with os.fdopen(request["carrier"], "wb", closefd=False) as out:
-        run.frame.write_ipc(out, compression="uncompressed")  # the parent reads it at once: no time spent packing
+        # lz4: the carrier is memory, and a lean frame's lists of ids pack 7× (141 MB → 19 MB
+        # at 100,000 questions) for the same CPU seconds written and 0.06 s more read.
+        run.frame.write_ipc(out, compression="lz4")
     return {"meta": run.meta, "warnings": run.warnings, "source_format": run.source_format, "lean": lean, "not_kept": not_kept}
 
 
