@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -187,7 +188,7 @@ def test_a_child_whose_parent_is_gone_stops(tmp_path, write_jsonl, private_run_c
     removes its unfinished entry and ends."""
     path = _run_file(tmp_path / "a.jsonl", 40_000, write_jsonl)
     parent = subprocess.Popen(
-        [os.sys.executable, "-c", (
+        [sys.executable, "-c", (
             "import sys, subprocess\nfrom ragtui.core.loading import run_process\n"
             "from ragtui.core.loading.run_cache import RunCache\nfrom ragtui.core.loading.runs import load_run\n"
             "class Told(subprocess.Popen):\n    def __init__(self, *a, **k):\n        super().__init__(*a, **k)\n"
@@ -248,3 +249,18 @@ def test_a_comparison_opened_with_processes_equals_the_one_opened_in_threads(tmp
         assert_frame_equal(getattr(there, side).questions, getattr(here, side).questions)
     assert_frame_equal(there.status, here.status)
     assert there.metrics == here.metrics and there.runs == here.runs
+
+
+def test_a_child_that_cannot_start_leaves_both_runs_parsed_here_and_the_comparison_says_so(tmp_path, write_jsonl, monkeypatch):
+    a = _run_file(tmp_path / "a.jsonl", 30, write_jsonl)
+    b = write_jsonl(tmp_path / "b.jsonl", {**META, "name": "candidate"}, [_record(i) for i in range(30)])
+    inputs = Inputs(a=a, b=b, detail=False, cache=False)
+    here = load_comparison(inputs, intervals=False)
+    monkeypatch.setattr(run_process.sys, "executable", str(tmp_path / "no-such-python"))
+    there = load_comparison(inputs, intervals=False, processes_from=0)
+    said = [warning for warning in there.warnings if warning not in here.warnings]
+    assert sorted(said) == [
+        f"{path}: cannot start a process to parse it (No such file or directory): parsed in the main process instead" for path in (a, b)
+    ]
+    assert_frame_equal(there.a.questions, here.a.questions)
+    assert_frame_equal(there.status, here.status)
