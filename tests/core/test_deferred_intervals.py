@@ -61,3 +61,28 @@ def test_questions_in_one_run_only_are_left_out_of_the_filled_in_target_readings
     assert full.unpaired["A"]
     filled = with_intervals(load_comparison(inputs, intervals=False))
     assert filled.metrics == full.metrics and filled.categories == full.categories
+
+
+def test_the_grid_drawn_by_two_threads_at_once_has_the_numbers_one_thread_draws():
+    """Whichever thread takes a category or a tag, its cells get the same intervals and p,
+    and the adjustment over the grid the same p-values in the same order."""
+    import threading
+
+    from ragtui.core.comparing.intervals import GridChanges
+
+    pending = load_comparison(Inputs(a=SAMPLE / "baseline.jsonl", b=SAMPLE / "candidate.jsonl", gold=SAMPLE / "gold.yaml", config=SAMPLE / "ragtui.yaml"), intervals=False)
+    assert pending.paired is not None and len(pending.categories) + len(pending.tags) > 2
+    specs = {name: metric.spec for name, metric in pending.metrics.items()}
+
+    def grid() -> GridChanges:
+        return GridChanges(pending.categories, pending.tags, pending.paired, None, specs, pending.config)
+
+    alone = grid()
+    alone.draw()
+    together = grid()
+    helper = threading.Thread(target=together.draw)
+    helper.start()
+    together.draw()
+    helper.join()
+    assert together.adjusted() == alone.adjusted()
+    assert any(cell.p_adjusted is not None for data in alone.adjusted()[0].values() for cell in data.metrics.values())

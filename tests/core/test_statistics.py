@@ -84,3 +84,26 @@ def test_small_and_large_runs_group_their_rows_alike_so_the_draws_do_not_depend_
             patched.setattr(stats, "_SMALL", 0)  # the hash group-by path, whatever the size
             by_group = stats.distinct_rows(values)
         assert np.array_equal(by_sort[0], by_group[0], equal_nan=True) and by_sort[1].tolist() == by_group[1].tolist()
+
+
+@pytest.mark.parametrize("size", [300, 12_000, 40_000])
+def test_a_subset_grouped_from_the_whole_has_the_rows_counts_types_and_layout_of_its_own_grouping(size):
+    """`RowGroups.within(mask)` is `distinct_rows(values[mask])` down to the arrays' dtype and
+    memory order, on either side of the size where distinct_rows changes path, NaN included;
+    a matrix with a −0.0 in it is grouped per subset as before."""
+    from ragtui.core.comparing.stats import RowGroups, distinct_rows
+
+    rng = np.random.default_rng(size)
+    for trial in range(6):
+        values = rng.integers(0, 2 + trial, size=(size, 4)).astype(float)
+        values[rng.random(values.shape) < 0.05 * (trial % 2)] = np.nan
+        if trial == 5:
+            values[::7, 0] = -0.0
+        groups = RowGroups(values)
+        for share in (0.1, 0.3, 0.6, 1.0):
+            mask = rng.random(size) < share
+            for got, own in zip((groups.within(mask), groups.whole), (distinct_rows(values[mask]), distinct_rows(values)), strict=True):
+                for mine, theirs in zip(got, own, strict=True):
+                    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+                    assert mine.flags["C_CONTIGUOUS"] == theirs.flags["C_CONTIGUOUS"] and mine.flags["F_CONTIGUOUS"] == theirs.flags["F_CONTIGUOUS"]
+                    assert np.array_equal(mine, theirs, equal_nan=True)

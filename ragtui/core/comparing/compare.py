@@ -256,8 +256,9 @@ def compare(
         runs={side: summarize_run(evaluation, labels[side], config) for side, evaluation in evaluations.items()},
         status_counts=_status_counts(status),
         intervals_pending=True,
+        paired=paired,
     )
-    return with_intervals(comparison, paired) if intervals else comparison
+    return with_intervals(comparison) if intervals else comparison
 
 
 def relabelled(comparison: Comparison, labels: dict[str, RunLabels] | None = None) -> Comparison:

@@ -11,6 +11,9 @@ such field reads as pending (`Comparison.intervals_pending`) — never as a pass
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -25,6 +28,7 @@ from ragtui.core.comparing.result import NO_READING, CategoryComparison, Compari
 from ragtui.core.comparing.stats import (
     T_INTERVAL_FROM,
     CountDraws,
+    RowGroups,
     bootstrap_p,
     distinct_rows,
     mcnemar_exact_p,
@@ -77,6 +81,7 @@ class PairedChange:
 def paired_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
     confidence: float, *, bootstrap_p_value: bool = False, draws: CountDraws | None = None,
+    rows: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> PairedChange:
     """The interval of Δ and its p-value; clustered when `clusters` is given (comparing/clustered.py).
 
@@ -89,6 +94,8 @@ def paired_change(
     From `stats.T_INTERVAL_FROM` questions on, a Δ whose bootstrap would resample rows (a
     mean of cost or tokens, different on every question: `stats.resamples_rows`) gets the t
     interval of its linearisation and its dual p instead (`clustered.independent_change`).
+    `rows` gives the distinct rows of the columns' `paired_values` when they were grouped
+    beside other subsets of the same questions (`stats.RowGroups`).
     """
     num_a, den_a, num_b, den_b = columns
     both = (den_a > 0) & (den_b > 0)
@@ -102,7 +109,7 @@ def paired_change(
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
         return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
     values = paired_values(num_a, den_a, num_b, den_b)
-    distinct = distinct_rows(values)
+    distinct = distinct_rows(values) if rows is None else rows()
     if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct[0])):
         large = independent_change(num_a, den_a, num_b, den_b)
         if large is None:
@@ -138,18 +145,20 @@ def _columns(frame: pl.DataFrame, spec: MetricSpec) -> tuple[np.ndarray, np.ndar
 
 
 def _paired_interval(
-    metric: MetricComparison, paired: pl.DataFrame, clusters: Clusters | None, config: Config, quantile_draws: QuantileDraws,
+    metric: MetricComparison, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
+    config: Config, quantile_draws: QuantileDraws, rows: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> MetricComparison:
-    """One metric's Δ interval, McNemar p, verdict and power over the paired questions
-    (`quantile_draws`: the resamples latency p50 and p95 share)."""
+    """One metric's Δ interval, McNemar p, verdict and power over the paired questions (its
+    `_columns`; `quantile_draws`: the resamples latency p50 and p95 share; `rows`: as
+    `paired_change` takes them)."""
     spec = metric.spec
     if metric.delta is None:  # nothing measured in a run: nothing to resample or to size
         return replace(metric, intervals_pending=False)
-    num_a, den_a, num_b, den_b = columns = _columns(paired, spec)
+    num_a, den_a, num_b, den_b = columns
     if spec.quantile is not None:  # latency p50/p95: the bootstrap of the quantiles' difference (quantiles.py)
         ci = paired_quantile_ci(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=config.confidence, draws=quantile_draws)
         return replace(metric, ci=ci, p_value=None, verdict=change_verdict(spec, ci, None, config.confidence), intervals_pending=False)
-    change = paired_change(spec, columns, clusters, config.confidence)
+    change = paired_change(spec, columns, clusters, config.confidence, rows=rows)
     if spec.quantity:  # no power in ms or $: max_drop reads as a share of A's value there (compare.py)
         return replace(
             metric, ci=change.ci, p_value=change.p_value, verdict=change_verdict(spec, change.ci, change.p_value, config.confidence),
@@ -166,7 +175,7 @@ def _paired_interval(
 
 def _cell_change(
     spec: MetricSpec, columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], clusters: Clusters | None,
-    confidence: float, draws: CountDraws, quantile_draws: QuantileDraws,
+    confidence: float, draws: CountDraws, quantile_draws: QuantileDraws, rows: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> PairedChange:
     """A grid cell's Δ interval and p: a latency quantile's as the headline has it (the paired
     bootstrap of the quantiles' difference, questions resampled even with documents), and its
@@ -175,7 +184,7 @@ def _cell_change(
         num_a, den_a, num_b, den_b = columns
         ci, p_value = paired_quantile_change(num_a, den_a > 0, num_b, den_b > 0, spec.quantile, confidence=confidence, draws=quantile_draws)
         return PairedChange(ci, p_value)
-    return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws)
+    return paired_change(spec, columns, clusters, confidence, bootstrap_p_value=True, draws=draws, rows=rows)
 
 
 def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | None, confidence: float) -> str:
@@ -186,55 +195,91 @@ def adjusted_verdict(spec: MetricSpec, delta: float | None, p_adjusted: float | 
     return IMPROVED if better else REGRESSED
 
 
-def with_grid_changes(
-    categories: dict[str, CategoryComparison], tags: dict[str, CategoryComparison], paired: pl.DataFrame,
-    clusters: Clusters | None, specs: dict[str, MetricSpec], config: Config,
-) -> tuple[dict[str, CategoryComparison], dict[str, CategoryComparison]]:
+class GridChanges:
     """Every grid cell's Δ interval and p, adjusted over the grid: metrics × categories and
     metrics × tags of the gold set, one family (a question counts in each of its tags).
 
     The headline metrics are a family of their own and keep their unadjusted verdicts.
+    `draw` may run in two threads at once: each takes the next group (a category or a tag)
+    that no thread has taken, until none is left, so the thread done with the headline
+    intervals helps with the grid rather than wait for it. A cell's numbers do not depend
+    on the thread that draws them: each bootstrap is seeded alone, and what `CountDraws` and
+    `QuantileDraws` share between cells are the very draws each cell would make.
     """
-    # Each metric's four columns read once, each group's rows found once: selecting them
-    # per cell from the frame cost more than the cells' bootstraps at 100,000 questions.
-    columns = {name: _columns(paired, spec) for name, spec in specs.items()}
-    labels = paired.get_column("category")
-    masks = {("category", category): (labels == category).to_numpy() for category in categories}
-    if tags:
-        in_tag = paired.get_column("tags")
-        masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
-    groups = {("category", name): data for name, data in categories.items()} | {("tag", name): data for name, data in tags.items()}
-    draws = CountDraws()
-    quantile_draws = QuantileDraws(spec.quantile for spec in specs.values() if spec.quantile is not None)
-    changes: dict[tuple[tuple[str, str], str], PairedChange] = {}
-    for group, data in groups.items():
-        mask = masks[group]
-        part_clusters = Clusters(clusters.index[mask], clusters.count) if clusters is not None else None
-        for name, cell in data.metrics.items():
-            if cell.delta is None:
-                continue
-            part = tuple(column[mask] for column in columns[name])
-            changes[(group, name)] = _cell_change(
-                specs[name], (part[0], part[1], part[2], part[3]), part_clusters, config.confidence, draws, quantile_draws,
-            )
-    tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
-    adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
-    out: dict[tuple[str, str], CategoryComparison] = {}
-    for group, data in groups.items():
-        cells = {}
-        for name, cell in data.metrics.items():
-            change = changes.get((group, name))
-            if change is None:
-                cells[name] = cell
-                continue
-            p_adjusted = adjusted.get((group, name))
-            cells[name] = replace(
-                cell, ci=change.ci, p_value=change.p_value, p_adjusted=p_adjusted,
-                verdict=adjusted_verdict(specs[name], cell.delta, p_adjusted, config.confidence),
-                clusters=change.clusters, design_effect=change.design_effect, t_interval=change.t_interval,
-            )
-        out[group] = replace(data, metrics=cells)
-    return {name: out[("category", name)] for name in categories}, {name: out[("tag", name)] for name in tags}
+
+    def __init__(
+        self, categories: dict[str, CategoryComparison], tags: dict[str, CategoryComparison], paired: pl.DataFrame,
+        clusters: Clusters | None, specs: dict[str, MetricSpec], config: Config,
+    ) -> None:
+        self._categories, self._tags, self._clusters, self._specs, self._config = categories, tags, clusters, specs, config
+        # Each metric's four columns read once, each group's rows found once: selecting them
+        # per cell from the frame cost more than the cells' bootstraps at 100,000 questions.
+        self.columns = {name: _columns(paired, spec) for name, spec in specs.items()}
+        labels = paired.get_column("category")
+        self._masks = {("category", category): (labels == category).to_numpy() for category in categories}
+        if tags:
+            in_tag = paired.get_column("tags")
+            self._masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
+        self._groups = {("category", name): data for name, data in categories.items()} | {("tag", name): data for name, data in tags.items()}
+        self._untaken = list(reversed(self._groups))
+        self._lock = threading.Lock()
+        self._draws = CountDraws()
+        self._quantile_draws = QuantileDraws(spec.quantile for spec in specs.values() if spec.quantile is not None)
+        self._changes: dict[tuple[tuple[str, str], str], PairedChange] = {}
+        self._row_groups: dict[str, RowGroups] = {}
+        self._grouping = threading.Lock()
+
+    def distinct_rows(self, name: str, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """`stats.distinct_rows` of metric `name`'s paired values, over every question or
+        those of `mask`: the questions grouped once for the headline and every cell."""
+        with self._grouping:
+            groups = self._row_groups.get(name)
+            if groups is None:
+                groups = self._row_groups[name] = RowGroups(paired_values(*self.columns[name]))
+        return groups.whole if mask is None else groups.within(mask)
+
+    def draw(self) -> None:
+        """Each cell's interval and p, group after group, until every group is taken."""
+        confidence = self._config.confidence
+        while True:
+            with self._lock:
+                if not self._untaken:
+                    return
+                group = self._untaken.pop()
+            mask = self._masks[group]
+            clusters = Clusters(self._clusters.index[mask], self._clusters.count) if self._clusters is not None else None
+            for name, cell in self._groups[group].metrics.items():
+                if cell.delta is None:
+                    continue
+                part = tuple(column[mask] for column in self.columns[name])
+                self._changes[(group, name)] = _cell_change(
+                    self._specs[name], (part[0], part[1], part[2], part[3]), clusters, confidence, self._draws, self._quantile_draws,
+                    functools.partial(self.distinct_rows, name, mask),
+                )
+
+    def adjusted(self) -> tuple[dict[str, CategoryComparison], dict[str, CategoryComparison]]:
+        """The categories and tags with every cell's change, its adjusted p and verdict (after `draw`)."""
+        config = self._config
+        # In the grid's order, whichever thread drew each cell.
+        changes = {(group, name): self._changes[(group, name)] for group, data in self._groups.items() for name in data.metrics if (group, name) in self._changes}
+        tested = [(key, change.p_value) for key, change in changes.items() if change.p_value is not None]
+        adjusted = dict(zip([key for key, _ in tested], adjust_p_values([p for _, p in tested], config.multiple_testing), strict=True))
+        out: dict[tuple[str, str], CategoryComparison] = {}
+        for group, data in self._groups.items():
+            cells = {}
+            for name, cell in data.metrics.items():
+                change = changes.get((group, name))
+                if change is None:
+                    cells[name] = cell
+                    continue
+                p_adjusted = adjusted.get((group, name))
+                cells[name] = replace(
+                    cell, ci=change.ci, p_value=change.p_value, p_adjusted=p_adjusted,
+                    verdict=adjusted_verdict(self._specs[name], cell.delta, p_adjusted, config.confidence),
+                    clusters=change.clusters, design_effect=change.design_effect, t_interval=change.t_interval,
+                )
+            out[group] = replace(data, metrics=cells)
+        return {name: out[("category", name)] for name in self._categories}, {name: out[("tag", name)] for name in self._tags}
 
 
 def paired_clusters(comparison: Comparison, paired: pl.DataFrame) -> Clusters | None:
@@ -268,17 +313,19 @@ def with_targets(
     return metrics, categories
 
 
-def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -> Comparison:
+def with_intervals(comparison: Comparison) -> Comparison:
     """The comparison with its intervals, verdicts, target readings and power filled in.
 
     With two runs, the headline metrics' intervals and the target readings are computed in
-    this thread while the category grid's are computed in another: numpy draws the
-    bootstrap counts without the GIL, so the two halves use both cores. Every bootstrap
-    has its own seeded generator, so the numbers are those of one thread.
+    this thread while the category grid's are computed in another, which this one joins
+    once its own are done: numpy draws the bootstrap counts without the GIL, so the two
+    halves use both cores. Every bootstrap has its own seeded generator, so the numbers
+    are those of one thread.
 
     Args:
         comparison: What `compare(..., intervals=False)` returned (a complete one is returned as is).
-        paired: A and B side by side (`compare`'s own frame); rebuilt from the runs when None.
+            Its A and B side by side (`Comparison.paired`) are resampled, or rebuilt from the runs
+            when it has none; the result keeps none.
     """
     if not comparison.intervals_pending:
         return comparison
@@ -286,7 +333,7 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
     if b is None:
         metrics, categories = with_targets(comparison.metrics, comparison.categories, target_readings({"A": a}, config))
         return replace(comparison, metrics=metrics, categories=categories, intervals_pending=False)
-    both = paired if paired is not None else paired_frame(a, b)
+    both = comparison.paired if comparison.paired is not None else paired_frame(a, b)
     clusters = paired_clusters(comparison, both)
     specs = {name: metric.spec for name, metric in comparison.metrics.items()}
     # Each run's target verdict is read over the paired questions too: the value it judges is the paired one.
@@ -295,16 +342,22 @@ def with_intervals(comparison: Comparison, paired: pl.DataFrame | None = None) -
         label: replace(run, questions=run.questions.join(ids, on="id", how="semi")) if comparison.unpaired.get(label) else run
         for label, run in (("A", a), ("B", b))
     }
-    # The grid's cells cost about as much as the headline metrics and the target readings
-    # together (0.31 s against 0.19 + 0.07 s of CPU on the sample): one thread each.
+    # The grid's cells cost more than the headline metrics and the target readings together
+    # (1.1 s against 0.6 + 0.15 s of CPU at 100,000 questions): a thread draws the grid while
+    # this one draws the headline, then takes the grid's groups left (`GridChanges`).
     quantile_draws = QuantileDraws(spec.quantile for spec in specs.values() if spec.quantile is not None)
-    (metrics, readings), (categories, tags) = side_by_side(
-        lambda: (
-            {name: _paired_interval(metric, both, clusters, config, quantile_draws) for name, metric in comparison.metrics.items()},
-            target_readings(runs, config),
-        ),
-        lambda: with_grid_changes(comparison.categories, comparison.tags, both, clusters, specs, config),
-        name="ragtui-grid-intervals",
-    )
+    grid = GridChanges(comparison.categories, comparison.tags, both, clusters, specs, config)
+
+    def headline() -> tuple[dict[str, MetricComparison], dict[str, tuple[dict[str, TargetReading], dict[str, dict[str, TargetReading]]]]]:
+        metrics = {
+            name: _paired_interval(metric, grid.columns[name], clusters, config, quantile_draws, functools.partial(grid.distinct_rows, name))
+            for name, metric in comparison.metrics.items()
+        }
+        readings = target_readings(runs, config)
+        grid.draw()
+        return metrics, readings
+
+    (metrics, readings), _ = side_by_side(headline, grid.draw, name="ragtui-grid-intervals")
+    categories, tags = grid.adjusted()
     metrics, categories = with_targets(metrics, categories, readings)
-    return replace(comparison, metrics=metrics, categories=categories, tags=tags, intervals_pending=False)
+    return replace(comparison, metrics=metrics, categories=categories, tags=tags, intervals_pending=False, paired=None)

@@ -158,6 +158,9 @@ class Comparison:
     intervals_pending: bool = False
     # The same as `categories`, per tag of the gold set (`tags: [acronyme, …]`); a question counts in each of its tags.
     tags: dict[str, CategoryComparison] = field(default_factory=dict)
+    # A and B side by side (`pairing.paired_frame`), kept while the intervals are pending for
+    # `with_intervals` to resample (the app fills them in later), and let go once they are in.
+    paired: pl.DataFrame | None = field(default=None, repr=False, compare=False)
 
     @property
     def k(self) -> int:

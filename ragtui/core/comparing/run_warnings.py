@@ -4,6 +4,7 @@ changed between the runs, a judge of the generator's family, answers that addres
 from __future__ import annotations
 
 from ragtui.core.measuring.evaluate import Evaluation
+from ragtui.core.side_by_side import side_by_side
 
 
 def unpaired_warning(unpaired: dict[str, list[str]]) -> str | None:
@@ -37,8 +38,11 @@ def judge_change_warning(a: Evaluation, b: Evaluation) -> str | None:
 
 
 def judge_directed_warning(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
-    """B addresses the judge more than A: its faithfulness may have been talked up."""
-    in_a, in_b = a.judge_directed["questions"], b.judge_directed["questions"]
+    """B addresses the judge more than A: its faithfulness may have been talked up.
+
+    Each run's flags are read side by side: polars scans the texts without the GIL."""
+    flags_a, flags_b = side_by_side(lambda: a.judge_directed, lambda: b.judge_directed, name="ragtui-judge-directed")
+    in_a, in_b = flags_a["questions"], flags_b["questions"]
     if in_b <= in_a:
         return ()
     return (

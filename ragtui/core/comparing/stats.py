@@ -64,13 +64,69 @@ def distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _distinct_rows_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`distinct_rows` by a sort: rows in ascending order column by column, NaN last and
     all NaN alike (as polars groups and sorts them)."""
+    rows, counts, _ = _grouped_sorted(values)
+    return rows, counts
+
+
+def _grouped_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_distinct_rows_sorted`, and each row's place among the distinct rows."""
     if len(values) == 0:
-        return values.reshape(0, values.shape[1]), np.zeros(0, dtype=np.int64)
-    ordered = values[np.lexsort(values.T[::-1])]
+        return values.reshape(0, values.shape[1]), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.intp)
+    order = np.lexsort(values.T[::-1])
+    ordered = values[order]
     same = (ordered[1:] == ordered[:-1]) | (np.isnan(ordered[1:]) & np.isnan(ordered[:-1]))
-    starts = np.concatenate(([0], np.flatnonzero(~same.all(axis=1)) + 1))
+    new_row = ~same.all(axis=1)
+    starts = np.concatenate(([0], np.flatnonzero(new_row) + 1))
     counts = np.diff(np.append(starts, len(ordered)))
-    return ordered[starts], counts
+    codes = np.empty(len(values), dtype=np.intp)
+    codes[order] = np.concatenate(([0], np.cumsum(new_row)))
+    return ordered[starts], counts, codes
+
+
+def _grouped_polars(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`distinct_rows`' group-by, and each row's place among the distinct rows."""
+    import polars as pl
+
+    frame = pl.DataFrame(values, schema=[f"c{i}" for i in range(values.shape[1])], orient="row")
+    grouped = frame.lazy().with_row_index("row").group_by(frame.columns).agg("row").sort(frame.columns).collect()
+    members = grouped.get_column("row")
+    counts = members.list.len().to_numpy()
+    codes = np.empty(len(values), dtype=np.intp)
+    codes[members.explode().to_numpy()] = np.repeat(np.arange(len(counts)), counts)
+    return grouped.drop("row").to_numpy(), counts, codes
+
+
+class RowGroups:
+    """`distinct_rows` of a matrix and of any subset of its rows, the matrix grouped once.
+
+    A subset's distinct rows are the whole's that it holds, in the same order (the sort is
+    one total order), each counted over the subset: one `bincount` of each row's group
+    instead of a group-by per subset — a metric's rows are grouped once for the headline
+    interval and every cell of the category grid. Each subset's arrays are laid out and
+    typed as `distinct_rows` gives them (its polars path: column-major, counts as UInt32),
+    so the products drawn from them are the same to the bit. A matrix holding a −0.0 groups
+    each subset afresh: a group's row is its first member's, which a subset may not hold.
+    """
+
+    def __init__(self, values: np.ndarray) -> None:
+        self._values = values
+        self._codes: np.ndarray | None = None
+        if bool(np.any((values == 0) & np.signbit(values))):
+            self.whole = distinct_rows(values)
+            return
+        rows, counts, self._codes = _grouped_sorted(values) if len(values) <= _SMALL else _grouped_polars(values)
+        self.whole = (rows, counts)
+
+    def within(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`distinct_rows(values[mask])`, from the whole's groups."""
+        if self._codes is None:
+            return distinct_rows(self._values[mask])
+        rows = self.whole[0]
+        counts = np.bincount(self._codes[mask], minlength=len(rows))
+        held = counts > 0
+        if int(counts.sum()) <= _SMALL:
+            return np.ascontiguousarray(rows[held]), counts[held]
+        return np.asfortranarray(rows[held]), counts[held].astype(np.uint32)
 
 
 def multinomial_counts(rng: np.random.Generator, n: int, shares: np.ndarray, size: int) -> np.ndarray:

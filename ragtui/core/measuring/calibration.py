@@ -115,11 +115,11 @@ def calibrate(questions: pl.DataFrame, labels: RunLabels | None = None, *, confi
         confidence: of the bias intervals.
     """
     labels = labels if labels is not None else from_run("", questions)
-    sentences = labelled_sentences(questions, labels)
-    utility = labelled_utility(questions, labels)
     total = labels.count()
     if total == 0 and not labels.misaligned:
-        return None
+        return None  # before every judged sentence is unfolded to be matched with none
+    sentences = labelled_sentences(questions, labels)
+    utility = labelled_utility(questions, labels)
     diff = (utility.get_column("judge") - utility.get_column("human")).abs()
     sampled = sentences.filter(pl.col("sampled"))
     sampled_utility = utility.filter(pl.col("sampled"))

@@ -43,6 +43,9 @@ SCALE = {"faithfulness": 1.0, "utility": 4.0}
 def _split(units: pl.DataFrame, labelled: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(units with a person's value `human`, units without) — `labelled` is id(, sentence), human."""
     keys = [c for c in ("id", "sentence") if c in labelled.columns]
+    if labelled.height == 0:  # no sampled label (most runs): no join of every unit with nothing
+        joined = units.with_columns(pl.lit(None, dtype=labelled.schema["human"]).alias("human"))
+        return joined.clear(), joined
     joined = units.join(labelled, on=keys, how="left")
     return joined.filter(pl.col("human").is_not_null()), joined.filter(pl.col("human").is_null())
 
@@ -72,6 +75,8 @@ def _estimate(with_label: pl.DataFrame, without: pl.DataFrame, metric: str, conf
 def _sampled_faithfulness(units: pl.DataFrame, labels: RunLabels) -> tuple[pl.DataFrame, int]:
     """Sampled sentence labels of the answers labelled in full, and how many are partly labelled."""
     frame = labels.sentence_frame().filter(pl.col("sampled")).select("id", "sentence", "human")
+    if frame.height == 0:
+        return frame, 0
     on_units = units.join(frame, on=["id", "sentence"], how="inner")
     sizes = units.group_by("id").len("size")
     done = on_units.group_by("id").len("have").join(sizes, on="id")

@@ -8,7 +8,6 @@ runs (`compare`) are computed from these columns only.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -51,12 +50,20 @@ class Evaluation:
     # What named the questions' documents (measuring/clusters.py); empty: each question stands alone.
     clustered_by: tuple[str, ...] = ()
 
-    @functools.cached_property
+    @property
     def judge_directed(self) -> RunFlags:
-        """What addresses the judge in this run (judge_directed.py): counts and question ids."""
-        from ragtui.core.judge_directed import run_flags
+        """What addresses the judge in this run (judge_directed.py): counts and question ids.
 
-        return run_flags(self.questions)
+        Read once per evaluation, in its own `__dict__` rather than by `functools.cached_property`,
+        whose lock Python 3.11 shares between every instance: A's and B's are read at once
+        (`run_warnings.judge_directed_warning`), each a scan of every answer and passage.
+        """
+        flags = self.__dict__.get("_judge_directed")
+        if flags is None:
+            from ragtui.core.judge_directed import run_flags
+
+            flags = self.__dict__["_judge_directed"] = run_flags(self.questions)
+        return flags
 
     @property
     def missing_ids(self) -> list[str]:
