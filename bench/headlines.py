@@ -134,7 +134,7 @@ HEADLINES: tuple[Headline, ...] = (
              "s", _at_most(1.5), sizes=(100_000,)),
     Headline("both_runs", "both runs loaded side by side (two threads), 2 × {size}", "each run loaded alone, summed",
              "s", _at_most(0.7), sizes=(100_000,)),
-    Headline("both_processes", "both runs loaded in two processes (frames back as Arrow IPC), 2 × {size}",
+    Headline("both_processes", "both runs loaded in two processes (`run_process.py`), 2 × {size}",
              "each run loaded alone, summed", "s", _at_most(0.7), sizes=(100_000,)),
     Headline("open_no_cache", "comparison opened with `--gold`, no cache, no intervals, 2 × {size}", _RUN_READ,
              "s", _at_most(1.3), sizes=(100_000,)),

@@ -16,6 +16,7 @@ from ragtui.core.loading.labels import load_labels
 from ragtui.core.loading.remote import RemoteLocation
 from ragtui.core.loading.run import Run
 from ragtui.core.loading.run_cache import RunCache
+from ragtui.core.loading.run_process import PROCESSES_FROM_BYTES, ProcessParse, worth_processes
 from ragtui.core.loading.runs import load_run, needs_no_gold
 from ragtui.core.loading.schema import UNCATEGORIZED
 from ragtui.core.measuring.evaluate import Evaluation, evaluate
@@ -35,13 +36,21 @@ def resolve_k(cli_k: int | None, config: Config, run: Run) -> int:
 
 
 def _load_runs(
-    inputs: Inputs, questions: dict[str, str] | None, categories: frozenset[str], problems: list, cache: RunCache | None
+    inputs: Inputs,
+    questions: dict[str, str] | None,
+    categories: frozenset[str],
+    problems: list,
+    cache: RunCache | None,
+    processes: ProcessParse | None,
 ) -> tuple[Run | None, Run | None]:
-    """Both runs, read side by side; each run's problems are collected, A's first."""
+    """Both runs, read side by side — each parsed in a process of its own with `processes`;
+    each run's problems are collected, A's first."""
 
     def load(path, variant):
         try:
-            run = load_run(path, inputs.fmt, questions, detail=inputs.detail, variant=variant, gold_categories=categories, cache=cache)
+            run = load_run(
+                path, inputs.fmt, questions, detail=inputs.detail, variant=variant, gold_categories=categories, cache=cache, parse=processes
+            )
             return run, []
         except InputError as exc:
             return None, exc.problems
@@ -56,12 +65,14 @@ def _load_runs(
     return run_a, run_b
 
 
-def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
+def load_comparison(inputs: Inputs, *, intervals: bool = True, processes_from: int = PROCESSES_FROM_BYTES) -> Comparison:
     """Load, validate, measure and compare; raises InputError on unusable input.
 
     Every input is read before giving up, so one error lists the problems of the config,
     the gold set and both runs together. `intervals=False` leaves the bootstrap intervals
     and what they decide pending (`comparing.intervals.with_intervals` fills them in).
+    Two native JSONL runs of at least `processes_from` bytes each are parsed in two
+    processes (loading/run_process.py).
     """
     problems: list = []
 
@@ -76,18 +87,19 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     corpus = attempt(load_corpus, inputs.corpus) if inputs.corpus is not None else None
     documents = {pid: p.document for pid, p in corpus.passages.items() if p.document is not None} if corpus is not None else None
     cache = RunCache.default() if inputs.cache else None
+    processes = ProcessParse() if worth_processes((inputs.a, inputs.b), processes_from) else None
     if inputs.gold and all(needs_no_gold(run, inputs.fmt) for run in (inputs.a, inputs.b) if run is not None):
         # Native runs load the same without the gold set: it is read beside them.
         run_problems: list = []
         (gold, gold_problems, gold_notes), (run_a, run_b) = side_by_side(
-            lambda: _read_gold(inputs), lambda: _load_runs(inputs, None, frozenset(), run_problems, cache), name="ragtui-runs"
+            lambda: _read_gold(inputs), lambda: _load_runs(inputs, None, frozenset(), run_problems, cache, processes), name="ragtui-runs"
         )
         problems += gold_problems + run_problems
     else:
         gold, gold_problems, gold_notes = _read_gold(inputs)
         problems += gold_problems
         questions = gold.question_index() if gold is not None else None
-        run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache)
+        run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache, processes)
     if problems:
         raise InputError(problems)
     assert run_a is not None  # no problem means run A loaded
@@ -114,11 +126,12 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True) -> Comparison:
     # The gold edits applied, labels cut short, stale or for other runs, then what the run cache did: said in every view.
     notes = (*gold_notes, *dict.fromkeys(warning for side in labels.values() for warning in side.warnings()))
     notes += tuple(cache.notes) if cache is not None else ()
+    notes += tuple(processes.notes) if processes is not None else ()
     if cache is not None and cache.settle():
         # A run served from its cache entry failed the whole-file check made meanwhile (a
         # rewrite that kept its size, times and sampled blocks): that entry is gone, so
         # this second load parses the file.
-        return load_comparison(inputs, intervals=intervals)
+        return load_comparison(inputs, intervals=intervals, processes_from=processes_from)
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
@@ -18,7 +19,7 @@ from ragtui.core.loading.run import Run, frame_from_raw, parse_meta
 from ragtui.core.loading.schema import without_detail
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ragtui.core.loading.run_cache import EntryWriter, RunCache
+    from ragtui.core.loading.run_cache import CacheEntry, EntryWriter, RunCache
 
 def check_run(
     path: str | Path,
@@ -97,6 +98,20 @@ def _read_raw(
     return read_raw_run(path)
 
 
+class Parsed(NamedTuple):
+    """A run file parsed: the run, whether its frame is lean (its texts went to a cache
+    entry), and why the entry was not kept (None when it was, or when there was none)."""
+
+    run: Run
+    lean: bool
+    not_kept: str | None
+
+
+# How a run file is parsed once no cache entry serves it: `parse_run` in this process, or
+# `run_process.ProcessParse` in a process of its own. Its arguments are `parse_run`'s.
+Parse = Callable[[Path, str, "dict[str, str] | None", bool, "int | None", "frozenset[str] | None", "CacheEntry | None"], Parsed]
+
+
 def load_run(
     path: str | Path | RemoteLocation,
     fmt: str | None = None,
@@ -106,6 +121,7 @@ def load_run(
     variant: int | None = None,
     gold_categories: frozenset[str] | None = None,
     cache: RunCache | None = None,
+    parse: Parse | None = None,
 ) -> Run:
     """Load a run, raising InputError with every problem when it is unusable.
 
@@ -115,6 +131,8 @@ def load_run(
     `cache`, a file loaded before (and unchanged since) is reopened from its Parquet
     entry, and a file parsed now is written there (loading/run_cache.py); the frame is then
     lean either way, and with `detail` its texts are read per question (`Run.texts_of`).
+    `parse` parses a file no entry serves (`parse_run` when None); a reopen, a remote run
+    and a FIFO are always read here.
     """
 
     refuse_own_file(path)
@@ -135,25 +153,39 @@ def load_run(
         cached = entry.read(path) if entry is not None else None
         if cached is not None:
             return cached
-    made = entry.writer() if entry is not None else None
-    writer = made if not isinstance(made, str) else None
+    run, lean, why = (parse or parse_run)(path, fmt, gold_questions, detail, variant, gold_categories, entry)
     # With a cache entry written, no text is kept in memory: the question view reads them
     # back one question at a time (Run.texts), from the entry or from the run file.
+    texts = entry.texts() if entry is not None and why is None else None
+    if texts is not None:
+        return replace(run, texts=texts)
+    if why is not None and cache is not None:
+        cache.notes.append(f"{path}: not kept in the run cache ({why}): the next open parses the file again")
+    if detail and lean:
+        run = _load(path, fmt, gold_questions, True, variant, gold_categories, None)  # the texts were not kept: read them now
+    return run
+
+
+def parse_run(
+    path: Path,
+    fmt: str,
+    gold_questions: dict[str, str] | None,
+    detail: bool,
+    variant: int | None,
+    gold_categories: frozenset[str] | None,
+    entry: CacheEntry | None,
+) -> Parsed:
+    """Parse a file whose format is known, writing `entry` (when given) as it goes: the
+    frame is then lean, its texts read back from the entry."""
+    made = entry.writer() if entry is not None else None
+    writer = made if not isinstance(made, str) else None
     try:
         run = _load(path, fmt, gold_questions, detail and writer is None, variant, gold_categories, writer)
     except BaseException:
         if writer is not None:
             writer.abort()
         raise
-    why = made if isinstance(made, str) else (writer.commit(run) if writer is not None else None)
-    texts = entry.texts() if entry is not None and writer is not None and why is None else None
-    if texts is not None:
-        return replace(run, texts=texts)
-    if why is not None and cache is not None:
-        cache.notes.append(f"{path}: not kept in the run cache ({why}): the next open parses the file again")
-    if detail and writer is not None:
-        run = _load(path, fmt, gold_questions, True, variant, gold_categories, None)  # the texts were not kept: read them now
-    return run
+    return Parsed(run, writer is not None, made if isinstance(made, str) else (writer.commit(run) if writer is not None else None))
 
 
 def _load(
