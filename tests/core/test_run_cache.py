@@ -37,9 +37,9 @@ def parses(monkeypatch) -> list[str]:
     parsed: list[str] = []
     original = runs._load
 
-    def counting(path, *args, **kwargs):
-        parsed.append(path.name)
-        return original(path, *args, **kwargs)
+    def counting(request, *args, **kwargs):
+        parsed.append(request.path.name)
+        return original(request, *args, **kwargs)
 
     monkeypatch.setattr(runs, "_load", counting)
     return parsed

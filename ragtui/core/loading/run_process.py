@@ -48,7 +48,7 @@ from ragtui.core.loading.remote import RemoteLocation
 from ragtui.core.loading.run import Run
 from ragtui.core.loading.run_cache import CacheEntry, RunCache
 from ragtui.core.loading.run_cache_files import remove_entry_folder
-from ragtui.core.loading.runs import Parsed, parse_run
+from ragtui.core.loading.runs import Parsed, ToParse, parse_run
 
 # The smallest run file worth a process of its own (a 50,000-question run with texts). A
 # child's start — an interpreter that imports polars, numpy and the loader — costs ~0.5 CPU
@@ -89,23 +89,15 @@ class ProcessParse:
 
     notes: list[str] = field(default_factory=list)
 
-    def __call__(
-        self,
-        path: Path,
-        fmt: str,
-        gold_questions: dict[str, str] | None,
-        detail: bool,
-        variant: int | None,
-        gold_categories: frozenset[str] | None,
-        entry: CacheEntry | None,
-    ) -> Parsed:
-        if fmt != "ragtui" or path.suffix.lower() not in CHILD_SUFFIXES:
-            return parse_run(path, fmt, gold_questions, detail, variant, gold_categories, entry)
+    def __call__(self, request: ToParse, entry: CacheEntry | None) -> Parsed:
+        path = request.path
+        if request.fmt != "ragtui" or path.suffix.lower() not in CHILD_SUFFIXES:
+            return parse_run(request, entry)
         try:
-            return parse_in_child(path, detail, entry)
+            return parse_in_child(path, request.detail, entry)
         except ChildFailed as exc:
             self.notes.append(f"{path}: {exc}: parsed in the main process instead")
-        return parse_run(path, fmt, gold_questions, detail, variant, gold_categories, entry)
+        return parse_run(request, entry)
 
 
 class ChildFailed(Exception):
@@ -252,7 +244,7 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
         folder, limit, key, source = request["cache"]
         entry = CacheEntry(RunCache(Path(folder), limit), key, Path(source))
     try:
-        run, lean, not_kept = parse_run(path, "ragtui", None, request["detail"], None, None, entry)
+        run, lean, not_kept = parse_run(ToParse(path, "ragtui", detail=request["detail"]), entry)
     except InputError as exc:
         return {"problems": exc.problems}
     with os.fdopen(request["carrier"], "wb", closefd=False) as out:

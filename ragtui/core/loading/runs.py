@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -107,9 +107,23 @@ class Parsed(NamedTuple):
     not_kept: str | None
 
 
+@dataclass(frozen=True)
+class ToParse:
+    """A run file whose format is known, and what its frame depends on: `parse_run`'s
+    question, the same whether it is answered in this process or in a child."""
+
+    path: Path
+    fmt: str
+    gold_questions: dict[str, str] | None = None
+    detail: bool = True
+    variant: int | None = None
+    gold_categories: frozenset[str] | None = None
+
+
 # How a run file is parsed once no cache entry serves it: `parse_run` in this process, or
-# `run_process.ProcessParse` in a process of its own. Its arguments are `parse_run`'s.
-Parse = Callable[[Path, str, "dict[str, str] | None", bool, "int | None", "frozenset[str] | None", "CacheEntry | None"], Parsed]
+# `run_process.ProcessParse` in a process of its own; the entry, when given, is written as
+# the file is parsed.
+Parse = Callable[[ToParse, "CacheEntry | None"], Parsed]
 
 
 def load_run(
@@ -153,7 +167,8 @@ def load_run(
         cached = entry.read(path) if entry is not None else None
         if cached is not None:
             return cached
-    run, lean, why = (parse or parse_run)(path, fmt, gold_questions, detail, variant, gold_categories, entry)
+    request = ToParse(path, fmt, gold_questions, detail, variant, gold_categories)
+    run, lean, why = (parse or parse_run)(request, entry)
     # With a cache entry written, no text is kept in memory: the question view reads them
     # back one question at a time (Run.texts), from the entry or from the run file.
     texts = entry.texts() if entry is not None and why is None else None
@@ -162,25 +177,17 @@ def load_run(
     if why is not None and cache is not None:
         cache.notes.append(f"{path}: not kept in the run cache ({why}): the next open parses the file again")
     if detail and lean:
-        run = _load(path, fmt, gold_questions, True, variant, gold_categories, None)  # the texts were not kept: read them now
+        run = _load(replace(request, detail=True), None)  # the texts were not kept: read them now
     return run
 
 
-def parse_run(
-    path: Path,
-    fmt: str,
-    gold_questions: dict[str, str] | None,
-    detail: bool,
-    variant: int | None,
-    gold_categories: frozenset[str] | None,
-    entry: CacheEntry | None,
-) -> Parsed:
+def parse_run(request: ToParse, entry: CacheEntry | None) -> Parsed:
     """Parse a file whose format is known, writing `entry` (when given) as it goes: the
     frame is then lean, its texts read back from the entry."""
     made = entry.writer() if entry is not None else None
     writer = made if not isinstance(made, str) else None
     try:
-        run = _load(path, fmt, gold_questions, detail and writer is None, variant, gold_categories, writer)
+        run = _load(replace(request, detail=request.detail and writer is None), writer)
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -188,28 +195,21 @@ def parse_run(
     return Parsed(run, writer is not None, made if isinstance(made, str) else (writer.commit(run) if writer is not None else None))
 
 
-def _load(
-    path: Path,
-    fmt: str,
-    gold_questions: dict[str, str] | None,
-    detail: bool,
-    variant: int | None,
-    gold_categories: frozenset[str] | None,
-    writer: EntryWriter | None,
-) -> Run:
+def _load(request: ToParse, writer: EntryWriter | None) -> Run:
     """`load_run` without the cache; `writer` is given every row's texts, in frame order."""
-    if fmt == "ragtui" and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
-        fast = _load_fast(path, detail, writer)
+    path = request.path
+    if request.fmt == "ragtui" and path.suffix.lower() in (".jsonl", ".ndjson", ".parquet"):
+        fast = _load_fast(path, request.detail, writer)
         if fast is not None:
             return fast
         if writer is not None:
             writer.reset()  # the exact path starts again from the first row
-    run, problems = check_run(path, fmt, gold_questions, variant=variant, gold_categories=gold_categories)
+    run, problems = check_run(path, request.fmt, request.gold_questions, variant=request.variant, gold_categories=request.gold_categories)
     if run is None:
         raise InputError([p for p in problems if p.is_error])
     if writer is not None:
         writer.add(run.frame)
-    return run if detail else replace(run, frame=without_detail(run.frame))
+    return run if request.detail else replace(run, frame=without_detail(run.frame))
 
 
 def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> Run | None:
