@@ -24,7 +24,7 @@ import ragtui.core.loading.declared_read as declared_read
 import ragtui.core.loading.fast_jsonl as fast_jsonl
 from ragtui.core.errors import InputError
 from ragtui.core.heap import collections_paused
-from ragtui.core.loading.lean_schema import LEAN_RECORD, UNREAD, read_lean
+from ragtui.core.loading.lean_schema import LEAN_RECORD, TYPED_DECLINED_AT_MOST, UNREAD, read_lean
 from ragtui.core.loading.runs import load_run
 from ragtui.core.loading.typed_lean import read_typed
 from tests.core.test_lean_schema import _assert_same, _exact_lean, _record
@@ -472,3 +472,19 @@ def test_the_typed_decoders_slices_are_whole_lines_of_the_stream():
     records = _lines([_record(i) for i in range(3)])
     assert read_typed(_piece(*records)[:-30]) is None
     assert fast_jsonl.read_fast_stream(io.BytesIO(_piece(*records)), detail=False) is not None
+
+
+def test_once_the_typed_decoder_declines_slices_in_a_row_the_files_later_slices_skip_it(tmp_path, monkeypatch):
+    # Every record carries a field the decoder does not declare: the first slices are
+    # declined, and the rest of the file goes to polars' declared read without more tries.
+    records = [{**_record(i), "extra": {"origin": "own pipeline"}} for i in range(40)]
+    path = _write(tmp_path, _piece(*_lines(records)))
+    tried: list[int] = []
+
+    def counting(piece: bytes) -> pl.DataFrame | None:
+        tried.append(len(piece))
+        return read_typed(piece)
+
+    monkeypatch.setattr(fast_jsonl, "read_typed", counting)
+    _assert_unchanged(path, monkeypatch)
+    assert len(tried) == TYPED_DECLINED_AT_MOST

@@ -186,15 +186,17 @@ def canonical_slice(
     """The canonical frame of a slice of `rows` whole lines whose first is line `line` —
     with `lean`, `without_detail` of it, never built whole, read with the declared fields
     (typed_lean.py, lean_schema.py) — else parsed with the last inferred slice's `schema`
-    where that loses nothing (slice_schema.py); and the schema to try on the next slice. None when the exact
-    path must decide."""
+    where that loses nothing (slice_schema.py); and the schema to try on the next slice.
+    None when the exact path must decide."""
     if b"\r" in piece:
         return None
     # A lean frame is decoded with the declared types (typed_lean.py), else read with the
     # declared schema (lean_schema.py), and as before when either is unsure.
-    raw = read_typed(piece) if lean is not None else None
-    if raw is None and lean is not None:
-        raw = lean.read(piece)
+    raw = read_typed(piece) if lean is not None and lean.typed else None
+    if lean is not None:
+        lean.typed_declined = 0 if raw is not None else lean.typed_declined + 1
+        if raw is None:
+            raw = lean.read(piece)
     if raw is None:
         try:
             raw = parse_slice(piece, schema)

@@ -75,6 +75,10 @@ _FIELDS: dict[str, DType] = {
 LEAN_RECORD = pl.Schema(_FIELDS)
 
 
+# Slices in a row the typed decoder may decline before a file's next slices skip it.
+TYPED_DECLINED_AT_MOST = 4
+
+
 class LeanSchema:
     """The declared fields one file's slices are read with: every one for the first slice,
     then those it held a value for; every one from a slice that holds another on."""
@@ -82,6 +86,16 @@ class LeanSchema:
     def __init__(self) -> None:
         self.schema = LEAN_RECORD
         self._first = True
+        # The file's slices the typed decoder (typed_lean.py) declined in a row: from
+        # `TYPED_DECLINED_AT_MOST` on, the next ones come here directly. A field it does not
+        # declare that every record carries would have each slice decoded twice; one that
+        # appears late, in a few records, leaves the slices after them to the decoder.
+        self.typed_declined = 0
+
+    @property
+    def typed(self) -> bool:
+        """Whether the typed decoder is still tried first on this file's next slice."""
+        return self.typed_declined < TYPED_DECLINED_AT_MOST
 
     def read(self, piece: bytes) -> pl.DataFrame | None:
         """The slice (whole JSONL lines) read with the declared fields, the unread names
