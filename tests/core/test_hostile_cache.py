@@ -113,6 +113,20 @@ def test_a_build_left_by_an_ended_process_is_counted_then_swept(tmp_path, write_
     assert not dead.exists() and alive.is_dir()
 
 
+def test_an_empty_build_folder_of_an_ended_process_is_swept_and_a_foreign_one_kept(tmp_path, write_jsonl, private_run_cache):
+    # A build is a folder made, then marked: a process killed in between leaves it empty.
+    cache = RunCache.default()
+    private_run_cache.mkdir(parents=True)
+    empty = private_run_cache / ".tmp-999999999-0a0b0c"  # no such process
+    empty.mkdir()
+    foreign = private_run_cache / ".tmp-999999998-0a0b0c"  # not the cache's: something in it, no marker
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    assert cache.unfinished() == [empty]
+    load_run(write_jsonl(tmp_path / "run.jsonl", META, [record(1, 3)]), cache=cache)
+    assert not empty.exists() and (foreign / "notes.txt").read_text() == "mine"
+
+
 def test_an_entry_written_now_carries_its_key(tmp_path, write_jsonl, private_run_cache):
     cache = RunCache.default()
     path = write_jsonl(tmp_path / "run.jsonl", META, [record(1, 3)])

@@ -157,6 +157,7 @@ def test_a_child_killed_mid_load_leaves_its_run_parsed_here_and_nothing_behind(t
     path = _run_file(tmp_path / "a.jsonl", 20_000, write_jsonl)
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
+    here = load_run(path, detail=False)  # first: what a first load opens for good is not counted below
     descriptors = _open_descriptors()
     cache = RunCache.default()
     processes = ProcessParse()
@@ -165,7 +166,7 @@ def test_a_child_killed_mid_load_leaves_its_run_parsed_here_and_nothing_behind(t
     killer.join()
     assert started[0].returncode == -signal.SIGKILL
     assert processes.notes == [f"{path}: its process was killed by SIGKILL (often for lack of memory): parsed in the main process instead"]
-    _same_run(load_run(path, detail=False), run)
+    _same_run(here, run)
     assert len(cache.entries()) == 1  # the parse here wrote the entry
     assert [p.name for p in private_run_cache.iterdir()] == [cache.entries()[0].folder.name]  # the child's build is gone
     assert _children_of_this_process() == set() and _open_descriptors() == descriptors

@@ -89,11 +89,21 @@ def process_alive(pid: int) -> bool:
 
 def unfinished_builds(cache_folder: Path) -> list[Path]:
     """Builds left in `cache_folder` by a process that ended before it finished (killed,
-    out of disk): the next save removes them, `ragtui cache` counts them."""
+    out of disk): the next save removes them, `ragtui cache` counts them. A build is made
+    as a folder, then marked: a process killed between the two leaves an empty folder of
+    the build's name, which holds nothing of anyone's and goes too."""
     found = []
     with contextlib.suppress(OSError):
         for folder in cache_folder.iterdir():
             match = STAGING_NAME.fullmatch(folder.name)
-            if match and is_own(folder) and not process_alive(int(match.group(1))):
+            if match and (is_own(folder) or _empty_folder(folder)) and not process_alive(int(match.group(1))):
                 found.append(folder)
     return found
+
+
+def _empty_folder(folder: Path) -> bool:
+    """Whether `folder` is a real folder (never a link) with nothing in it."""
+    try:
+        return stat.S_ISDIR(folder.lstat().st_mode) and not any(folder.iterdir())
+    except OSError:
+        return False
