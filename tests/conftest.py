@@ -51,13 +51,33 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
+_REAL_CACHE_THRESHOLD: list[int] = []
+
+
 @pytest.fixture(autouse=True)
 def private_run_cache(tmp_path_factory, monkeypatch) -> Path:
-    """Every test gets its own empty run cache: none reads the user's, or another test's."""
+    """Every test gets its own empty run cache: none reads the user's, or another test's.
+
+    The tests' runs are far smaller than the smallest file the cache keeps: they are all
+    cached here, so the cache's behaviour is tested on them (`cache_threshold` gives a test
+    the cache's own)."""
+    from ragtui.core.loading import run_cache
+
+    _REAL_CACHE_THRESHOLD[:] = _REAL_CACHE_THRESHOLD or [run_cache.CACHED_FROM_BYTES]  # before any test sets it
     home = tmp_path_factory.mktemp("xdg-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.delenv("RAGTUI_CACHE_LIMIT", raising=False)
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", 0)
     return home / "ragtui" / "runs"
+
+
+@pytest.fixture
+def cache_threshold(monkeypatch) -> int:
+    """The run cache's own smallest cached file size, in force for this test."""
+    from ragtui.core.loading import run_cache
+
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", _REAL_CACHE_THRESHOLD[0])
+    return run_cache.CACHED_FROM_BYTES
 
 
 @pytest.fixture(autouse=True)

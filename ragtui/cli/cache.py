@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ragtui.core.loading.run_cache import LIMIT_VARIABLE, RunCache
+    from ragtui.core.loading.run_cache import CACHED_FROM_BYTES, LIMIT_VARIABLE, RunCache
 
     cache = RunCache.default()
     if args.action == "clear":
@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     total = sum(info.size for info in entries)
     say(f"run cache: {cache.folder}", stream=sys.stdout)
     print(f"{len(entries)} run(s), {disk_size(total)} of {disk_size(cache.limit)} (limit: {LIMIT_VARIABLE}, e.g. 2GB)")
+    print(f"run files under {disk_size(CACHED_FROM_BYTES)} are parsed at each open, never cached: writing an entry costs them more than it saves")
     unfinished = cache.unfinished()
     if unfinished:
         print(f"{len(unfinished)} unfinished entr{'y' if len(unfinished) == 1 else 'ies'} of ended processes (removed by the next open or `ragtui cache clear`)")
