@@ -13,7 +13,15 @@ import yaml
 from ragtui.cli.render import render_text
 from ragtui.cli.render_markdown import render_markdown
 from ragtui.core.comparing.report import build_report
-from ragtui.core.judge_directed import addresses_judge, findings, flag_expr, question_flags, runs_flags
+from ragtui.core.judge_directed import (
+    addresses_judge,
+    combined_pattern,
+    findings,
+    flag_expr,
+    prefilter_pattern,
+    question_flags,
+    runs_flags,
+)
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.session import load_comparison
 from tests.judge.hostile_texts import HOSTILE_ANSWERS, HOSTILE_PASSAGES, guessed_nonce_answer
@@ -154,3 +162,9 @@ def test_several_runs_scanned_at_once_count_each_runs_own_flags():
         {"questions": 1, "answers": 1, "passages": 0, "ids": ["q2"]},  # no passage texts: only its answer is read
     ]
     assert runs_flags([b]) == runs_flags([a, b])[1:]
+
+
+def test_the_rules_never_match_empty_text_so_texts_the_loose_pass_drops_are_clean():
+    # flag_expr tests the exact pattern on "" where the loose one found nothing; runs_flags drops those texts instead.
+    assert pl.Series([""]).str.contains(combined_pattern()).to_list() == [False]
+    assert pl.Series([""]).str.contains(prefilter_pattern()).to_list() == [False]
