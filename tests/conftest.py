@@ -51,24 +51,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-_REAL_CACHE_THRESHOLD: list[int] = []
+_CACHE_THRESHOLD: list[int] = []  # the run cache's own, kept by `every_run_cached`
 
 
-@pytest.fixture(autouse=True)
-def private_run_cache(tmp_path_factory, monkeypatch) -> Path:
-    """Every test gets its own empty run cache: none reads the user's, or another test's.
-
-    The tests' runs are far smaller than the smallest file the cache keeps: they are all
-    cached here, so the cache's behaviour is tested on them (`cache_threshold` gives a test
-    the cache's own)."""
+@pytest.fixture(autouse=True, scope="session")
+def every_run_cached():
+    """The tests' runs are far smaller than the smallest file the run cache keeps: every one
+    is cached, from the first fixture on (module ones too), so the cache's behaviour is
+    tested on them. `cache_threshold` gives a test the cache's own threshold."""
     from ragtui.core.loading import run_cache
 
-    _REAL_CACHE_THRESHOLD[:] = _REAL_CACHE_THRESHOLD or [run_cache.CACHED_FROM_BYTES]  # before any test sets it
-    home = tmp_path_factory.mktemp("xdg-cache")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
-    monkeypatch.delenv("RAGTUI_CACHE_LIMIT", raising=False)
-    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", 0)
-    return home / "ragtui" / "runs"
+    _CACHE_THRESHOLD[:] = [run_cache.CACHED_FROM_BYTES]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(run_cache, "CACHED_FROM_BYTES", 0)
+        yield
 
 
 @pytest.fixture
@@ -76,8 +72,17 @@ def cache_threshold(monkeypatch) -> int:
     """The run cache's own smallest cached file size, in force for this test."""
     from ragtui.core.loading import run_cache
 
-    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", _REAL_CACHE_THRESHOLD[0])
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", _CACHE_THRESHOLD[0])
     return run_cache.CACHED_FROM_BYTES
+
+
+@pytest.fixture(autouse=True)
+def private_run_cache(tmp_path_factory, monkeypatch) -> Path:
+    """Every test gets its own empty run cache: none reads the user's, or another test's."""
+    home = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.delenv("RAGTUI_CACHE_LIMIT", raising=False)
+    return home / "ragtui" / "runs"
 
 
 @pytest.fixture(autouse=True)
