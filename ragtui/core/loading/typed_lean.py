@@ -114,6 +114,11 @@ def read_typed(piece: bytes) -> pl.DataFrame | None:
             return pl.DataFrame([_series(_members(records, name, True), name, dtype) for name, dtype in _RECORD.to_schema().items()])
         except _Unsure:
             return None
+        finally:
+            # Freed before collections resume: each container freed leaves the young
+            # generation, and alive they would be walked by the collection the first
+            # allocation after the block sets off (0.36 s of CPU for a 100,000-question run).
+            del records
 
 
 def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True) -> pl.Series:
