@@ -194,12 +194,16 @@ def _decoded(lines: list[bytes]) -> tuple[list[Any], _Passages]:
 def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True) -> pl.Series:
     """The column of `dtype` holding `values` (decoded Python values, None for null; none
     is None where not `nullable`: the items of a list)."""
+    # Counted, not listed: most members are in every record or in none (a run without
+    # human labels, a judge without usage), and a column of nulls is made without polars
+    # looking for a value in it.
+    missing = values.count(None) if nullable else 0
+    if missing == len(values):
+        return pl.Series(name, [], dtype=dtype).extend_constant(None, len(values))
     if not isinstance(dtype, pl.Struct | pl.List):
         return pl.Series(name, values, dtype=dtype)
-    present = list(map(is_not, values, repeat(None))) if nullable else None
-    every = present is None or all(present)
-    if not values or (present is not None and not any(present)):
-        return pl.Series(name, [None] * len(values), dtype=dtype)
+    every = not missing
+    present = None if every else list(map(is_not, values, repeat(None)))
     if isinstance(dtype, pl.Struct):
         members = [
             _texts(_members(values, field.name, every), field.name, every=every)
@@ -207,13 +211,13 @@ def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True
             else _series(_members(values, field.name, every), field.name, field.dtype)
             for field in dtype.fields
         ]
-        if every:
+        if present is None:
             return pl.DataFrame(members).to_struct(name)
         return pl.DataFrame(members).select(pl.when(pl.Series(present)).then(pl.struct(pl.all())).alias(name)).to_series()
     lengths = np.fromiter(map(len, values) if every else (len(value) if value is not None else 0 for value in values),
                           dtype=np.int64, count=len(values))
     inner = _series(list(chain.from_iterable(filter(None, values))), "item", dtype.inner, nullable=False)
-    return _lists(inner, lengths, None if every else present, name)
+    return _lists(inner, lengths, present, name)
 
 
 def _texts(values: list[Any], name: str, *, every: bool) -> pl.Series:
