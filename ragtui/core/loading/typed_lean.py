@@ -168,7 +168,7 @@ class _Passages:
         present = sizes >= 0
         every = bool(present.all())
         if not len(sizes) or not present.any():
-            return pl.Series(_PASSAGES, [None] * len(sizes), dtype=_PASSAGE_LIST)
+            return _nulls(_PASSAGES, _PASSAGE_LIST, len(sizes))
         if self.ids:
             inner = pl.DataFrame([
                 pl.Series("id", self.ids, dtype=pl.String),
@@ -195,11 +195,10 @@ def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True
     """The column of `dtype` holding `values` (decoded Python values, None for null; none
     is None where not `nullable`: the items of a list)."""
     # Counted, not listed: most members are in every record or in none (a run without
-    # human labels, a judge without usage), and a column of nulls is made without polars
-    # looking for a value in it.
+    # human labels, a judge without usage).
     missing = values.count(None) if nullable else 0
     if missing == len(values):
-        return pl.Series(name, [], dtype=dtype).extend_constant(None, len(values))
+        return _nulls(name, dtype, len(values))
     if not isinstance(dtype, pl.Struct | pl.List):
         return pl.Series(name, values, dtype=dtype)
     every = not missing
@@ -218,6 +217,12 @@ def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True
                           dtype=np.int64, count=len(values))
     inner = _series(list(chain.from_iterable(filter(None, values))), "item", dtype.inner, nullable=False)
     return _lists(inner, lengths, present, name)
+
+
+def _nulls(name: str, dtype: DType, size: int) -> pl.Series:
+    """The column of `size` nulls of `dtype`, made from one (polars neither reads a list of
+    them nor runs an expression)."""
+    return pl.Series(name, [None], dtype=dtype).new_from_index(0, size)
 
 
 def _texts(values: list[Any], name: str, *, every: bool) -> pl.Series:
