@@ -127,8 +127,9 @@ def read_typed(piece: bytes) -> pl.DataFrame | None:
 # The retrieved passages, twenty a question, are most of a run's objects: each batch of
 # lines decoded has its passages' members gathered and the passages freed at once, while
 # they are still in the CPU's caches; gathered from a whole slice's records, each of the
-# three passes over two million passages a run missed the caches at every one (decoding,
-# gathering and freeing the passages of a 100,000-question run: 0.6 s of CPU less).
+# three passes over two million passages a run missed the caches at every one (the
+# passages of a 100,000-question run: about 0.4 s of CPU less; docs/decisions.md, "A lean
+# read's passages taken out batch by batch").
 _PASSAGES = "retrieved"
 _BATCH_LINES = 256
 _PASSAGE_LIST = _RECORD.to_schema()[_PASSAGES]
