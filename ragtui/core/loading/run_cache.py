@@ -26,6 +26,11 @@ into place, so a half-written entry is never read.
 The cache never grows past its limit (5 GB, or `RAGTUI_CACHE_LIMIT`): after each new
 entry, the least recently used ones are removed first.
 
+A native JSONL gold set read by polars (`loading/fast_gold.py`) is kept the same way, as
+an entry of its own (`RunCache.gold_entry`): its frame in `frame.parquet`, keyed and checked
+as a run's is, and `entry.json` saying `"kind": "gold set"`. Only a gold set without a
+single problem is kept, so what a gold set with problems says is always read from the file.
+
 An entry carries the key it was written for — in `entry.json` and in the metadata of each
 Parquet file (`ragtui.cache_key`) — and is served only when both match: a file copied in
 from another entry is never served as this run's numbers. `entry.json` also records the
@@ -46,7 +51,7 @@ import secrets
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
@@ -78,6 +83,9 @@ _Binary = TypeVar("_Binary", bound=BinaryIO)
 # Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
 # never read again and age out of the cache.
 CACHE_VERSION = 4
+# What an entry holds (`entry.json`'s "kind"; an entry without one holds a run).
+RUN_KIND = "run"
+GOLD_KIND = "gold set"
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
@@ -162,6 +170,12 @@ class EntryInfo:
     source: str
     size: int
     last_used: float
+    kind: str = RUN_KIND
+
+    @property
+    def holds_gold(self) -> bool:
+        """Whether the entry holds a gold set's frame (else a run's)."""
+        return self.kind == GOLD_KIND
 
 
 @dataclass(frozen=True)
@@ -197,6 +211,13 @@ class RunCache:
         key = hashlib.sha1(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
         return CacheEntry(self, key, path)
 
+    def gold_entry(self, path: Path) -> CacheEntry | None:
+        """The entry for the frame of the gold set `path` (`CacheEntry.read_gold`, `write_gold`);
+        None when the file cannot be read."""
+        from ragtui.core.loading.schema import GOLD_SCHEMA
+
+        return self.entry(path, GOLD_KIND, _schema_signature(GOLD_SCHEMA))
+
     def verify(self, entry: CacheEntry, sha1: str) -> None:
         """Hash the whole file of an entry just served, in a thread (hashlib releases the GIL:
         two runs hash side by side, beside the measures); remove the entry when its bytes are
@@ -230,9 +251,9 @@ class RunCache:
         for folder in self._folders():
             with contextlib.suppress(OSError, ValueError):
                 manifest = folder / MANIFEST
-                source = str(own_manifest(folder).get("source", "?"))
+                held = own_manifest(folder)
                 size = sum(part.lstat().st_size for part in folder.iterdir())
-                found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
+                found.append(EntryInfo(folder, str(held.get("source", "?")), size, manifest.stat().st_mtime, str(held.get("kind", RUN_KIND))))
         return sorted(found, key=lambda info: info.last_used)
 
     def clear(self) -> tuple[int, int, list[Path]]:
@@ -274,10 +295,11 @@ class RunCache:
         return []
 
 
-def _schema_signature() -> str:
+def _schema_signature(schema: Any = None) -> str:
+    """A digest of a frame's schema (the runs' unless given): an entry written for another is never read."""
     from ragtui.core.loading.schema import RUN_SCHEMA
 
-    return hashlib.sha1(repr(sorted(RUN_SCHEMA.items())).encode()).hexdigest()
+    return hashlib.sha1(repr(sorted((schema or RUN_SCHEMA).items())).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -298,28 +320,64 @@ class CacheEntry:
         import polars as pl
 
         try:
-            manifest = own_manifest(self.folder)  # its key names this folder
-            if manifest.get("version") != CACHE_VERSION or not _files_intact(self.folder, manifest):
+            held = self._lean(RUN_KIND)
+            if held is None:
                 return None
-            if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
-                return None  # another entry's numbers copied in: never served as this run's
-            # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
-            # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
-            frame = pl.read_parquet(self.folder / LEAN).rechunk()
+            manifest, frame = held
             texts = _texts(self.folder, manifest, path)
             if not texts.written_for(self.key):
                 return None
             if texts.rows != frame.height:
                 return None
-            # Last used: eviction removes the least recent first. The precise clock, not the
-            # kernel's coarse file-time tick, so a reopen sorts after an entry written just before.
-            now = time.time_ns()
-            os.utime(self.folder / MANIFEST, ns=(now, now))
+            self._used()
             run = _run_from_manifest(manifest, frame, path, texts)
         except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
             return None
         self.cache.verify(self, str(manifest["sha1"]))
         return run
+
+    def read_gold(self) -> pl.DataFrame | None:
+        """The gold set's frame kept by `write_gold`; None when the entry is absent, stale or unreadable."""
+        import polars as pl
+
+        try:
+            held = self._lean(GOLD_KIND)
+            if held is None or held[1].height != held[0].get("rows"):
+                return None
+            manifest, frame = held
+            self._used()
+        except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
+            return None
+        self.cache.verify(self, str(manifest["sha1"]))
+        return frame
+
+    def write_gold(self, frame: pl.DataFrame, digest: str) -> str | None:
+        """Keep a gold set's frame, read from bytes whose SHA-1 is `digest`; why it was not kept, or None."""
+        made = self.writer()
+        if isinstance(made, str):
+            return made
+        return made.commit_frame(lambda: (frame, {"sha1": digest, "given": str(self.source), "rows": frame.height}), GOLD_KIND)
+
+    def _lean(self, kind: str) -> tuple[dict[str, Any], pl.DataFrame] | None:
+        """(manifest, lean frame) of this entry when it holds a `kind`, is whole and is the
+        one its key names; None otherwise. Raises what reading it raised."""
+        import polars as pl
+
+        manifest = own_manifest(self.folder)  # its key names this folder
+        if manifest.get("version") != CACHE_VERSION or manifest.get("kind", RUN_KIND) != kind or not _files_intact(self.folder, manifest):
+            return None
+        if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
+            return None  # another entry's numbers copied in: never served as this file's
+        # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
+        # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
+        return manifest, pl.read_parquet(self.folder / LEAN).rechunk()
+
+    def _used(self) -> None:
+        """Mark the entry used now: eviction removes the least recent first. The precise
+        clock, not the kernel's coarse file-time tick, so a reopen sorts after an entry
+        written just before."""
+        now = time.time_ns()
+        os.utime(self.folder / MANIFEST, ns=(now, now))
 
     def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
@@ -559,17 +617,31 @@ class EntryWriter:
 
         if self.failed is None and self.rows != run.frame.height:
             self.failed = f"{self.rows} rows of texts for {run.frame.height} questions"
+
+        def contents() -> tuple[pl.DataFrame, dict[str, Any]]:
+            digest = self.read_digest or file_digest(self.entry.source)
+            lines = self._save_lines()
+            return without_detail(run.frame), _manifest(run, self.parts, digest, lines)  # lean already: a plain write
+
+        return self.commit_frame(contents, RUN_KIND)
+
+    def commit_frame(self, contents: Callable[[], tuple[pl.DataFrame, dict[str, Any]]], kind: str) -> str | None:
+        """Write the entry's own files: `contents()` writes any besides the lean frame and
+        returns that frame and what the manifest says of this `kind`; then put the entry in
+        place. Returns why it was not kept, or None (see `commit`)."""
         import polars as pl
 
         if self.failed is None:
             try:
-                digest = self.read_digest or file_digest(self.entry.source)
-                lines = self._save_lines()
+                frame, held = contents()
                 with atomic_writer(self.staging / LEAN, "wb") as handle:
-                    without_detail(run.frame).write_parquet(handle, metadata={KEY_METADATA: self.entry.key})  # lean already: a plain write
+                    frame.write_parquet(handle, metadata={KEY_METADATA: self.entry.key})
                 files = {part.name: part.lstat().st_size for part in self.staging.iterdir() if is_own_file_name(part.name) and part.name != MANIFEST}
-                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest, lines, files), ensure_ascii=False, allow_nan=False)
-                atomic_write_text(self.staging / MANIFEST, manifest)
+                manifest = {
+                    **held, "files": files, "key": self.entry.key, "version": CACHE_VERSION, "kind": kind,
+                    "source": str(self.entry.source.resolve()), "created": time.time(),
+                }
+                atomic_write_text(self.staging / MANIFEST, json.dumps(manifest, ensure_ascii=False, allow_nan=False))
                 (self.staging / STAGING_MARKER).unlink()
                 self.staging.rename(self.entry.folder)
             except (OSError, TypeError, ValueError, pl.exceptions.PolarsError) as exc:
@@ -581,7 +653,7 @@ class EntryWriter:
             self.abort()
             return self.failed
         if self.entry.folder in {info.folder for info in self.entry.cache.evict(keep=self.entry.folder)}:
-            return f"the run alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
+            return f"the {kind} alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
         return None
 
     def _save_lines(self) -> dict[str, Any] | None:
@@ -607,18 +679,12 @@ def _why(exc: BaseException) -> str:
     return " ".join(reason.split())[:200]
 
 
-def _manifest(
-    entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None, files: dict[str, int]
-) -> dict[str, Any]:
+def _manifest(run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None) -> dict[str, Any]:
+    """What a run's entry says beside what every entry says (`EntryWriter.commit_frame`)."""
     return {
-        "files": files,
         "lines": lines,
-        "key": entry.key,
-        "version": CACHE_VERSION,
-        "source": str(entry.source.resolve()),
         "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen
         "sha1": digest,
-        "created": time.time(),
         "rows": run.frame.height,
         "texts": [list(part) for part in parts],
         "meta": asdict(run.meta),
