@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -87,6 +86,8 @@ def _fast_gold(path: Path, cache: RunCache | None = None) -> pl.DataFrame | None
 
     if path.suffix.lower() != ".jsonl" or special_kind(path) is not None or importers.detect_gold(path) is not None:
         return None
+    from ragtui.core.loading.run_cache import Crc32
+
     entry = cache.gold_entry(path) if cache is not None else None
     kept = entry.read_gold() if entry is not None else None
     if kept is not None:
@@ -99,7 +100,7 @@ def _fast_gold(path: Path, cache: RunCache | None = None) -> pl.DataFrame | None
     if frame is not None and entry is not None and cache is not None:
         # The digest of the very bytes parsed: the whole-file check of a reopen compares the
         # file with what the frame was read from.
-        why = entry.write_gold(frame, hashlib.sha1(data).hexdigest())
+        why = entry.write_gold(frame, Crc32(data).hexdigest())
         if why is not None:
             cache.notes.append(f"{path}: gold set not kept in the run cache ({why}): the next open reads the file again")
     return frame
