@@ -58,7 +58,10 @@ def gold_file(tmp_path: Path, write_jsonl, questions: list[dict]) -> Path:
 
 
 def test_a_jsonl_gold_set_read_again_comes_from_the_cache_the_same_frame(tmp_path, write_jsonl, cache, reads):
-    path = gold_file(tmp_path, write_jsonl, [question(i) for i in range(4)])
+    questions = [question(i) for i in range(4)]
+    questions[1] |= {"tags": ["sigle", "tableau"], "document": "doc-1", "expected_answer": "Oui."}
+    questions[2] |= {"tags": [], "gold_passages": []}
+    path = gold_file(tmp_path, write_jsonl, questions)
     first = load_gold(path, cache)
     again = load_gold(path, cache)
     assert len(reads) == 1  # the second read is the cache's
