@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
     "agreement": ("ragtui.cli.agreement", "the same answers judged twice: agreement, κ, α and the difference of two judges"),
     "convert": ("ragtui.cli.convert", "write a peer tool's file (RAGAS, promptfoo, …) as a ragtui run"),
-    "cache": ("ragtui.cli.cache", "where the cache of parsed runs lives and what it holds; `ragtui cache clear` empties it"),
+    "cache": ("ragtui.cli.cache", "where the cache of parsed runs and gold sets lives and what it holds; `ragtui cache clear` empties it"),
 }
 
 EPILOG = """\
