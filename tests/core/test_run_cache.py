@@ -272,14 +272,26 @@ def test_peer_tool_file_gets_one_entry_per_gold_set_it_is_matched_to(cache, pars
 
 
 def test_first_open_records_the_files_digest_from_the_parse_without_reading_it_twice(tmp_path, write_jsonl, cache, monkeypatch):
-    import hashlib
     import json
+    import zlib
 
     path = write_jsonl(tmp_path / "a.jsonl", {"name": "a"}, [_record(i) for i in range(5)])
-    monkeypatch.setattr(run_cache, "file_digest", lambda _: pytest.fail("the file was hashed in a second pass"))
+    monkeypatch.setattr(run_cache, "file_check", lambda _: pytest.fail("the file was read again for its check"))
     load_run(path, cache=cache)
     (manifest,) = cache.folder.glob("*/entry.json")
-    assert json.loads(manifest.read_text(encoding="utf-8"))["sha1"] == hashlib.sha1(path.read_bytes()).hexdigest()
+    assert json.loads(manifest.read_text(encoding="utf-8"))["crc32"] == f"{zlib.crc32(path.read_bytes()):08x}"
+
+
+def test_the_whole_file_check_is_the_crc32_of_its_bytes_whatever_their_size(tmp_path):
+    import zlib
+
+    for size in (0, 1, (1 << 20) - 1, 1 << 20, 3 * (1 << 20) + 7):
+        path = tmp_path / f"f{size}"
+        data = bytes((i * 7 + size) % 251 for i in range(size))
+        path.write_bytes(data)
+        assert run_cache.file_check(path) == f"{zlib.crc32(data):08x}"
+    with pytest.raises(OSError, match="not a regular file"):
+        run_cache.file_check(tmp_path)
 
 
 def test_a_parquet_run_larger_than_a_part_is_cached_in_parts_each_questions_texts_its_own(tmp_path, cache, monkeypatch):
