@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "judge": ("ragtui.cli.judge", "fill in judge verdicts by calling an LLM over HTTP"),
     "agreement": ("ragtui.cli.agreement", "the same answers judged twice: agreement, κ, α and the difference of two judges"),
     "convert": ("ragtui.cli.convert", "write a peer tool's file (RAGAS, promptfoo, …) as a ragtui run"),
-    "cache": ("ragtui.cli.cache", "where the cache of parsed runs lives and what it holds; `ragtui cache clear` empties it"),
+    "cache": ("ragtui.cli.cache", "where the cache of parsed runs and gold sets lives and what it holds; `ragtui cache clear` empties it"),
 }
 
 EPILOG = """\
@@ -90,6 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
+# The commands that leave nothing for the interpreter's shutdown once `main` returns: every
+# file they write is closed by then, every thread they start joined (`run_and_exit`).
+_NOTHING_LEFT_AT_EXIT = frozenset({"report"})
+
+
 def run_and_exit() -> NoReturn:
     """The `ragtui` command and `python -m ragtui`: `main`, then the process ends with its code.
 
@@ -98,10 +103,14 @@ def run_and_exit() -> NoReturn:
     process (see `ragtui.ui.loader`). The app has nothing left to write by then, so the
     process ends without that shutdown, its output flushed. Only here, where ragtui is
     the whole process: `main` itself returns, for tests and the Python API.
+
+    A report ends the same way: once its output is written and flushed, nothing is left
+    for the shutdown to do but take apart the modules and frames one by one (0.1–0.2 s,
+    a twentieth of a report reopened from the run cache).
     """
     code = main()
     loader = sys.modules.get("ragtui.ui.loader")
-    if loader is not None and loader.busy():
+    if (loader is not None and loader.busy()) or _normalise_argv(sys.argv[1:])[0] in _NOTHING_LEFT_AT_EXIT:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

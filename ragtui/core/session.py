@@ -92,11 +92,11 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True, processes_from: i
         # Native runs load the same without the gold set: it is read beside them.
         run_problems: list = []
         (gold, gold_problems, gold_notes), (run_a, run_b) = side_by_side(
-            lambda: _read_gold(inputs), lambda: _load_runs(inputs, None, frozenset(), run_problems, cache, processes), name="ragtui-runs"
+            lambda: _read_gold(inputs, cache), lambda: _load_runs(inputs, None, frozenset(), run_problems, cache, processes), name="ragtui-runs"
         )
         problems += gold_problems + run_problems
     else:
-        gold, gold_problems, gold_notes = _read_gold(inputs)
+        gold, gold_problems, gold_notes = _read_gold(inputs, cache)
         problems += gold_problems
         questions = gold.question_index() if gold is not None else None
         run_a, run_b = _load_runs(inputs, questions, _known_categories(gold, config or Config()), problems, cache, processes)
@@ -135,13 +135,14 @@ def load_comparison(inputs: Inputs, *, intervals: bool = True, processes_from: i
     return replace(comparison, warnings=comparison.warnings + notes) if notes else comparison
 
 
-def _read_gold(inputs: Inputs) -> tuple[GoldSet | None, list, list[str]]:
+def _read_gold(inputs: Inputs, cache: RunCache | None) -> tuple[GoldSet | None, list, list[str]]:
     """The gold set with its edits applied (None without --gold or when unusable), the
-    problems that stop the comparison, and the notes said in every view."""
+    problems that stop the comparison, and the notes said in every view; a JSONL gold set
+    is kept in the run `cache` as the runs are."""
     if not inputs.gold:
         return None, [], []
     try:
-        gold: GoldSet | None = load_gold(inputs.gold)
+        gold: GoldSet | None = load_gold(inputs.gold, cache)
     except InputError as exc:
         return None, list(exc.problems), []
     problems: list = []

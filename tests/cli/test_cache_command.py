@@ -36,7 +36,7 @@ def test_cache_command_says_where_the_cache_lives_and_what_it_holds(sample, caps
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"run cache: {private_run_cache}"
     assert lines[1].startswith("2 run(s), 0.") and lines[1].endswith("MB of 5.00 GB (limit: RAGTUI_CACHE_LIMIT, e.g. 2GB)")
-    assert lines[2] == "run files under 1.0 MB are parsed at each open, never cached: writing an entry costs them more than it saves"
+    assert lines[2] == "files under 1.0 MB (runs, gold sets) are read at each open, never cached: writing an entry costs them more than it saves"
     assert sorted(line.split()[-1] for line in lines[3:5]) == sorted(str(sample_inputs()[side].resolve()) for side in "ab")
     assert lines[5:] == []  # the run cache is all ragtui keeps
 

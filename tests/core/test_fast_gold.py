@@ -26,7 +26,7 @@ def _write(tmp_path: Path, records: list, name: str = "gold.jsonl") -> Path:
 
 def _exact(path: Path, monkeypatch: pytest.MonkeyPatch):
     with monkeypatch.context() as patch:
-        patch.setattr(gold_module, "_fast_gold", lambda _path: None)
+        patch.setattr(gold_module, "_fast_gold", lambda _path, _cache=None: None)
         return check_gold(path)
 
 

@@ -173,7 +173,7 @@ def test_a_reopen_reads_sampled_blocks_not_the_whole_file(tmp_path, write_jsonl,
     path = write_jsonl(tmp_path / "run.jsonl", META, [record(i, 3) for i in range(200)])
     load_run(path, cache=cache)
     hashed: list[Path] = []
-    monkeypatch.setattr(run_cache, "file_digest", lambda source: hashed.append(source) or "not it")
+    monkeypatch.setattr(run_cache, "file_check", lambda source: hashed.append(source) or "not it")
     assert load_run(path, detail=False, cache=cache).frame.height == 200  # served before any whole-file hash
     assert cache.settle() == [path]  # then the whole file was hashed, beside the load, and did not match
     assert hashed == [path] and not _served(cache, path)

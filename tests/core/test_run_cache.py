@@ -111,6 +111,16 @@ def test_a_run_of_exactly_the_threshold_is_cached(tmp_path, write_jsonl, cache, 
     assert len(cache.entries()) == 1
 
 
+def test_a_gold_set_smaller_than_the_threshold_is_read_from_its_file_and_never_cached(tmp_path, write_jsonl, cache, monkeypatch):
+    from ragtui.core.loading.gold import load_gold
+    from tests.core.test_gold_cache import gold_file, question
+
+    path = gold_file(tmp_path, write_jsonl, [question(i) for i in range(4)])
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", path.stat().st_size + 1)
+    assert load_gold(path, cache).frame.height == load_gold(path, cache).frame.height == 4
+    assert not cache.folder.exists()
+
+
 def test_the_bundled_samples_runs_are_under_the_threshold_and_never_cached(cache_threshold, cache, parses):
     from ragtui.cli.tui import sample_inputs
 
@@ -303,14 +313,26 @@ def test_peer_tool_file_gets_one_entry_per_gold_set_it_is_matched_to(cache, pars
 
 
 def test_first_open_records_the_files_digest_from_the_parse_without_reading_it_twice(tmp_path, write_jsonl, cache, monkeypatch):
-    import hashlib
     import json
+    import zlib
 
     path = write_jsonl(tmp_path / "a.jsonl", {"name": "a"}, [_record(i) for i in range(5)])
-    monkeypatch.setattr(run_cache, "file_digest", lambda _: pytest.fail("the file was hashed in a second pass"))
+    monkeypatch.setattr(run_cache, "file_check", lambda _: pytest.fail("the file was read again for its check"))
     load_run(path, cache=cache)
     (manifest,) = cache.folder.glob("*/entry.json")
-    assert json.loads(manifest.read_text(encoding="utf-8"))["sha1"] == hashlib.sha1(path.read_bytes()).hexdigest()
+    assert json.loads(manifest.read_text(encoding="utf-8"))["crc32"] == f"{zlib.crc32(path.read_bytes()):08x}"
+
+
+def test_the_whole_file_check_is_the_crc32_of_its_bytes_whatever_their_size(tmp_path):
+    import zlib
+
+    for size in (0, 1, (1 << 20) - 1, 1 << 20, 3 * (1 << 20) + 7):
+        path = tmp_path / f"f{size}"
+        data = bytes((i * 7 + size) % 251 for i in range(size))
+        path.write_bytes(data)
+        assert run_cache.file_check(path) == f"{zlib.crc32(data):08x}"
+    with pytest.raises(OSError, match="not a regular file"):
+        run_cache.file_check(tmp_path)
 
 
 def test_a_parquet_run_larger_than_a_part_is_cached_in_parts_each_questions_texts_its_own(tmp_path, cache, monkeypatch):

@@ -265,3 +265,10 @@ def test_a_child_that_cannot_start_leaves_both_runs_parsed_here_and_the_comparis
     ]
     assert_frame_equal(there.a.questions, here.a.questions)
     assert_frame_equal(there.status, here.status)
+
+
+def test_a_child_runs_numpys_blas_on_one_thread_unless_the_user_chose(monkeypatch):
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert run_process._child_environment()["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    assert run_process._child_environment()["OPENBLAS_NUM_THREADS"] == "3"

@@ -22,6 +22,7 @@ from polars.testing import assert_frame_equal
 
 import ragtui.core.loading.declared_read as declared_read
 import ragtui.core.loading.fast_jsonl as fast_jsonl
+import ragtui.core.loading.typed_lean as typed_lean
 from ragtui.core.errors import InputError
 from ragtui.core.heap import collections_paused
 from ragtui.core.loading.lean_schema import LEAN_RECORD, TYPED_DECLINED_AT_MOST, UNREAD, read_lean
@@ -98,6 +99,18 @@ def test_a_slice_decodes_into_the_raw_frame_polars_declared_read_gives():
     assert typed is not None and polars is not None
     assert_frame_equal(typed, polars)
     assert typed.get_column("retrieved")[1][0]["text"] == 'Il a dit "oui"\net\tpuis \\ fin 😀 é'
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3])
+def test_a_slice_decoded_in_batches_of_lines_gives_the_frame_polars_declared_read_gives(batch, monkeypatch):
+    # Passages are gathered batch by batch: a batch may end on a record without passages,
+    # with an empty list, or with a null one, and the next start anywhere.
+    monkeypatch.setattr(typed_lean, "_BATCH_LINES", batch)
+    records = [*_RICH, _record(7, retrieved=None), _record(8, retrieved=[]), _record(9)]
+    piece = _piece(*_lines(records))
+    typed, polars = read_typed(piece), _polars_raw(piece)
+    assert typed is not None and polars is not None
+    assert_frame_equal(typed, polars)
 
 
 def test_an_empty_slice_decodes_into_no_rows_of_the_declared_columns():
@@ -454,6 +467,7 @@ def test_any_run_valid_or_nearly_reads_as_it_did_without_the_typed_decoder(recor
     if ascii_only:  # escapes written by json.dumps's default
         lines = [json.dumps({"id": f"q{i:03d}", **fields}).encode() for i, (fields, _) in enumerate(records)]
     piece = _piece(*lines)
+    monkeypatch.setattr(typed_lean, "_BATCH_LINES", 3)  # batches that end inside the slice
     typed = read_typed(piece)
     event("decoded" if typed is not None else "refused")
     if typed is not None:

@@ -14,7 +14,6 @@ reads the file and names each problem's file, line and field as it always has.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import polars as pl
 
@@ -121,12 +120,3 @@ def _values_are_sure(frame: pl.DataFrame) -> bool:
     ]
     flags = frame.select([check.fill_null(False).alias(f"c{i}") for i, check in enumerate(checks)]).row(0)
     return not any(flags)
-
-
-def fast_gold_file(path: Path) -> pl.DataFrame | None:
-    """`read_fast_gold` of a regular file's bytes (the caller has checked it is one); None when unreadable."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return read_fast_gold(data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -13,6 +14,9 @@ from ragtui.core.loading.normalize import duplicate_id_problems, normalize_gold_
 from ragtui.core.loading.records import load_yaml_records, read_json_or_yaml_run, read_jsonl
 from ragtui.core.loading.schema import GOLD_SCHEMA
 from ragtui.core.measuring.textnorm import normalize_question
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragtui.core.loading.run_cache import RunCache
 
 
 @dataclass(frozen=True)
@@ -69,20 +73,44 @@ def _file_records(path: Path) -> tuple[list, list[int], list[Problem], bool]:
     )
 
 
-def _fast_gold(path: Path) -> pl.DataFrame | None:
-    """The frame of a native JSONL gold set read by polars, or None for the exact path (fast_gold.py)."""
+def _fast_gold(path: Path, cache: RunCache | None = None) -> pl.DataFrame | None:
+    """The frame of a native JSONL gold set read by polars, or None for the exact path (fast_gold.py).
+
+    With a `cache`, the frame is kept in the run cache and the next read of the same file
+    takes it from there (run_cache.py, `RunCache.gold_entry`): only a frame the fast path
+    built, which has no problem to say, is kept, so a gold set with problems always says
+    them from the file.
+    """
     from ragtui.core import importers
-    from ragtui.core.loading.fast_gold import fast_gold_file
+    from ragtui.core.loading.fast_gold import read_fast_gold
 
     if path.suffix.lower() != ".jsonl" or special_kind(path) is not None or importers.detect_gold(path) is not None:
         return None
-    return fast_gold_file(path)
+    from ragtui.core.loading.run_cache import Crc32
+
+    entry = cache.gold_entry(path) if cache is not None else None
+    kept = entry.read_gold() if entry is not None else None
+    if kept is not None:
+        return kept
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    frame = read_fast_gold(data)
+    if frame is not None and entry is not None and cache is not None:
+        # The digest of the very bytes parsed: the whole-file check of a reopen compares the
+        # file with what the frame was read from.
+        why = entry.write_gold(frame, Crc32(data).hexdigest())
+        if why is not None:
+            cache.notes.append(f"{path}: gold set not kept in the run cache ({why}): the next open reads the file again")
+    return frame
 
 
-def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
-    """Validate a gold set; returns it (None when unusable) and every problem."""
+def check_gold(path: str | Path, cache: RunCache | None = None) -> tuple[GoldSet | None, list[Problem]]:
+    """Validate a gold set; returns it (None when unusable) and every problem. With a
+    `cache`, a native JSONL gold set is kept in the run cache and read from it (`_fast_gold`)."""
     path = Path(path)
-    fast = _fast_gold(path)
+    fast = _fast_gold(path, cache)
     if fast is not None:
         return GoldSet(fast, path), []
     try:
@@ -120,9 +148,9 @@ def check_gold(path: str | Path) -> tuple[GoldSet | None, list[Problem]]:
     return GoldSet(pl.DataFrame(rows, schema=GOLD_SCHEMA), path, grades or None, from_qrels=not has_questions), problems
 
 
-def load_gold(path: str | Path) -> GoldSet:
-    """Load a gold set, raising InputError with every problem when it is unusable."""
-    gold, problems = check_gold(path)
+def load_gold(path: str | Path, cache: RunCache | None = None) -> GoldSet:
+    """Load a gold set, raising InputError with every problem when it is unusable (`cache`: see `check_gold`)."""
+    gold, problems = check_gold(path, cache)
     if gold is None:
         raise InputError([p for p in problems if p.is_error])
     return gold

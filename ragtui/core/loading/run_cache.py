@@ -7,9 +7,9 @@ the SHA-1 of sampled blocks of its bytes (`sampled_digest`), the format it was r
 and — for a peer tool's file, whose records are matched to the gold set — the variant, the
 gold questions and categories. A file that changed gets a new key. Because a same-size
 rewrite within one clock tick could keep every stat field and miss every sampled block,
-an entry also records the SHA-1 of the whole file; a reopen checks it in the background
-(`RunCache.verify`, both files side by side, off the critical path: hashing whole files
-was 43 % of a reopen), and an entry that does not match is removed — `RunCache.settle`
+an entry also records the CRC-32 of the whole file (`Crc32`); a reopen checks it in the
+background (`RunCache.verify`, both files side by side, off the critical path: hashing whole
+files was 43 % of a reopen), and an entry that does not match is removed — `RunCache.settle`
 says which, and `session.load_comparison` then parses those files again before it
 answers.
 
@@ -25,6 +25,11 @@ into place, so a half-written entry is never read.
 
 The cache never grows past its limit (5 GB, or `RAGTUI_CACHE_LIMIT`): after each new
 entry, the least recently used ones are removed first.
+
+A native JSONL gold set read by polars (`loading/fast_gold.py`) is kept the same way, as
+an entry of its own (`RunCache.gold_entry`): its frame in `frame.parquet`, keyed and checked
+as a run's is, and `entry.json` saying `"kind": "gold set"`. Only a gold set without a
+single problem is kept, so what a gold set with problems says is always read from the file.
 
 An entry carries the key it was written for — in `entry.json` and in the metadata of each
 Parquet file (`ragtui.cache_key`) — and is served only when both match: a file copied in
@@ -46,7 +51,8 @@ import secrets
 import stat
 import threading
 import time
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
@@ -77,11 +83,14 @@ _Binary = TypeVar("_Binary", bound=BinaryIO)
 
 # Raised whenever what an entry holds, or how it is keyed, changes: old entries are then
 # never read again and age out of the cache.
-CACHE_VERSION = 4
+CACHE_VERSION = 5
+# What an entry holds (`entry.json`'s "kind"; an entry without one holds a run).
+RUN_KIND = "run"
+GOLD_KIND = "gold set"
 DEFAULT_LIMIT = 5 * 1000**3
 LIMIT_VARIABLE = "RAGTUI_CACHE_LIMIT"
 _UNITS = {"": 1, "B": 1, "K": 1000, "KB": 1000, "M": 1000**2, "MB": 1000**2, "G": 1000**3, "GB": 1000**3}
-# A run file smaller than this is parsed at each open and never cached: writing its entry
+# A file (a run, a gold set) smaller than this is read at each open and never cached: writing its entry
 # (a Parquet file, the manifest, each synced to disk) cost more than the parse it saves (the
 # sample's 0.86 MB runs: parsed in 18 ms of CPU, 36 ms with the entry written, 5 ms
 # reopened), and a few milliseconds per reopen are not worth a slower first open
@@ -116,7 +125,7 @@ def read_through(handle: _Binary) -> _Binary:
 
 
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes (hashlib releases the GIL: both runs hash side by side).
+    """SHA-1 of a file's bytes: the gold set's in a run's metadata (`gold_set_sha1`).
 
     Raises OSError for anything but a regular file: a FIFO read here would be read up
     before its loader opens it, and `/dev/zero` would never end.
@@ -125,6 +134,41 @@ def file_digest(path: Path) -> str:
         raise OSError(f"{path}: not a regular file")
     with path.open("rb") as handle:
         return hashlib.file_digest(read_through(handle), "sha1").hexdigest()
+
+
+class Crc32:
+    """CRC-32 with hashlib's interface (`update`, `hexdigest`): what an entry records of its
+    whole file, checked again in the background of each reopen (`RunCache.verify`).
+
+    Not SHA-1: the check guards against an accident the key cannot see (a rewrite within
+    one clock tick that keeps size, times and every sampled block; the change time cannot
+    be set back by hand), not against forgery, and SHA-1 took twice the CPU seconds (0.27
+    against 0.13 s for a file of 400 MB, read included) on the two cores the reopen's
+    measures need. zlib releases the GIL on large buffers: both files are checked side by side.
+    """
+
+    def __init__(self, data: bytes = b"") -> None:
+        self.value = zlib.crc32(data)
+
+    def update(self, data: bytes | memoryview) -> None:
+        self.value = zlib.crc32(data, self.value)
+
+    def hexdigest(self) -> str:
+        return f"{self.value:08x}"
+
+
+def file_check(path: Path) -> str:
+    """The `Crc32` of a file's bytes. Raises OSError for anything but a regular file (see `file_digest`)."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise OSError(f"{path}: not a regular file")
+    check = Crc32()
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    with path.open("rb", buffering=0) as handle:
+        read_through(handle)
+        while size := handle.readinto(buffer):
+            check.update(view[:size])
+    return check.hexdigest()
 
 
 def file_identity(path: Path) -> tuple[int, ...]:
@@ -168,6 +212,12 @@ class EntryInfo:
     source: str
     size: int
     last_used: float
+    kind: str = RUN_KIND
+
+    @property
+    def holds_gold(self) -> bool:
+        """Whether the entry holds a gold set's frame (else a run's)."""
+        return self.kind == GOLD_KIND
 
 
 @dataclass(frozen=True)
@@ -206,14 +256,21 @@ class RunCache:
         key = hashlib.sha1(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
         return CacheEntry(self, key, path)
 
-    def verify(self, entry: CacheEntry, sha1: str) -> None:
-        """Hash the whole file of an entry just served, in a thread (hashlib releases the GIL:
-        two runs hash side by side, beside the measures); remove the entry when its bytes are
-        not the ones it was written from."""
+    def gold_entry(self, path: Path) -> CacheEntry | None:
+        """The entry for the frame of the gold set `path` (`CacheEntry.read_gold`, `write_gold`);
+        None when the file cannot be read."""
+        from ragtui.core.loading.schema import GOLD_SCHEMA
+
+        return self.entry(path, GOLD_KIND, _schema_signature(GOLD_SCHEMA))
+
+    def verify(self, entry: CacheEntry, recorded: str) -> None:
+        """Check the whole file of an entry just served (`file_check`), in a thread: two runs
+        side by side, beside the measures; remove the entry when its bytes are not the ones
+        it was written from."""
 
         def check() -> None:
             try:
-                same = file_digest(entry.source) == sha1
+                same = file_check(entry.source) == recorded
             except OSError:
                 same = False  # unreadable now: never served again without a parse
             if not same:
@@ -239,9 +296,9 @@ class RunCache:
         for folder in self._folders():
             with contextlib.suppress(OSError, ValueError):
                 manifest = folder / MANIFEST
-                source = str(own_manifest(folder).get("source", "?"))
+                held = own_manifest(folder)
                 size = sum(part.lstat().st_size for part in folder.iterdir())
-                found.append(EntryInfo(folder, source, size, manifest.stat().st_mtime))
+                found.append(EntryInfo(folder, str(held.get("source", "?")), size, manifest.stat().st_mtime, str(held.get("kind", RUN_KIND))))
         return sorted(found, key=lambda info: info.last_used)
 
     def clear(self) -> tuple[int, int, list[Path]]:
@@ -283,10 +340,11 @@ class RunCache:
         return []
 
 
-def _schema_signature() -> str:
+def _schema_signature(schema: Any = None) -> str:
+    """A digest of a frame's schema (the runs' unless given): an entry written for another is never read."""
     from ragtui.core.loading.schema import RUN_SCHEMA
 
-    return hashlib.sha1(repr(sorted(RUN_SCHEMA.items())).encode()).hexdigest()
+    return hashlib.sha1(repr(sorted((schema or RUN_SCHEMA).items())).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -307,28 +365,64 @@ class CacheEntry:
         import polars as pl
 
         try:
-            manifest = own_manifest(self.folder)  # its key names this folder
-            if manifest.get("version") != CACHE_VERSION or not _files_intact(self.folder, manifest):
+            held = self._lean(RUN_KIND)
+            if held is None:
                 return None
-            if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
-                return None  # another entry's numbers copied in: never served as this run's
-            # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
-            # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
-            frame = pl.read_parquet(self.folder / LEAN).rechunk()
+            manifest, frame = held
             texts = _texts(self.folder, manifest, path)
             if not texts.written_for(self.key):
                 return None
             if texts.rows != frame.height:
                 return None
-            # Last used: eviction removes the least recent first. The precise clock, not the
-            # kernel's coarse file-time tick, so a reopen sorts after an entry written just before.
-            now = time.time_ns()
-            os.utime(self.folder / MANIFEST, ns=(now, now))
+            self._used()
             run = _run_from_manifest(manifest, frame, path, texts)
         except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
             return None
-        self.cache.verify(self, str(manifest["sha1"]))
+        self.cache.verify(self, str(manifest["crc32"]))
         return run
+
+    def read_gold(self) -> pl.DataFrame | None:
+        """The gold set's frame kept by `write_gold`; None when the entry is absent, stale or unreadable."""
+        import polars as pl
+
+        try:
+            held = self._lean(GOLD_KIND)
+            if held is None or held[1].height != held[0].get("rows"):
+                return None
+            manifest, frame = held
+            self._used()
+        except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
+            return None
+        self.cache.verify(self, str(manifest["crc32"]))
+        return frame
+
+    def write_gold(self, frame: pl.DataFrame, digest: str) -> str | None:
+        """Keep a gold set's frame, read from bytes whose `Crc32` is `digest`; why it was not kept, or None."""
+        made = self.writer()
+        if isinstance(made, str):
+            return made
+        return made.commit_frame(lambda: (frame, {"crc32": digest, "given": str(self.source), "rows": frame.height}), GOLD_KIND)
+
+    def _lean(self, kind: str) -> tuple[dict[str, Any], pl.DataFrame] | None:
+        """(manifest, lean frame) of this entry when it holds a `kind`, is whole and is the
+        one its key names; None otherwise. Raises what reading it raised."""
+        import polars as pl
+
+        manifest = own_manifest(self.folder)  # its key names this folder
+        if manifest.get("version") != CACHE_VERSION or manifest.get("kind", RUN_KIND) != kind or not _files_intact(self.folder, manifest):
+            return None
+        if pl.read_parquet_metadata(self.folder / LEAN).get(KEY_METADATA) != self.key:
+            return None  # another entry's numbers copied in: never served as this file's
+        # One contiguous chunk, as a parsed run has: measuring a frame left in row-group
+        # chunks copies it, and at 2 × 1,000,000 questions that added 2.4 GB to the peak.
+        return manifest, pl.read_parquet(self.folder / LEAN).rechunk()
+
+    def _used(self) -> None:
+        """Mark the entry used now: eviction removes the least recent first. The precise
+        clock, not the kernel's coarse file-time tick, so a reopen sorts after an entry
+        written just before."""
+        now = time.time_ns()
+        os.utime(self.folder / MANIFEST, ns=(now, now))
 
     def texts(self) -> TextStore | LineTexts | None:
         """The texts of the entry just committed, or None when it is not in the cache."""
@@ -391,31 +485,31 @@ _GROUPS_KEPT = 2  # decoded row groups a TextStore keeps (a few MB each)
 
 
 class HashingReader:
-    """A binary file read through, its SHA-1 taken on the way: on a first open the parse
+    """A binary file read through, its `Crc32` taken on the way: on a first open the parse
     reads every byte anyway, so the entry's digest costs no second pass over the file."""
 
     def __init__(self, handle: BinaryIO) -> None:
         self.handle = handle
-        self.sha1 = hashlib.sha1()
+        self.check = Crc32()
         self.at_end = False
 
     def read(self, size: int = -1) -> bytes:
         data = self.handle.read(size)
         if not data and size != 0:
             self.at_end = True
-        self.sha1.update(data)  # hashlib releases the GIL on large buffers
+        self.check.update(data)
         return data
 
     def readline(self, size: int = -1) -> bytes:
         line = self.handle.readline(size)
         if not line:
             self.at_end = True
-        self.sha1.update(line)
+        self.check.update(line)
         return line
 
     def hexdigest(self) -> str | None:
         """The digest of the whole file, or None when it was not read to its end."""
-        return self.sha1.hexdigest() if self.at_end else None
+        return self.check.hexdigest() if self.at_end else None
 
 
 @dataclass(frozen=True)
@@ -568,17 +662,31 @@ class EntryWriter:
 
         if self.failed is None and self.rows != run.frame.height:
             self.failed = f"{self.rows} rows of texts for {run.frame.height} questions"
+
+        def contents() -> tuple[pl.DataFrame, dict[str, Any]]:
+            digest = self.read_digest or file_check(self.entry.source)
+            lines = self._save_lines()
+            return without_detail(run.frame), _manifest(run, self.parts, digest, lines)  # lean already: a plain write
+
+        return self.commit_frame(contents, RUN_KIND)
+
+    def commit_frame(self, contents: Callable[[], tuple[pl.DataFrame, dict[str, Any]]], kind: str) -> str | None:
+        """Write the entry's own files: `contents()` writes any besides the lean frame and
+        returns that frame and what the manifest says of this `kind`; then put the entry in
+        place. Returns why it was not kept, or None (see `commit`)."""
         import polars as pl
 
         if self.failed is None:
             try:
-                digest = self.read_digest or file_digest(self.entry.source)
-                lines = self._save_lines()
+                frame, held = contents()
                 with atomic_writer(self.staging / LEAN, "wb") as handle:
-                    without_detail(run.frame).write_parquet(handle, metadata={KEY_METADATA: self.entry.key})  # lean already: a plain write
+                    frame.write_parquet(handle, metadata={KEY_METADATA: self.entry.key})
                 files = {part.name: part.lstat().st_size for part in self.staging.iterdir() if is_own_file_name(part.name) and part.name != MANIFEST}
-                manifest = json.dumps(_manifest(self.entry, run, self.parts, digest, lines, files), ensure_ascii=False, allow_nan=False)
-                atomic_write_text(self.staging / MANIFEST, manifest)
+                manifest = {
+                    **held, "files": files, "key": self.entry.key, "version": CACHE_VERSION, "kind": kind,
+                    "source": str(self.entry.source.resolve()), "created": time.time(),
+                }
+                atomic_write_text(self.staging / MANIFEST, json.dumps(manifest, ensure_ascii=False, allow_nan=False))
                 (self.staging / STAGING_MARKER).unlink()
                 self.staging.rename(self.entry.folder)
             except (OSError, TypeError, ValueError, pl.exceptions.PolarsError) as exc:
@@ -590,7 +698,7 @@ class EntryWriter:
             self.abort()
             return self.failed
         if self.entry.folder in {info.folder for info in self.entry.cache.evict(keep=self.entry.folder)}:
-            return f"the run alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
+            return f"the {kind} alone is larger than the cache limit ({self.entry.cache.limit:,} bytes)"
         return None
 
     def _save_lines(self) -> dict[str, Any] | None:
@@ -616,18 +724,12 @@ def _why(exc: BaseException) -> str:
     return " ".join(reason.split())[:200]
 
 
-def _manifest(
-    entry: CacheEntry, run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None, files: dict[str, int]
-) -> dict[str, Any]:
+def _manifest(run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None) -> dict[str, Any]:
+    """What a run's entry says beside what every entry says (`EntryWriter.commit_frame`)."""
     return {
-        "files": files,
         "lines": lines,
-        "key": entry.key,
-        "version": CACHE_VERSION,
-        "source": str(entry.source.resolve()),
         "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen
-        "sha1": digest,
-        "created": time.time(),
+        "crc32": digest,
         "rows": run.frame.height,
         "texts": [list(part) for part in parts],
         "meta": asdict(run.meta),

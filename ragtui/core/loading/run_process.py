@@ -178,11 +178,14 @@ def _child_environment() -> dict[str, str]:
     """This environment, with this copy of ragtui first on the child's import path, and
     polars' threads shared out: the two children parse at once, each on half the cores
     (unless POLARS_MAX_THREADS says otherwise), rather than each starting a thread per
-    core that then wait for one another."""
+    core that then wait for one another. numpy's BLAS gets one thread (unless the user set
+    it): a child parses, it multiplies no matrices, and OpenBLAS's threads, started as
+    numpy is imported, spun on the cores the parse needs (1 % of a child's CPU)."""
     root = str(Path(__file__).resolve().parents[3])
     existing = os.environ.get("PYTHONPATH")
     environment = {**os.environ, "PYTHONPATH": root if not existing else os.pathsep.join((root, existing))}
     environment.setdefault("POLARS_MAX_THREADS", str(max(1, _cores() // 2)))
+    environment.setdefault("OPENBLAS_NUM_THREADS", "1")
     return environment
 
 

@@ -108,8 +108,10 @@ def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str,
     # two frames side by side (the gold set's ids are unique: its loaders refuse a repeat).
     aligned = _aligned(gold_frame, run_side)
     compared = gold_frame.hstack(run_gold.drop("id").get_columns()) if aligned else gold_frame.join(run_gold, on="id", how="inner")
-    # One query counts every field's conflicts.
-    counted = compared.select(_conflicts(name) for name in GOLD_FIELDS).row(0, named=True)
+    # One query counts every field's conflicts as given; lists of ids that differ are looked at again.
+    counted = compared.select(_conflicts(name).sum().alias(name) for name in GOLD_FIELDS).row(0, named=True)
+    if counted["gold_passages"]:
+        counted["gold_passages"] = _reordered_conflicts(compared.filter(_conflicts("gold_passages")))
     for name in GOLD_FIELDS:
         conflicts = int(counted[name])
         if conflicts:
@@ -137,15 +139,17 @@ def _aligned(gold_frame: pl.DataFrame, run_side: pl.DataFrame) -> bool:
 
 
 def _conflicts(name: str) -> pl.Expr:
-    """How many questions give a `name` of their own that differs from the gold set's (a
-    list of ids in another order does not differ). Only the lists that differ as given are
-    sorted: two equal lists sort equal, and sorting was most of the count."""
+    """Whether a question gives a `name` of its own that differs from the gold set's, as given."""
     given, wanted = pl.col(f"_run_{name}"), pl.col(name)
-    differs = given.is_not_null() & (given != wanted).fill_null(True)
-    if name == "gold_passages":
-        given, wanted = sorted_ids(pl.when(differs).then(given)), sorted_ids(pl.when(differs).then(wanted))
-        differs = differs & (given != wanted).fill_null(True)
-    return differs.sum().alias(name)
+    return given.is_not_null() & (given != wanted).fill_null(True)
+
+
+def _reordered_conflicts(differing: pl.DataFrame) -> int:
+    """How many of the questions whose gold passages differ as given differ in more than
+    their order. Only those are sorted, and only when there are some: two equal lists sort
+    equal, and sorting every list was most of the count."""
+    given, wanted = sorted_ids(pl.col("_run_gold_passages")), sorted_ids(pl.col("gold_passages"))
+    return int(differing.select((given != wanted).fill_null(True).sum()).item())
 
 
 def _no_relevant_topics_warning(run: Run, frame: pl.DataFrame, trec_denominator: bool) -> list[str]:
@@ -213,7 +217,10 @@ def evaluate(
             pl.lit(None, dtype=frame.schema[name]).alias(name) for name in RETRIEVAL_COLUMNS if name != "n_gold"
         )
     utility_in_run = frame.get_column("judge_utility").is_not_null().any()
-    frame = frame.with_columns(_outcomes(phrases, unavailable, config.unanswerable_categories, utility_in_run, not trec_denominator))
+    # The phrases looked for once, in a column: polars runs a Python-made column
+    # (`contains_any_phrase`) once for each expression that uses it.
+    frame = frame.with_columns(contains_any_phrase(pl.col("answer"), phrases).alias(_PHRASE_FOUND))
+    frame = frame.with_columns(_outcomes(unavailable, config.unanswerable_categories, utility_in_run, not trec_denominator)).drop(_PHRASE_FOUND)
     frame = frame.with_columns(_failure_kinds(config.utility_target))
     frame = frame.with_columns(failures=_failure_list()).with_columns(failed=pl.col("failures").list.len() > 0)
     return Evaluation(
@@ -248,8 +255,10 @@ def unavailable_parts(run: Run) -> set[str]:
     return parts
 
 
+_PHRASE_FOUND = "_abstention_phrase_found"
+
+
 def _outcomes(
-    phrases: tuple[str, ...],
     unavailable: set[str],
     unanswerable_categories: tuple[str, ...],
     utility_in_run: bool,
@@ -261,7 +270,7 @@ def _outcomes(
     system_failed = present & pl.col("system_error").is_not_null()
     answer_known = pl.lit("answer" not in unavailable) & ~system_failed
     answer = pl.col("answer")
-    detected = contains_any_phrase(answer, phrases).fill_null(False)
+    detected = pl.col(_PHRASE_FOUND).fill_null(False)
     abstained = present & pl.coalesce(pl.col("abstained_given"), detected)
     sentences = pl.col("judge_sentences")
     n_sentences = sentences.list.len().fill_null(0)
