@@ -246,7 +246,7 @@ def runs_flags(runs: Sequence[pl.DataFrame]) -> list[RunFlags]:
         passages = with_texts.select(tag, "id", pl.col("retrieved_ids").alias("passage"), pl.col("retrieved_texts").alias("text")).explode("passage", "text")
         texts.append(passages.with_columns(pl.lit(False).alias("is_answer")))
     # `flag_expr`'s two passes as two filters: the exact pattern is compiled and run only
-    # when the loose one kept a text (in most runs, none: the sample's 5,000 texts).
+    # when the loose one kept a text (it kept none of the sample's 5,000).
     text = pl.col("text")
     hits = pl.concat(texts, how="vertical_relaxed", rechunk=True).filter(text.str.contains(prefilter_pattern()).fill_null(False))
     if hits.height:

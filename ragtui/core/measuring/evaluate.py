@@ -55,8 +55,8 @@ class Evaluation:
     def judge_directed(self) -> RunFlags:
         """What addresses the judge in this run (judge_directed.py): counts and question ids.
 
-        Read once per evaluation, in its own `__dict__` (`judge_directed_of` fills several
-        at once), each a scan of every answer and passage.
+        Read once per evaluation and kept in its own `__dict__`: a scan of every answer and
+        passage (`judge_directed_of` reads several evaluations' in one scan).
         """
         return judge_directed_of([self])[0]
 
