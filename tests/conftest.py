@@ -51,6 +51,31 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
+_CACHE_THRESHOLD: list[int] = []  # the run cache's own, kept by `every_run_cached`
+
+
+@pytest.fixture(autouse=True, scope="session")
+def every_run_cached():
+    """The tests' runs are far smaller than the smallest file the run cache keeps: every one
+    is cached, from the first fixture on (module ones too), so the cache's behaviour is
+    tested on them. `cache_threshold` gives a test the cache's own threshold."""
+    from ragtui.core.loading import run_cache
+
+    _CACHE_THRESHOLD[:] = [run_cache.CACHED_FROM_BYTES]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(run_cache, "CACHED_FROM_BYTES", 0)
+        yield
+
+
+@pytest.fixture
+def cache_threshold(monkeypatch) -> int:
+    """The run cache's own smallest cached file size, in force for this test."""
+    from ragtui.core.loading import run_cache
+
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", _CACHE_THRESHOLD[0])
+    return run_cache.CACHED_FROM_BYTES
+
+
 @pytest.fixture(autouse=True)
 def private_run_cache(tmp_path_factory, monkeypatch) -> Path:
     """Every test gets its own empty run cache: none reads the user's, or another test's."""

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ragtui.core.loading.run_cache import LIMIT_VARIABLE, RunCache
+    from ragtui.core.loading.run_cache import CACHED_FROM_BYTES, LIMIT_VARIABLE, RunCache
 
     cache = RunCache.default()
     if args.action == "clear":
@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"run cache: {cache.folder}", stream=sys.stdout)
     golds = _gold_sets(entries)
     print(f"{len(entries) - golds} run(s){_and_gold_sets(golds)}, {disk_size(total)} of {disk_size(cache.limit)} (limit: {LIMIT_VARIABLE}, e.g. 2GB)")
+    print(f"files under {disk_size(CACHED_FROM_BYTES)} (runs, gold sets) are read at each open, never cached: writing an entry costs them more than it saves")
     unfinished = cache.unfinished()
     if unfinished:
         print(f"{len(unfinished)} unfinished entr{'y' if len(unfinished) == 1 else 'ies'} of ended processes (removed by the next open or `ragtui cache clear`)")

@@ -63,7 +63,7 @@ def preload(session: Session) -> Future[DashboardData]:
     A large load runs in its thread while Textual is imported and starts, so "Loading…"
     paints at once. A small one is finished first: run at the same time, the load and
     Textual's import take turns at the GIL, and the bundled sample's dashboard came with
-    its values after 0.76 s of CPU instead of 0.98 s (docs/performance.md).
+    its values after 0.69 s of CPU instead of 0.83 s (docs/performance.md).
     """
     from ragtui.ui.loader import start_loading
 

@@ -6,6 +6,7 @@ import pytest
 
 from ragtui.cli import main
 from ragtui.cli.tui import sample_inputs
+from ragtui.core.loading import run_cache
 
 
 @pytest.fixture
@@ -27,15 +28,17 @@ def test_report_with_no_cache_neither_reads_nor_writes_the_cache(sample, capsys,
     assert not private_run_cache.exists()
 
 
-def test_cache_command_says_where_the_cache_lives_and_what_it_holds(sample, capsys, private_run_cache):
+def test_cache_command_says_where_the_cache_lives_and_what_it_holds(sample, capsys, private_run_cache, monkeypatch):
     main(["report", *sample])
     capsys.readouterr()
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", 1_000_000)  # the sample's runs were cached under none (conftest.py)
     assert main(["cache"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"run cache: {private_run_cache}"
     assert lines[1].startswith("2 run(s), 0.") and lines[1].endswith("MB of 5.00 GB (limit: RAGTUI_CACHE_LIMIT, e.g. 2GB)")
-    assert sorted(line.split()[-1] for line in lines[2:4]) == sorted(str(sample_inputs()[side].resolve()) for side in "ab")
-    assert lines[4:] == []  # the run cache is all ragtui keeps
+    assert lines[2] == "files under 1.0 MB (runs, gold sets) are read at each open, never cached: writing an entry costs them more than it saves"
+    assert sorted(line.split()[-1] for line in lines[3:5]) == sorted(str(sample_inputs()[side].resolve()) for side in "ab")
+    assert lines[5:] == []  # the run cache is all ragtui keeps
 
 
 def test_cache_clear_empties_the_cache_and_names_the_folder(sample, capsys, private_run_cache):

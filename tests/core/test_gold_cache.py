@@ -79,7 +79,7 @@ def test_the_cache_lists_the_gold_set_as_what_it_is(tmp_path, write_jsonl, cache
     assert main(["cache"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("0 run(s), 1 gold set(s), 0.")
-    assert lines[2].endswith(f"{path.resolve()} (gold set)")
+    assert lines[3].endswith(f"{path.resolve()} (gold set)")  # after the line on small files
     assert main(["cache", "clear"]) == 0
     assert capsys.readouterr().err.startswith("ragtui: removed 0 cached run(s), 1 gold set(s), 0.")
     assert cache.entries() == []

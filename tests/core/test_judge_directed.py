@@ -13,7 +13,15 @@ import yaml
 from ragtui.cli.render import render_text
 from ragtui.cli.render_markdown import render_markdown
 from ragtui.core.comparing.report import build_report
-from ragtui.core.judge_directed import addresses_judge, findings, flag_expr, question_flags
+from ragtui.core.judge_directed import (
+    addresses_judge,
+    combined_pattern,
+    findings,
+    flag_expr,
+    prefilter_pattern,
+    question_flags,
+    runs_flags,
+)
 from ragtui.core.loading.inputs import Inputs
 from ragtui.core.session import load_comparison
 from tests.judge.hostile_texts import HOSTILE_ANSWERS, HOSTILE_PASSAGES, guessed_nonce_answer
@@ -135,3 +143,28 @@ def test_no_warning_when_b_addresses_the_judge_no_more_than_a(tmp_path):
     report = build_report(load_comparison(Inputs(a=hostile, b=hostile, gold=SAMPLE / "gold.yaml", detail=False)))
     assert not [w for w in report["warnings"] if "address the judge" in w]
     assert "Questions whose answer or passages address the judge" in render_markdown(report)
+
+
+def test_several_runs_scanned_at_once_count_each_runs_own_flags():
+    hostile, honest = HOSTILE_ANSWERS[next(iter(HOSTILE_ANSWERS))], "Le congé est de 25 jours."
+    passage = HOSTILE_PASSAGES[next(iter(HOSTILE_PASSAGES))]
+
+    def run(rows: list[tuple[str, str, list[str], list[str] | None, bool]]) -> pl.DataFrame:
+        return pl.DataFrame(
+            [{"id": i, "answer": a, "retrieved_ids": ids, "retrieved_texts": texts, "present": present} for i, a, ids, texts, present in rows],
+            schema={"id": pl.String, "answer": pl.String, "retrieved_ids": pl.List(pl.String), "retrieved_texts": pl.List(pl.String), "present": pl.Boolean},
+        )
+
+    a = run([("q1", hostile, ["p1", "p2"], [honest, passage], True), ("q2", honest, ["p2"], [passage], True), ("q3", hostile, [], [], False)])
+    b = run([("q1", honest, ["p1"], [honest], True), ("q2", hostile, ["p9"], None, True)])
+    assert runs_flags([a, b]) == [
+        {"questions": 2, "answers": 1, "passages": 1, "ids": ["q1", "q2"]},  # q3 is missing from the run: not counted
+        {"questions": 1, "answers": 1, "passages": 0, "ids": ["q2"]},  # no passage texts: only its answer is read
+    ]
+    assert runs_flags([b]) == runs_flags([a, b])[1:]
+
+
+def test_the_rules_never_match_empty_text_so_texts_the_loose_pass_drops_are_clean():
+    # flag_expr tests the exact pattern on "" where the loose one found nothing; runs_flags drops those texts instead.
+    assert pl.Series([""]).str.contains(combined_pattern()).to_list() == [False]
+    assert pl.Series([""]).str.contains(prefilter_pattern()).to_list() == [False]

@@ -91,6 +91,47 @@ def test_second_load_reopens_the_cache_with_the_same_run(tmp_path, write_jsonl, 
     assert again.source_format == "ragtui" and again.path == path
 
 
+def test_a_run_smaller_than_the_threshold_is_parsed_at_each_open_and_never_cached(tmp_path, write_jsonl, cache, parses, monkeypatch):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(30)])
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", path.stat().st_size + 1)
+    first = load_run(path, cache=cache)
+    again = load_run(path, cache=cache)
+    assert parses == ["a.jsonl", "a.jsonl"]
+    assert not cache.folder.exists()  # nothing written, not even the folder
+    assert cache.notes == []  # not a failure: nothing to say in every view
+    assert _texts_of_every_question(again) == _texts_of_every_question(first) == _texts_of_every_question(load_run(path))
+
+
+def test_a_run_of_exactly_the_threshold_is_cached(tmp_path, write_jsonl, cache, parses, monkeypatch):
+    path = write_jsonl(tmp_path / "a.jsonl", META, [_record(i) for i in range(30)])
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", path.stat().st_size)
+    load_run(path, cache=cache)
+    load_run(path, cache=cache)
+    assert parses == ["a.jsonl"]
+    assert len(cache.entries()) == 1
+
+
+def test_a_gold_set_smaller_than_the_threshold_is_read_from_its_file_and_never_cached(tmp_path, write_jsonl, cache, monkeypatch):
+    from ragtui.core.loading.gold import load_gold
+    from tests.core.test_gold_cache import gold_file, question
+
+    path = gold_file(tmp_path, write_jsonl, [question(i) for i in range(4)])
+    monkeypatch.setattr(run_cache, "CACHED_FROM_BYTES", path.stat().st_size + 1)
+    assert load_gold(path, cache).frame.height == load_gold(path, cache).frame.height == 4
+    assert not cache.folder.exists()
+
+
+def test_the_bundled_samples_runs_are_under_the_threshold_and_never_cached(cache_threshold, cache, parses):
+    from ragtui.cli.tui import sample_inputs
+
+    sample = sample_inputs()
+    assert cache_threshold == 1_000_000
+    for _ in range(2):
+        load_run(sample["a"], cache=cache)
+    assert parses == [sample["a"].name] * 2
+    assert not cache.folder.exists()
+
+
 def test_texts_read_in_any_order_across_kept_row_groups_are_each_questions_own(tmp_path, cache, monkeypatch):
     monkeypatch.setattr(run_cache, "TEXT_ROW_GROUP", 4)  # 40 questions: ten groups, two kept at a time
     opened = load_run(_parquet_run(tmp_path, 40), cache=cache)

@@ -44,17 +44,17 @@ def _paired_values(frame: pl.DataFrame, k: int) -> tuple[dict[str, MetricValue],
         quantile_of(spec, pl.col(f"{spec.key}:num{side}"), pl.col(f"{spec.key}:den{side}")).alias(f"{spec.key}:q{side}")
         for spec in METRICS if spec.quantile is not None for side in ("", "_b")
     ]
-    sums = frame.select(
-        *[pl.col(f"^{spec.key}:(num|den)(_b)?$").sum() for spec in METRICS], *quantiles
-    ).row(0, named=True) if frame.height else {}
-    counts = frame.select(
-        [(pl.col(f"{spec.key}:den{side}") > 0).sum().alias(f"{spec.key}:n{side}") for spec in METRICS for side in ("", "_b")]
+    # Sums, quantiles and counts in one query: it runs once per category and tag.
+    row = frame.select(
+        *[pl.col(f"{spec.key}:{part}{side}").sum() for spec in METRICS for part in ("num", "den") for side in ("", "_b")],
+        *quantiles,
+        *[(pl.col(f"{spec.key}:den{side}") > 0).sum().alias(f"{spec.key}:n{side}") for spec in METRICS for side in ("", "_b")],
     ).row(0, named=True) if frame.height else {}
     out_a: dict[str, MetricValue] = {}
     out_b: dict[str, MetricValue] = {}
     for spec in METRICS:
         for side, out in (("", out_a), ("_b", out_b)):
-            out[spec.name(k)] = MetricValue(metric_value(spec, sums, side), int(counts.get(f"{spec.key}:n{side}", 0)))
+            out[spec.name(k)] = MetricValue(metric_value(spec, row, side), int(row.get(f"{spec.key}:n{side}", 0)))
     return out_a, out_b
 
 

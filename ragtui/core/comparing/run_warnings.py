@@ -3,8 +3,7 @@ changed between the runs, a judge of the generator's family, answers that addres
 
 from __future__ import annotations
 
-from ragtui.core.measuring.evaluate import Evaluation
-from ragtui.core.side_by_side import side_by_side
+from ragtui.core.measuring.evaluate import Evaluation, judge_directed_of
 
 
 def unpaired_warning(unpaired: dict[str, list[str]]) -> str | None:
@@ -38,10 +37,8 @@ def judge_change_warning(a: Evaluation, b: Evaluation) -> str | None:
 
 
 def judge_directed_warning(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
-    """B addresses the judge more than A: its faithfulness may have been talked up.
-
-    Each run's flags are read side by side: polars scans the texts without the GIL."""
-    flags_a, flags_b = side_by_side(lambda: a.judge_directed, lambda: b.judge_directed, name="ragtui-judge-directed")
+    """B addresses the judge more than A: its faithfulness may have been talked up."""
+    flags_a, flags_b = judge_directed_of([a, b])
     in_a, in_b = flags_a["questions"], flags_b["questions"]
     if in_b <= in_a:
         return ()

@@ -8,6 +8,7 @@ runs (`compare`) are computed from these columns only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -54,16 +55,10 @@ class Evaluation:
     def judge_directed(self) -> RunFlags:
         """What addresses the judge in this run (judge_directed.py): counts and question ids.
 
-        Read once per evaluation, in its own `__dict__` rather than by `functools.cached_property`,
-        whose lock Python 3.11 shares between every instance: A's and B's are read at once
-        (`run_warnings.judge_directed_warning`), each a scan of every answer and passage.
+        Read once per evaluation and kept in its own `__dict__`: a scan of every answer and
+        passage (`judge_directed_of` reads several evaluations' in one scan).
         """
-        flags = self.__dict__.get("_judge_directed")
-        if flags is None:
-            from ragtui.core.judge_directed import run_flags
-
-            flags = self.__dict__["_judge_directed"] = run_flags(self.questions)
-        return flags
+        return judge_directed_of([self])[0]
 
     @property
     def missing_ids(self) -> list[str]:
@@ -86,6 +81,18 @@ class Evaluation:
             except OSError as exc:
                 row["texts_error"] = f"the texts of this run cannot be read again ({exc}): reopen it to see them"
         return row
+
+
+def judge_directed_of(evaluations: Sequence[Evaluation]) -> list[RunFlags]:
+    """Each evaluation's `judge_directed`, the ones not read yet in one scan of their texts
+    (`judge_directed.runs_flags`: the rules' patterns compiled once for all runs)."""
+    missing = [evaluation for evaluation in evaluations if "_judge_directed" not in evaluation.__dict__]
+    if missing:
+        from ragtui.core.judge_directed import runs_flags
+
+        for evaluation, flags in zip(missing, runs_flags([evaluation.questions for evaluation in missing]), strict=True):
+            evaluation.__dict__["_judge_directed"] = flags
+    return [evaluation.__dict__["_judge_directed"] for evaluation in evaluations]
 
 
 def _join_gold(run: Run, gold: GoldSet | None) -> tuple[pl.DataFrame, tuple[str, ...], list[str]]:
