@@ -100,3 +100,39 @@ def test_p50_and_p95_taken_from_shared_resamples_are_the_very_numbers_each_draws
             alone = paired_quantile_change(a, np.ones(n, dtype=bool), b, members_b, q)
             shared = paired_quantile_change(a, np.ones(n, dtype=bool), b, members_b, q, draws=draws)
             assert shared == alone
+
+
+def test_resampled_quantiles_from_a_sort_are_bit_for_bit_those_of_numpys_partition():
+    # The interpolation is numpy's linear method redone on sorted rows: the same bits, ties,
+    # infinities, NaN members, zeros, one-member resamples and several q at once included.
+    from ragtui.core.comparing.quantiles import _partitioned_quantiles, _resampled_quantiles
+
+    rng = np.random.default_rng(23)
+    for case in range(600):
+        n = int(rng.integers(1, 200)) if case % 50 else 3_000
+        values = rng.lognormal(MU, SIGMA, n).round(int(rng.integers(0, 3)))
+        values[rng.random(n) < (0.1 if case % 7 == 0 else 0.0)] = np.inf
+        values[rng.random(n) < (0.05 if case % 11 == 0 else 0.0)] = np.nan
+        values[rng.random(n) < (0.3 if case % 13 == 0 else 0.0)] = 0.0
+        members = np.ones(n, dtype=bool) if case % 2 else rng.random(n) < rng.uniform(0.05, 1.0)
+        index = rng.integers(0, n, size=(int(rng.integers(1, 40)), min(n, 2_000)))
+        q = [0.5, 0.95, (0.5, 0.95), 0.0, 1.0, (0.25, 0.5, 0.99)][case % 6]
+        with np.errstate(invalid="ignore"):  # inf − inf where infinities neighbour
+            assert _resampled_quantiles(values, members, q, index).tobytes() == _partitioned_quantiles(values, members, q, index).tobytes()
+
+
+def test_a_negative_zero_among_the_member_values_is_left_to_numpys_partition(monkeypatch):
+    # −0.0 and 0.0 sort as equals: which lands on an order statistic is the algorithm's, so
+    # the sort is not used where a member holds −0.0.
+    from ragtui.core.comparing import quantiles
+
+    def no_sort(*args):
+        raise AssertionError("the sorted rows were interpolated")
+
+    monkeypatch.setattr(quantiles, "_sorted_rows_quantiles", no_sort)
+    values = np.array([-0.0, 0.0, 0.0, 1.0, 2.0])
+    index = np.random.default_rng(2).integers(0, 5, size=(50, 5))
+    for members in (np.ones(5, dtype=bool), np.array([True, True, True, False, True])):
+        quantiles._resampled_quantiles(values, members, (0.5, 0.95), index)
+    with pytest.raises(AssertionError, match="sorted rows"):  # without it the sort is used
+        quantiles._resampled_quantiles(np.abs(values), np.ones(5, dtype=bool), 0.5, index)

@@ -30,24 +30,64 @@ _CHUNK = 200
 def _resampled_quantiles(values: np.ndarray, members: np.ndarray, q: float | tuple[float, ...], index: np.ndarray) -> np.ndarray:
     """The q-quantile of each resample (one row of `index`), over its member rows; NaN where none.
 
-    With several q, one row of quantiles per q: the same numbers as one call per q (numpy
-    partitions each resample once at every order statistic they need, and interpolates each q alike).
+    With several q, one row of quantiles per q: the same numbers as one call per q (each
+    resample is sorted once, and each q interpolated from it as numpy's linear method does).
+    Each resample is sorted whole, where `np.quantile` would partition it at every order
+    statistic the q need: numpy's sort of 2,000 values takes a third less time than that
+    partition, and puts the same values at those places.
     """
-    # Each resample is gathered afresh: numpy partitions it in place (`overwrite_input`)
-    # instead of copying it first, the same partition: a third less time.
-    if members.all():  # the common case, and several times faster than skipping NaN
-        return np.quantile(values[index], q, axis=1, overwrite_input=True)
+    if bool(np.any((values == 0) & np.signbit(values) & members)):
+        return _partitioned_quantiles(values, members, q, index)
+    if members.all():  # the common case: no NaN to skip
+        return _sorted_rows_quantiles(np.sort(values[index], axis=1), np.full(len(index), index.shape[1]), q)
     # `np.nanquantile(picked, q, axis=1)` takes the quantile of each row on its own, a Python
-    # call per resample; the rows holding the same number m of members are taken together
-    # instead: their first m values once sorted (NaN sorts last), the same numbers.
+    # call per resample: each row's first m values once sorted (NaN sorts last) are its m
+    # members, in order, and are interpolated for every row at once.
     inside = members[index]
     sizes = inside.sum(axis=1)
     ordered = np.sort(np.where(inside, values[index], np.nan), axis=1)
     out = np.full(np.shape(q) + (len(index),), np.nan)  # a resample without a member: counted out by the callers
+    held = np.flatnonzero(sizes > 0)
+    out[..., held] = _sorted_rows_quantiles(ordered[held], sizes[held], q)
+    return out
+
+
+def _partitioned_quantiles(values: np.ndarray, members: np.ndarray, q: float | tuple[float, ...], index: np.ndarray) -> np.ndarray:
+    """`_resampled_quantiles` by numpy's own partition, for values holding a −0.0: −0.0 and
+    0.0 are equal to a sort, and which of them lands on an order statistic depends on the
+    algorithm, so the partition that always picked it still does."""
+    if members.all():
+        return np.quantile(values[index], q, axis=1, overwrite_input=True)
+    inside = members[index]
+    sizes = inside.sum(axis=1)
+    ordered = np.sort(np.where(inside, values[index], np.nan), axis=1)
+    out = np.full(np.shape(q) + (len(index),), np.nan)
     for size in np.unique(sizes[sizes > 0]):
         rows = sizes == size
         out[..., rows] = np.quantile(ordered[rows, :size], q, axis=1, overwrite_input=True)
     return out
+
+
+def _sorted_rows_quantiles(ordered: np.ndarray, sizes: np.ndarray, q: float | tuple[float, ...]) -> np.ndarray:
+    """`np.quantile(ordered[r, :sizes[r]], q)` of each row r, whose first sizes[r] ≥ 1 values
+    are sorted: numpy's linear method step by step (its virtual index, neighbours, weight
+    and `_lerp`), the same operations on the same numbers, for all rows at once."""
+    quantiles = np.asarray(q, dtype=np.float64)[..., np.newaxis]  # one row of results per q
+    last = sizes - 1
+    virtual = last * quantiles
+    previous = np.floor(virtual).astype(np.intp)
+    # At or past the last value numpy takes it on both sides, and weighs it from index −1.
+    above = virtual >= last
+    previous[above] = -1
+    gamma = virtual - previous
+    rows = np.arange(len(ordered))
+    low = ordered[rows, np.where(above, last, previous)]
+    high = ordered[rows, np.where(above, last, previous + 1)]
+    diff = high - low
+    interpolated = np.where(gamma >= 0.5, high - diff * (1 - gamma), low + diff * gamma)
+    # A NaN among a row's members sorts to its end and makes its quantile NaN, as numpy's does.
+    highest = ordered[rows, last]
+    return np.where(np.isnan(highest), highest, interpolated)
 
 
 def _draws(n: int, seed: int) -> tuple[np.random.Generator, int, float]:
