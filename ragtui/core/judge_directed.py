@@ -219,6 +219,12 @@ class RunFlags(TypedDict):
     ids: list[str]
 
 
+# Up to this many questions in all, the runs' texts are scanned together; past it, one run
+# at a time: both runs' passages side by side in one frame held 150 MB more at
+# 2 × 100,000 questions (2 GB at 2 × 1,000,000) for one compile of the patterns saved.
+ONE_SCAN_UP_TO = 20_000
+
+
 def runs_flags(runs: Sequence[pl.DataFrame]) -> list[RunFlags]:
     """What addresses the judge in each run's questions (present ones), for the report.
 
@@ -226,11 +232,19 @@ def runs_flags(runs: Sequence[pl.DataFrame]) -> list[RunFlags]:
     questions whose answer does; `passages`: distinct retrieved passage ids that do;
     `ids`: the flagged question ids, sorted.
 
-    One scan of one chunk, not one per run, per column or per chunk: compiling the rules'
-    patterns (4 KB of Unicode-aware regular expression) costs polars more than matching
-    the sample's 2,400 passages a run, and it compiles them again in each thread of its
-    pool that runs them (the sample's two runs: 20 ms of CPU in one scan, 40 ms in four).
+    Small runs are read in one scan of one chunk, not one per run, per column or per chunk:
+    compiling the rules' patterns (4 KB of Unicode-aware regular expression) costs polars
+    more than matching the sample's 2,400 passages a run, and it compiles them again in
+    each thread of its pool that runs them (the sample's two runs: 20 ms of CPU in one
+    scan, 40 ms in four). Large ones are read one at a time (`ONE_SCAN_UP_TO`).
     """
+    if len(runs) > 1 and sum(run.height for run in runs) > ONE_SCAN_UP_TO:
+        return [_scan([run])[0] for run in runs]
+    return _scan(runs)
+
+
+def _scan(runs: Sequence[pl.DataFrame]) -> list[RunFlags]:
+    """`runs_flags` of `runs`, their texts in one frame."""
     import polars as pl
 
     texts = []

@@ -12,6 +12,7 @@ import yaml
 
 from ragtui.cli.render import render_text
 from ragtui.cli.render_markdown import render_markdown
+from ragtui.core import judge_directed
 from ragtui.core.comparing.report import build_report
 from ragtui.core.judge_directed import (
     addresses_judge,
@@ -145,7 +146,8 @@ def test_no_warning_when_b_addresses_the_judge_no_more_than_a(tmp_path):
     assert "Questions whose answer or passages address the judge" in render_markdown(report)
 
 
-def test_several_runs_scanned_at_once_count_each_runs_own_flags():
+def _two_runs() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Run A: a hostile answer, a hostile passage, a missing question; run B: a hostile answer without passage texts."""
     hostile, honest = HOSTILE_ANSWERS[next(iter(HOSTILE_ANSWERS))], "Le congé est de 25 jours."
     passage = HOSTILE_PASSAGES[next(iter(HOSTILE_PASSAGES))]
 
@@ -157,11 +159,23 @@ def test_several_runs_scanned_at_once_count_each_runs_own_flags():
 
     a = run([("q1", hostile, ["p1", "p2"], [honest, passage], True), ("q2", honest, ["p2"], [passage], True), ("q3", hostile, [], [], False)])
     b = run([("q1", honest, ["p1"], [honest], True), ("q2", hostile, ["p9"], None, True)])
+    return a, b
+
+
+def test_several_runs_scanned_at_once_count_each_runs_own_flags():
+    a, b = _two_runs()
     assert runs_flags([a, b]) == [
         {"questions": 2, "answers": 1, "passages": 1, "ids": ["q1", "q2"]},  # q3 is missing from the run: not counted
         {"questions": 1, "answers": 1, "passages": 0, "ids": ["q2"]},  # no passage texts: only its answer is read
     ]
     assert runs_flags([b]) == runs_flags([a, b])[1:]
+
+
+def test_runs_past_the_one_scan_bound_are_read_one_at_a_time_with_the_same_flags(monkeypatch):
+    a, b = _two_runs()
+    together = runs_flags([a, b])
+    monkeypatch.setattr(judge_directed, "ONE_SCAN_UP_TO", a.height + b.height - 1)
+    assert runs_flags([a, b]) == together
 
 
 def test_the_rules_never_match_empty_text_so_texts_the_loose_pass_drops_are_clean():
