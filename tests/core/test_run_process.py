@@ -4,6 +4,7 @@ left behind, whether the child answers, is killed or is stopped by Ctrl-C."""
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -91,6 +92,21 @@ def test_a_run_parsed_in_a_child_equals_the_run_parsed_here(tmp_path, write_json
     _same_run(here, there)
     assert here.warnings and "a whole document?" in here.warnings[0].message  # a warning crossed, file and line intact
     assert len(in_children) == 1 and in_children[0].returncode == 0 and processes.notes == []
+
+
+def test_metadata_that_json_alone_can_carry_crosses_from_a_child_unchanged(tmp_path, write_jsonl, in_children):
+    # The answer crosses as JSON: a NaN, an integer past 64 bits, nested values, phrases and
+    # a non-ASCII name come back as the parse here reads them, and the metadata type is the same.
+    meta = {**META, "name": "système é", "fallback_phrases": ["Je ne trouve pas cette information"],
+            "budget": float("nan"), "seed": 10**40, "nested": {"a": [1, 2.5, None, True], "b": "ü"}}
+    path = write_jsonl(tmp_path / "a.jsonl", meta, [_record(i) for i in range(40)])
+    there = load_run(path, detail=False, parse=ProcessParse())
+    here = load_run(path, detail=False)
+    assert type(there.meta) is type(here.meta)
+    assert repr(there.meta) == repr(here.meta)  # NaN equals nothing, its repr does
+    assert there.meta.fallback_phrases == ("Je ne trouve pas cette information",)
+    assert there.meta.extra["seed"] == 10**40 and math.isnan(there.meta.extra["budget"])
+    assert len(in_children) == 1 and in_children[0].returncode == 0
 
 
 def test_a_bad_line_in_a_childs_file_gives_the_message_it_gives_here(tmp_path, write_jsonl, in_children):

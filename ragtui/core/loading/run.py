@@ -5,7 +5,7 @@ cache and remote runs (`runs.load_run`) build on these."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,6 +45,17 @@ class RunMeta:
     fallback_phrases: tuple[str, ...] | None = None
     gold_set: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def meta_fields(meta: RunMeta) -> dict[str, Any]:
+    """`meta` as JSON data (a run cache entry's manifest, a child parse's answer)."""
+    return asdict(meta)
+
+
+def meta_from_fields(fields: dict[str, Any]) -> RunMeta:
+    """The `RunMeta` that `meta_fields` wrote: its phrases a tuple again."""
+    phrases = fields.get("fallback_phrases")
+    return RunMeta(**{**fields, "fallback_phrases": tuple(phrases) if phrases is not None else None})
 
 
 @dataclass(frozen=True)

@@ -466,16 +466,13 @@ def _texts(folder: Path, manifest: dict[str, Any], path: Path) -> TextStore | Li
 
 
 def _run_from_manifest(manifest: dict[str, Any], frame: pl.DataFrame, path: Path, texts: TextStore | LineTexts) -> Run:
-    from ragtui.core.loading.run import Run, RunMeta
+    from ragtui.core.loading.run import Run, meta_from_fields
 
-    meta = dict(manifest["meta"])
-    if meta.get("fallback_phrases") is not None:
-        meta["fallback_phrases"] = tuple(meta["fallback_phrases"])
     given = manifest.get("given")
     warnings = tuple(
         Problem(**{**warning, "file": str(path) if warning["file"] == given else warning["file"]}) for warning in manifest["warnings"]
     )
-    return Run(RunMeta(**meta), frame, path, warnings, manifest["source_format"], texts=texts)
+    return Run(meta_from_fields(manifest["meta"]), frame, path, warnings, manifest["source_format"], texts=texts)
 
 
 # Small row groups: the question view reads one question's texts without decoding many others.
@@ -726,13 +723,15 @@ def _why(exc: BaseException) -> str:
 
 def _manifest(run: Run, parts: list[tuple[str, int]], digest: str, lines: dict[str, Any] | None) -> dict[str, Any]:
     """What a run's entry says beside what every entry says (`EntryWriter.commit_frame`)."""
+    from ragtui.core.loading.run import meta_fields
+
     return {
         "lines": lines,
         "given": str(run.path),  # the path as named then: warnings name it, and are renamed on reopen
         "crc32": digest,
         "rows": run.frame.height,
         "texts": [list(part) for part in parts],
-        "meta": asdict(run.meta),
+        "meta": meta_fields(run.meta),
         "warnings": [asdict(warning) for warning in run.warnings],
         "source_format": run.source_format,
     }

@@ -8,12 +8,13 @@ by `runs.parse_run` in a child — `python -m ragtui.core.loading.run_process`, 
 interpreter, never a fork of this one (polars' thread pool does not survive a fork) — and
 the parent builds the same `Run` it would have built itself:
 
-- the request (path, detail, cache entry) goes to the child's stdin, pickled;
+- the request (path, detail, cache entry) goes to the child's stdin as one JSON line;
 - the frame comes back as Arrow IPC in an anonymous file the parent made and handed down
   (`os.memfd_create`, else an unnamed temporary file): it never has a name in a folder, and
   it is gone when both processes have closed it, however they end;
 - the metadata, warnings, every problem (file, line, field) and why the cache entry was
-  not kept come back pickled on the child's stdout;
+  not kept come back as JSON on the child's stdout (`_answer`, `_reply`): plain data, read
+  back into the same `RunMeta` and `Problem`s: no object crosses the pipe, only data;
 - a cache entry is written by the child exactly as `parse_run` writes it in-process
   (staged, then renamed into place); the parent reads its texts back as it would have.
 
@@ -28,8 +29,8 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import json
 import os
-import pickle
 import signal
 import stat
 import subprocess
@@ -37,15 +38,15 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import polars as pl
 
-from ragtui.core.errors import InputError
+from ragtui.core.errors import InputError, Problem
 from ragtui.core.loading.remote import RemoteLocation
-from ragtui.core.loading.run import Run
+from ragtui.core.loading.run import Run, meta_fields, meta_from_fields
 from ragtui.core.loading.run_cache import CacheEntry, RunCache
 from ragtui.core.loading.run_cache_files import remove_entry_folder
 from ragtui.core.loading.runs import Parsed, ToParse, parse_run
@@ -134,7 +135,7 @@ def parse_in_child(path: Path, detail: bool, entry: CacheEntry | None) -> Parsed
             raise ChildFailed(f"cannot start a process to parse it ({exc.strerror or exc})") from None
         try:
             assert child.stdin is not None and child.stdout is not None
-            child.stdin.write(pickle.dumps(request))
+            child.stdin.write(json.dumps(request).encode() + b"\n")
             child.stdin.flush()
             answer = child.stdout.read()  # until the child ends; its stdin stays open meanwhile
             code = child.wait()
@@ -156,10 +157,10 @@ def parse_in_child(path: Path, detail: bool, entry: CacheEntry | None) -> Parsed
         if "failed" in reply:
             raise ChildFailed(f"its process failed ({reply['failed']})")
         if "problems" in reply:
-            raise InputError(reply["problems"])
+            raise InputError(list(_problems(reply["problems"])))
         carrier.seek(0)
         frame = pl.read_ipc(carrier)  # in the child's chunks: one a slice, as a parse here gives
-    run = Run(reply["meta"], frame, path, reply["warnings"], reply["source_format"])
+    run = Run(meta_from_fields(reply["meta"]), frame, path, _problems(reply["warnings"]), reply["source_format"])
     return Parsed(run, reply["lean"], reply["not_kept"])
 
 
@@ -215,13 +216,27 @@ def _remove_unfinished(cache: RunCache) -> None:
         remove_entry_folder(folder)
 
 
+def _answer(reply: dict[str, Any]) -> bytes:
+    """The child's answer as it goes to the parent: JSON, its NaN and big integers as the
+    standard library writes them (a run's metadata may hold either)."""
+    return json.dumps(reply, ensure_ascii=False).encode()
+
+
 def _reply(answer: bytes) -> dict[str, Any] | None:
     """The child's answer; None when it ended before giving a whole one."""
     try:
-        reply = pickle.loads(answer)  # noqa: S301 - our own child's answer, on a pipe only we hold
-    except (pickle.UnpicklingError, EOFError, ValueError):
+        reply = json.loads(answer)
+    except ValueError:  # cut short: not JSON, or bytes that are not UTF-8
         return None
     return reply if isinstance(reply, dict) else None
+
+
+def _fields(problems: list[Problem] | tuple[Problem, ...]) -> list[dict[str, Any]]:
+    return [asdict(found) for found in problems]
+
+
+def _problems(fields: list[dict[str, Any]]) -> tuple[Problem, ...]:
+    return tuple(Problem(**found) for found in fields)
 
 
 def _ending(code: int) -> str:
@@ -249,12 +264,12 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
     try:
         run, lean, not_kept = parse_run(ToParse(path, "ragtui", detail=request["detail"]), entry)
     except InputError as exc:
-        return {"problems": exc.problems}
+        return {"problems": _fields(exc.problems)}
     with os.fdopen(request["carrier"], "wb", closefd=False) as out:
         # lz4: the carrier is memory, and a lean frame's lists of ids pack 7× (141 MB → 19 MB
         # at 100,000 questions) for the same CPU seconds written and 0.06 s more read.
         run.frame.write_ipc(out, compression="lz4")
-    return {"meta": run.meta, "warnings": run.warnings, "source_format": run.source_format, "lean": lean, "not_kept": not_kept}
+    return {"meta": meta_fields(run.meta), "warnings": _fields(run.warnings), "source_format": run.source_format, "lean": lean, "not_kept": not_kept}
 
 
 def _stop_when_parent_goes(stdin: int) -> None:
@@ -271,7 +286,7 @@ def _stop_when_parent_goes(stdin: int) -> None:
 
 def main() -> None:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    request = pickle.load(stdin)  # noqa: S301 - written by the parent that started this process
+    request = json.loads(stdin.readline())  # one line: the rest of stdin stays open until the parent goes
     threading.Thread(target=_stop_when_parent_goes, args=(stdin.fileno(),), name="ragtui-parent-watch", daemon=True).start()
     try:
         reply = _serve(request)
@@ -282,7 +297,7 @@ def main() -> None:
         raise SystemExit(130) from None
     except Exception as exc:  # noqa: BLE001 - the parent parses the file itself and meets it there
         reply = {"failed": f"{type(exc).__name__}: {exc}"}
-    stdout.write(pickle.dumps(reply))
+    stdout.write(_answer(reply))
     stdout.flush()
 
 
