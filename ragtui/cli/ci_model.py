@@ -148,6 +148,7 @@ class CiReport:
     warnings: tuple[str, ...]
     summary: str  # "26 regressed (of which 4 missing from B, …) · 16 fixed · …"
     details_left_out: int  # failing questions whose texts the HTML report does not show (DETAIL_LIMIT)
+    confidence: float  # of the intervals: the comparison's configured level
 
     @property
     def regressed(self) -> tuple[QuestionLine, ...]:
@@ -289,4 +290,5 @@ def ci_report(report: Report, comparison: Comparison, gates: list[GateResult], *
         questions=tuple(questions), gates=tuple(gates), warnings=tuple(report["warnings"]),
         summary=status_summary(report) if two else f"{len(report['questions'].get('still_failing', []))} failing",
         details_left_out=len(failing_ids) - len(detailed) if details else 0,
+        confidence=comparison.config.confidence,
     )

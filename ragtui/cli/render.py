@@ -11,7 +11,15 @@ import textwrap
 from typing import Any
 
 from ragtui.cli import render_system as system
-from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, t_interval_line, target_table
+from ragtui.cli.render_certainty import (
+    clustering_line,
+    delta_heading,
+    grid_lines,
+    power_table,
+    report_confidence,
+    t_interval_line,
+    target_table,
+)
 from ragtui.cli.render_gold import group_tables
 from ragtui.cli.render_tools import status_from_line, tool_counts_text, tool_text_lines
 from ragtui.core.comparing.report_model import CellFields, MetricFields, Report, RunFields, groups
@@ -27,6 +35,7 @@ from ragtui.core.vocabulary import (
     VERDICT_LABEL,
     VERDICT_SYMBOL,
     delta_ci_text,
+    interval_heading,
     percent_text,
     target_mark,
     target_symbol,
@@ -126,12 +135,12 @@ def _main_rows(report: Report, two: bool) -> list[list[str]]:
     return rows
 
 
-def render_text(report: Report) -> str:
-    """The report as aligned plain text."""
+def render_text(report: Report, *, confidence: float | None = None) -> str:
+    """The report as aligned plain text; `confidence`: of its intervals (`report_confidence`)."""
     two = "B" in report["runs"]
     status_line = status_from_line(report)
     lines = ["ragtui report", *_runs_lines(report), f"k = {report['k']}", *([status_line] if status_line else []), *[line for text in filter(None, [clustering_line(report), t_interval_line(report)]) for line in _wrapped("", text)], ""]
-    header = ["metric", "target", "A"] + (["B", "Δ pts (95 % CI)", "verdict"] if two else ["n"])
+    header = ["metric", "target", "A"] + (["B", delta_heading(report, "Δ pts"), "verdict"] if two else ["n"])
     # Single spaces between columns: the table fits 80 columns.
     lines += _table(_main_rows(report, two), header, gap=" ")
     lines += (_wrapped("", LEGEND_TEXT) if two else []) + system.quantity_lines(report, two, _table)  # latency, cost, tokens apart
@@ -144,7 +153,7 @@ def render_text(report: Report) -> str:
     lines += tool_text_lines(report, _table)
     lines += group_tables(report, two, _table, _category_rows, headline_names(report)) + [line for text in grid_lines(report) for line in _wrapped("", text)]
     lines += ["", *_failure_lines(report)]
-    lines += _calibration_lines(report)
+    lines += _calibration_lines(report, report_confidence(report, confidence))
     lines += _noise_lines(report)
     if two:
         lines += ["", *regression_lines(report)]
@@ -209,7 +218,7 @@ def _category_names(report: Report) -> dict[str, str]:
     return {category: cell.get("name", category) for category, cell in report.get("categories", {}).items()}
 
 
-def _calibration_lines(report: Report) -> list[str]:
+def _calibration_lines(report: Report, confidence: float) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
@@ -221,7 +230,7 @@ def _calibration_lines(report: Report) -> list[str]:
         lines += [line for detail in calibration_detail_lines(c, _category_names(report)) for line in _wrapped("     ", detail)]
     corrected = corrected_lines(report)
     if corrected:
-        lines += ["", "Corrected by the sampled labels (PPI++, 95 % interval):"]
+        lines += ["", f"Corrected by the sampled labels (PPI++, {interval_heading(confidence)}):"]
         lines += [line for prefix, text in corrected for line in _wrapped(prefix, text)]
     return lines
 

@@ -11,6 +11,7 @@ document (7)"; and the grid's cells whose change survives the adjustment.
 from __future__ import annotations
 
 from ragtui.core.comparing.report_model import MetricFields, Report
+from ragtui.core.loading.config import Config
 from ragtui.core.measuring.metric_specs import MetricSpec, metric_by_name
 from ragtui.core.sanitize import neutralize
 from ragtui.core.vocabulary import (
@@ -19,12 +20,28 @@ from ragtui.core.vocabulary import (
     clustered_text,
     count_text,
     drop_text,
+    interval_heading,
     interval_text,
     level_text,
     p_value_text,
     target_symbol,
     target_text,
 )
+
+
+def report_confidence(report: Report, confidence: float | None = None) -> float:
+    """The confidence of the report's intervals: `confidence` when the caller knows it (the
+    CLI passes the configuration's: a one-run report records none), else the one a two-run
+    report records with its power, else the default's."""
+    if confidence is not None:
+        return confidence
+    power = report.get("power")
+    return power["confidence"] if power else Config().confidence
+
+
+def delta_heading(report: Report, what: str = "Δ") -> str:
+    """`Δ (95% CI)`: the heading of a column of differences and their intervals."""
+    return f"{what} ({interval_heading(report_confidence(report))})"
 
 
 def _spec(name: str) -> MetricSpec | None:

@@ -32,6 +32,7 @@ from ragtui.core.vocabulary import (
     TARGET_LEGEND,
     TARGET_SYMBOL,
     VERDICT_SYMBOL,
+    interval_heading,
     status_label,
 )
 
@@ -94,6 +95,7 @@ def render_html(report: CiReport) -> str:
             questions=[question for question in questions if question.detailed],
             statuses=statuses,
             latest="B" if report.two_runs else "A",
+            delta_heading=f"Δ ({interval_heading(report.confidence)})",
             symbol={"pass": PASS, "fail": FAIL, "na": NA},
             target_symbol=TARGET_SYMBOL, target_label=TARGET_LABEL, target_legend=TARGET_LEGEND,
             verdict_symbol=VERDICT_SYMBOL, status_symbol=STATUS_SYMBOL,

@@ -18,7 +18,15 @@ from ragtui.cli.render import (
     metric_cells,
     status_summary,
 )
-from ragtui.cli.render_certainty import clustering_line, grid_lines, power_table, t_interval_line, target_table
+from ragtui.cli.render_certainty import (
+    clustering_line,
+    delta_heading,
+    grid_lines,
+    power_table,
+    report_confidence,
+    t_interval_line,
+    target_table,
+)
 from ragtui.cli.render_system import system_errors_text
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
 from ragtui.core.comparing.report_model import Report, groups
@@ -32,6 +40,7 @@ from ragtui.core.vocabulary import (
     VERDICT_LABEL,
     VERDICT_SYMBOL,
     delta_ci_text,
+    interval_heading,
     target_mark,
     target_symbol,
     target_text,
@@ -57,7 +66,7 @@ def _runs(report: Report) -> list[str]:
 
 
 def _metrics(report: Report, two: bool) -> list[str]:
-    header = ["metric", "target", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
+    header = ["metric", "target", "A"] + (["B", delta_heading(report), "verdict"] if two else ["n"])
     rows = []
     for name, m in report["metrics"].items():
         spec, a, b = metric_cells(name, m)
@@ -146,7 +155,7 @@ def _questions(report: Report) -> list[str]:
     return out
 
 
-def _calibration(report: Report) -> list[str]:
+def _calibration(report: Report, confidence: float) -> list[str]:
     found = {label: c for label, c in report.get("calibration", {}).items() if c}
     if not found:
         return []
@@ -159,7 +168,7 @@ def _calibration(report: Report) -> list[str]:
         out += [f"- {md_code(line)}" for line in calibration_detail_lines(c, names)] + ["", "</details>"]
     corrected = corrected_lines(report)
     if corrected:
-        out += ["", "**Corrected by the sampled labels** (PPI++, 95 % interval):", ""]
+        out += ["", f"**Corrected by the sampled labels** (PPI++, {interval_heading(confidence)}):", ""]
         out += [f"- {md_code(prefix.strip())} {md_code(text)}" for prefix, text in corrected]
     return out
 
@@ -185,8 +194,9 @@ def _noise(report: Report) -> list[str]:
     return ["", f"**{title}** ({rest}", "", *[f"- **{prefix.strip().rstrip(':')}** {text}" for prefix, text in noise_lines(report)]]
 
 
-def render_markdown(report: Report) -> str:
-    """The report as GitHub-flavoured markdown, for a PR comment."""
+def render_markdown(report: Report, *, confidence: float | None = None) -> str:
+    """The report as GitHub-flavoured markdown, for a PR comment; `confidence`: of its
+    intervals (`report_confidence`)."""
     two = "B" in report["runs"]
     runs = report["runs"]
     title = f"{md_code(runs['A']['name'])} → {md_code(runs['B']['name'])}" if two else md_code(runs["A"]["name"])
@@ -205,7 +215,7 @@ def render_markdown(report: Report) -> str:
     out += ["", *_failure_kinds(report)]
     if two:
         out += _questions(report)
-    out += _calibration(report)
+    out += _calibration(report, report_confidence(report, confidence))
     out += _noise(report)
     if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
         out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ragtui.cli.render_certainty import delta_heading
 from ragtui.core.comparing.report_model import MetricFields, Report, RunFields
 from ragtui.core.measuring.metric_specs import metric_by_name
 from ragtui.core.vocabulary import VERDICT_LABEL, VERDICT_SYMBOL, delta_ci_text, target_symbol, value_text
@@ -38,7 +39,7 @@ def quality_metrics(report: Report) -> list[tuple[str, MetricFields]]:
 
 
 def _row(name: str, m: MetricFields, two: bool) -> list[str]:
-    """name, target, A (with its target mark), and with two runs B, Δ (95 % CI) and the verdict's symbol."""
+    """name, target, A (with its target mark), and with two runs B, Δ with its interval and the verdict's symbol."""
     spec = metric_by_name(name)
     target = "" if m.get("target") is None else "≤" + value_text(m["target"], spec, unit=False)
     row = [name, target, f"{value_text(m['A'], spec, unit=False)} {target_symbol(m['meets_target']['A'])}".rstrip()]
@@ -58,7 +59,7 @@ def quantity_lines(report: Report, two: bool, table: Callable[..., list[str]]) -
         return []
     if all(m[side] is None for name, m in report["metrics"].items() if quantity_scale(name) is not None for side in ("A", "B") if side in m):
         return ["", "latency, cost, tokens: n/a (not recorded in these runs)"]
-    header = ["per question", "target", "A"] + (["B", "Δ (95 % CI)", ""] if two else ["n"])
+    header = ["per question", "target", "A"] + (["B", delta_heading(report), ""] if two else ["n"])
     if not any(row[1] for row in rows):  # no target: the column would stay empty
         header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]
     return ["", *table(rows, header, gap=" "), *([QUANTITY_LEGEND] if two else [])]

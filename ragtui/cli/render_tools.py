@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ragtui.cli.render_certainty import delta_heading
 from ragtui.core.comparing.report_model import MetricFields, Report, RunFields
 from ragtui.core.comparing.targets import metric_spec
 from ragtui.core.sanitize import md_code, neutralize
@@ -42,7 +43,7 @@ def tool_counts_text(run: RunFields) -> str:
 
 
 def _cells(name: str, metric: MetricFields, *, unit: bool) -> tuple[str, str, str]:
-    """A tool metric's A, B and Δ (95 % CI) in ragtui's formats: a 0…1 scale reads as a rate."""
+    """A tool metric's A, B and Δ with its interval in ragtui's formats: a 0…1 scale reads as a rate."""
     spec = metric_spec(name, metric)
     return value_text(metric["A"], spec), value_text(metric.get("B"), spec), delta_ci_text(metric.get("delta"), metric.get("ci"), spec, unit=unit)
 
@@ -74,7 +75,7 @@ def tool_text_lines(report: Report, table) -> list[str]:
     lines: list[str] = []
     for tool, metrics in _by_tool(report).items():
         title = TOOL_LABELS.get(tool, neutralize(tool, keep_newlines=False))
-        header = ["metric", "thr", "A"] + (["B", "Δ (95 % CI)", "verdict"] if two else ["n"])
+        header = ["metric", "thr", "A"] + (["B", delta_heading(report), "verdict"] if two else ["n"])
         rows = []
         for name, m in metrics.items():
             a, b, delta = _cells(name, m, unit=False)
@@ -106,7 +107,7 @@ def tool_markdown_lines(report: Report) -> list[str]:
     out: list[str] = []
     for tool, metrics in _by_tool(report).items():
         title = TOOL_LABELS.get(tool, md_code(tool))
-        header = ["metric", "threshold", "A"] + (["B", "Δ (95 % CI)", "verdict", "errors A/B"] if two else ["n", "errors"])
+        header = ["metric", "threshold", "A"] + (["B", delta_heading(report), "verdict", "errors A/B"] if two else ["n", "errors"])
         out += ["", f"**{title}'s own metrics**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for name, m in metrics.items():
             a, b, delta = _cells(name, m, unit=True)

@@ -91,13 +91,13 @@ def run(args: argparse.Namespace) -> int:
         report["marks"] = _marks(comparison, Path(args.notes))
     results = _gates(args, report)
     if args.format in CI_FORMATS:
-        text = render_ci(args.format, [(report, comparison, results)], lambda: render_markdown(report))
+        text = render_ci(args.format, [(report, comparison, results)], lambda: render_markdown(report, confidence=comparison.config.confidence))
     elif args.format == "json":
         text = inert_json(report_json(report)) + "\n"
     elif args.format == "markdown":
-        text = render_markdown(report)
+        text = render_markdown(report, confidence=comparison.config.confidence)
     else:
-        text = render_text(report)
+        text = render_text(report, confidence=comparison.config.confidence)
     write_output(args.output, text)
     for result in results:
         say(f"ragtui: {result.line()}")

@@ -251,6 +251,11 @@ def level_text(share: float) -> str:
     return f"{share * 100:g}%"
 
 
+def interval_heading(confidence: float) -> str:
+    """`95% CI`: what an interval at `confidence` is called in a heading or a label."""
+    return f"{level_text(confidence)} CI"
+
+
 def p_value_text(p_value: float) -> str:
     """A p-value to two significant digits: `0.12`, `0.0002`, `1`."""
     return f"{p_value:.2g}"

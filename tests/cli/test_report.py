@@ -74,7 +74,7 @@ def test_text_report_is_an_aligned_table_with_the_regressed_questions(runs, caps
     line = next(row for row in out.splitlines() if row.startswith("recall@5 "))
     # A: 40/40 = 100.0%; B: 28/40 = 70.0%, inconclusive against 80%; Δ −30.0 points.
     assert "100.0%✓" in line and "70.0%?" in line and "−30.0 (" in line and "▼ regressed" in line
-    assert "Δ pts (95 % CI)" in out
+    assert "Δ pts (95% CI)" in out
     assert "Regressed questions" in out and "retrieval (gold left the top k)" in out
     assert "Procedural" in out and "Short factual" in out
 

@@ -119,3 +119,22 @@ def test_a_judge_that_attests_everything_is_reported_too_weak_to_help_with_a_lab
     assert plan["by_category"]["procedurale"]["have"] == 12
     assert main(["report", str(a), str(b), "--labels", str(labels)]) == 0
     assert "the judge is too weak to help: 12 labelled answers are worth 12.0" in " ".join(capsys.readouterr().out.split())
+
+
+def test_every_interval_heading_names_the_configured_confidence_not_95(labelled, tmp_path, capsys):
+    a, b, labels = labelled
+    config = tmp_path / "ragtui.yaml"
+    config.write_text("regression:\n  max_drop: 0.03\n  confidence: 0.9\n", encoding="utf-8")
+    assert main(["report", str(a), str(b), "--labels", str(labels), "--config", str(config)]) == 0
+    text = capsys.readouterr().out
+    assert "Δ pts (90% CI)" in text and "(PPI++, 90% CI)" in text
+    assert main(["report", str(b), "--labels", str(labels), "--config", str(config)]) == 0  # one run: no power section to read it from
+    assert "(PPI++, 90% CI)" in capsys.readouterr().out
+    assert main(["report", str(a), str(b), "--labels", str(labels), "--config", str(config), "--format", "markdown"]) == 0
+    markdown = capsys.readouterr().out
+    assert "| Δ (90% CI) |" in markdown and "(PPI++, 90% CI)" in markdown
+    page = tmp_path / "report.html"
+    assert main(["report", str(a), str(b), "--config", str(config), "--format", "html", "--output", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<th>Δ (90% CI)</th>" in html
+    assert "95% CI" not in text + markdown + html and "95 %" not in text + markdown + html
