@@ -240,3 +240,18 @@ def test_likely_gold_problems_are_failures_in_both_runs_answered_from_the_same_n
                  + _run_line("gold_first", ["g_gold_first"]), encoding="utf-8")
     report = build_report(load_comparison(Inputs(a=a, b=b, gold=gold, cache=False)))
     assert report["likely_gold_problems"] == [{"id": "suspect", "passage": "p9"}]
+
+
+def test_likely_gold_problems_are_listed_in_run_as_order_whatever_bs_order(tmp_path: Path) -> None:
+    # Every question a suspect; B lists them backwards. The list follows A's order (the
+    # report's), as a join left to pick its own order gave a different one on a reopen.
+    ids = [f"q{i:04d}" for i in range(3000)]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps({"id": qid, "question": f"{qid} ?", "gold_passages": [f"g{qid}"], "category": "factuelle"}) + "\n"
+                            for qid in ids), encoding="utf-8")
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_text("".join(_run_line(qid, [f"p{qid}"]) for qid in ids), encoding="utf-8")
+    b.write_text("".join(_run_line(qid, [f"p{qid}"]) for qid in reversed(ids)), encoding="utf-8")
+    report = build_report(load_comparison(Inputs(a=a, b=b, gold=gold, cache=False)))
+    assert [suspect["id"] for suspect in report["likely_gold_problems"]] == ids

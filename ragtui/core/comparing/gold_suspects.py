@@ -32,11 +32,13 @@ def likely_gold_problems(comparison: Comparison) -> list[dict[str, str]]:
         return []
     # Lazily, so each filter reads only the columns used here, not the runs' dozens of others.
     a_lazy, b_lazy = a.lazy(), comparison.b.questions.lazy()
+    # In A's order, the report's: a join left to choose its order follows its inputs' chunks,
+    # which differ between a first open and a reopen from the run cache.
     left = a_lazy.filter(pl.col("answerable") & pl.col("failed")).select("id", "gold_passages").join(
-        _first_and_attested(a_lazy), on="id"
+        _first_and_attested(a_lazy), on="id", maintain_order="left"
     )
     right = b_lazy.filter(pl.col("failed")).pipe(_first_and_attested)
-    both = left.join(right, on="id", suffix="_b")
+    both = left.join(right, on="id", suffix="_b", maintain_order="left")
     suspects = both.filter(
         pl.col("first").is_not_null()
         & (pl.col("first") == pl.col("first_b"))
