@@ -166,3 +166,16 @@ def test_the_text_report_of_the_sample_fits_an_80_column_terminal(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert any(line.startswith("recall@5 ") for line in lines)
+
+
+def test_causes_with_equal_counts_are_listed_by_name_after_the_larger_ones(tmp_path, write_jsonl, capsys):
+    gold = tmp_path / "gold.yaml"
+    gold.write_text(yaml.safe_dump(GOLD), encoding="utf-8")
+    a = write_jsonl(tmp_path / "a.jsonl", {"name": "a"}, [_record(i, hit=True) for i in range(40)])
+    # B: 3 questions lose their gold passage (retrieval), 3 others an attested answer
+    # (generation, the same passages), 6 more go missing: 6, then 3 and 3 ordered by name.
+    b_records = [_record(i, hit=not 0 <= i < 3, attested=not 3 <= i < 6) for i in range(34)]
+    b = write_jsonl(tmp_path / "b.jsonl", {"name": "b"}, b_records)
+    assert main(["report", str(a), str(b), "--gold", str(gold), "--format", "json"]) == 0
+    causes = json.loads(capsys.readouterr().out)["regressed_by_cause"]
+    assert list(causes.items()) == [("missing", 6), ("generation_same_passages", 3), ("retrieval", 3)]

@@ -138,7 +138,8 @@ def build_report(comparison: Comparison) -> Report:
             status: comparison.question_ids(status) for status in ("regressed", "fixed", "still_failing")
         }
         regressed = comparison.status.filter(comparison.status.get_column("status") == "regressed")
-        causes = regressed.get_column("cause").value_counts(sort=True)
+        # The most frequent first; equal counts by name (value_counts leaves ties in any order).
+        causes = regressed.get_column("cause").value_counts().sort(["count", "cause"], descending=[True, False], nulls_last=True)
         report["regressed_by_cause"] = {row["cause"]: row["count"] for row in causes.iter_rows(named=True)}
         report["unpaired"] = comparison.unpaired
         # Only the four fields listed, read as tuples: named rows of every column took twice
