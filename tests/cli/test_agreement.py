@@ -127,3 +127,21 @@ def test_the_text_view_names_both_judges_and_says_the_difference(judged_twice, c
     assert "J1: candidate" in out and "Faithfulness," in out and "weighted κ" in out
     assert "Difference J2 − J1" in out and "Procedural:" in out
     assert all(len(line) <= 100 for line in out.splitlines())
+
+
+def test_the_agreement_document_is_the_same_whatever_order_the_second_judges_file_holds(judged_twice, tmp_path, capsys):
+    # The second judge's answers written backwards: every figure and the categories' order
+    # follow the first judge's file, byte for byte.
+    first, second = judged_twice
+    lines = second.read_text(encoding="utf-8").splitlines()
+    backwards = tmp_path / "backwards.jsonl"
+    backwards.write_text("\n".join(lines[:1] + lines[1:][::-1]) + "\n", encoding="utf-8")
+    assert main(["agreement", str(first), str(second), "--format", "json"]) == 0
+    straight = json.loads(capsys.readouterr().out)
+    assert main(["agreement", str(first), str(backwards), "--format", "json"]) == 0
+    reversed_document = json.loads(capsys.readouterr().out)
+    for document in (straight, reversed_document):
+        document.pop("second", None), document.pop("runs", None)
+    assert json.dumps(reversed_document["faithfulness"]) == json.dumps(straight["faithfulness"])
+    assert json.dumps(reversed_document["difference"]) == json.dumps(straight["difference"])
+    assert json.dumps(reversed_document["utility"]) == json.dumps(straight["utility"])

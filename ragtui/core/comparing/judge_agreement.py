@@ -116,7 +116,10 @@ def _sentences(first: pl.DataFrame, second: pl.DataFrame) -> tuple[pl.DataFrame,
     one, two = sentence_units(first), sentence_units(second)
     sizes = one.group_by("id").len("n1").join(two.group_by("id").len("n2"), on="id")
     aligned = sizes.filter(pl.col("n1") == pl.col("n2")).select("id")
-    pairs = one.join(aligned, on="id", how="semi").join(two.select("id", "sentence", pl.col("judge").alias("judge_2")), on=["id", "sentence"])
+    # In the first judge's order: the categories, then the answers' sums, follow it.
+    pairs = one.join(aligned, on="id", how="semi", maintain_order="left").join(
+        two.select("id", "sentence", pl.col("judge").alias("judge_2")), on=["id", "sentence"], maintain_order="left"
+    )
     return pairs, sizes.height - aligned.height
 
 
@@ -181,7 +184,7 @@ def _difference(num_1: np.ndarray, den_1: np.ndarray, num_2: np.ndarray, den_2: 
 def compare_judges(first: pl.DataFrame, second: pl.DataFrame, *, confidence: float = 0.95) -> TwoJudges:
     """Agreement and difference of two judges over the answers both judged (Evaluation frames)."""
     sentences, misaligned = _sentences(first, second)
-    utility = utility_units(first).join(utility_units(second).select("id", pl.col("judge").alias("judge_2")), on="id")
+    utility = utility_units(first).join(utility_units(second).select("id", pl.col("judge").alias("judge_2")), on="id", maintain_order="left")
     per_answer = sentences.group_by("id", maintain_order=True).agg(
         pl.col("judge").cast(pl.Float64).sum().alias("n1"), pl.col("judge_2").cast(pl.Float64).sum().alias("n2"), pl.len().cast(pl.Float64).alias("d")
     )
