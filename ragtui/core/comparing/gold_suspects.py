@@ -14,9 +14,10 @@ import polars as pl
 from ragtui.core.comparing.result import Comparison
 
 
-def _first_and_attested(frame: pl.LazyFrame) -> pl.LazyFrame:
+def _first_and_attested(frame: pl.LazyFrame, *kept: str) -> pl.LazyFrame:
     return frame.select(
         "id",
+        *kept,
         pl.col("retrieved_ids").list.first().alias("first"),
         (pl.col("judged") & (pl.col("n_attested") == pl.col("n_sentences"))).fill_null(False).alias("attested"),
     )
@@ -32,12 +33,10 @@ def likely_gold_problems(comparison: Comparison) -> list[dict[str, str]]:
         return []
     # Lazily, so each filter reads only the columns used here, not the runs' dozens of others.
     a_lazy, b_lazy = a.lazy(), comparison.b.questions.lazy()
+    left = a_lazy.filter(pl.col("answerable") & pl.col("failed")).pipe(_first_and_attested, "gold_passages")
+    right = b_lazy.filter(pl.col("failed")).pipe(_first_and_attested)
     # In A's order, the report's: a join left to choose its order follows its inputs' chunks,
     # which differ between a first open and a reopen from the run cache.
-    left = a_lazy.filter(pl.col("answerable") & pl.col("failed")).select("id", "gold_passages").join(
-        _first_and_attested(a_lazy), on="id", maintain_order="left"
-    )
-    right = b_lazy.filter(pl.col("failed")).pipe(_first_and_attested)
     both = left.join(right, on="id", suffix="_b", maintain_order="left")
     suspects = both.filter(
         pl.col("first").is_not_null()

@@ -142,10 +142,12 @@ def build_report(comparison: Comparison) -> Report:
         causes = regressed.get_column("cause").value_counts().sort(["count", "cause"], descending=[True, False], nulls_last=True)
         report["regressed_by_cause"] = {row["cause"]: row["count"] for row in causes.iter_rows(named=True)}
         report["unpaired"] = comparison.unpaired
-        # Only the four fields listed, read as tuples: named rows of every column took twice
-        # the time (175,435 regressions: 1.1 s against 0.5 s).
-        fields = ("id", "category", "cause", "kinds_added")
-        report["regressions"] = [dict(zip(fields, row, strict=True)) for row in regressed.select(fields).iter_rows()]
+        # The four fields' columns, zipped into records: rows read as tuples took 0.8 s of
+        # the 1.3 s these 175,435 regressions cost at 1,000,000 questions.
+        columns = (regressed.get_column(name).to_list() for name in ("id", "category", "cause", "kinds_added"))
+        report["regressions"] = [
+            {"id": qid, "category": category, "cause": cause, "kinds_added": kinds} for qid, category, cause, kinds in zip(*columns, strict=True)
+        ]
         report["likely_gold_problems"] = likely_gold_problems(comparison)
     else:
         report["questions"] = {"still_failing": comparison.question_ids("still_failing")}
