@@ -9,6 +9,7 @@ neutralised first and pipes escaped, so a name cannot break out of a table cell 
 
 from __future__ import annotations
 
+from ragtui.cli import render_certainty as certainty
 from ragtui.cli.render import (
     LEGEND_TEXT,
     calibration_text,
@@ -17,15 +18,6 @@ from ragtui.cli.render import (
     headline_names,
     metric_cells,
     status_summary,
-)
-from ragtui.cli.render_certainty import (
-    clustering_line,
-    delta_heading,
-    grid_lines,
-    power_table,
-    report_confidence,
-    t_interval_line,
-    target_table,
 )
 from ragtui.cli.render_system import system_errors_text
 from ragtui.cli.render_tools import status_from_line, tool_markdown_lines
@@ -66,7 +58,7 @@ def _runs(report: Report) -> list[str]:
 
 
 def _metrics(report: Report, two: bool) -> list[str]:
-    header = ["metric", "target", "A"] + (["B", delta_heading(report), "verdict"] if two else ["n"])
+    header = ["metric", "target", "A"] + (["B", certainty.delta_heading(report), "verdict"] if two else ["n"])
     rows = []
     for name, m in report["metrics"].items():
         spec, a, b = metric_cells(name, m)
@@ -113,9 +105,9 @@ def _categories(report: Report, two: bool, section: str = "categories") -> list[
 def _certainty(report: Report) -> list[str]:
     """Each run's verdict against its target with its interval, and what the comparison could detect."""
     out = []
-    for certainty in (target_table(report), power_table(report)):
-        if certainty is not None:
-            title, header, rows = certainty
+    for table in (certainty.target_table(report), certainty.power_table(report)):
+        if table is not None:
+            title, header, rows = table
             out += ["", title, "", *_table(header, [[f"`{row[0]}`", *row[1:]] for row in rows])]
     return out
 
@@ -202,12 +194,12 @@ def render_markdown(report: Report, *, confidence: float | None = None) -> str:
     title = f"{md_code(runs['A']['name'])} → {md_code(runs['B']['name'])}" if two else md_code(runs["A"]["name"])
     out = [f"### ragtui report: {title} (k = {report['k']})", "", *_runs(report), "", *_metrics(report, two)]
     out += tool_markdown_lines(report)
-    clustering = clustering_line(report)
+    clustering = certainty.clustering_line(report)
     out += ["", md_code(clustering)] if clustering else []
-    large = t_interval_line(report)
+    large = certainty.t_interval_line(report)
     out += ["", md_code(large)] if large else []
     out += ["", *_categories(report, two)]
-    grid = grid_lines(report)[1:]
+    grid = certainty.grid_lines(report)[1:]
     out += ["", f"- {md_code(grid[0])}", *[f"  - {md_code(line.strip())}" for line in grid[1:]]] if grid else []
     if report.get("tags"):
         out += ["", *_categories(report, two, "tags")]
@@ -215,7 +207,7 @@ def render_markdown(report: Report, *, confidence: float | None = None) -> str:
     out += ["", *_failure_kinds(report)]
     if two:
         out += _questions(report)
-    out += _calibration(report, report_confidence(report, confidence))
+    out += _calibration(report, certainty.report_confidence(report, confidence))
     out += _noise(report)
     if any((run.get("judge_directed") or {}).get("questions") for run in runs.values()):
         out += ["", "Questions whose answer or passages address the judge: " + " · ".join(f"**{label}** {directed_text(run)}" for label, run in runs.items())]
