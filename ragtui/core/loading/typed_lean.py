@@ -296,7 +296,8 @@ class _Gathered:
         blocks = [*self.texts, *(block for verdicts in self.verdicts.values() for block in verdicts.texts)]
         texts = _read_texts(b"\n".join(blocks), "item").head(passages) if blocks else pl.Series("item", [], dtype=pl.String)
         text = pl.col("item")
-        flagged = texts.to_frame().select(pl.when(flag_expr(text)).then(text)).to_series()
+        # One chunk: the search's automaton is built anew for each chunk the read left.
+        flagged = texts.rechunk().to_frame().select(pl.when(flag_expr(text)).then(text)).to_series()
         for name, inner in (("retrieved_ids", pl.Series("item", self.ids, dtype=pl.String)), ("retrieved_texts", flagged),
                             ("retrieved_scores", pl.Series("item", self.scores, dtype=pl.Float64))):
             columns[name] = self.passages.column(inner, name)
