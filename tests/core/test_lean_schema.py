@@ -63,7 +63,7 @@ def _assert_same(mine: pl.DataFrame, theirs: pl.DataFrame) -> None:
 def _typed_decoder_declines(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every slice left to polars' declared read, as if the typed decoder (typed_lean.py,
     tests/core/test_typed_lean.py) refused it."""
-    monkeypatch.setattr(fast_jsonl, "read_typed", lambda piece: None)
+    monkeypatch.setattr(fast_jsonl, "read_typed", lambda piece, line: None)
 
 
 def _declared_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:

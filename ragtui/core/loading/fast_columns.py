@@ -151,11 +151,16 @@ def _repeats(fields: dict[str, DType], obj: Any) -> list[pl.Expr]:
             raise NotSure
         score = _fields(rfields.get("utility", pl.Null)).get("score", pl.Null)
         _require(score, pl.Int64, pl.Float64, pl.Int32, pl.UInt64, pl.UInt32)
-        item = pl.element().struct
-        verdicts = item.field("faithfulness").struct.field("sentences").list.eval(pl.element().struct.field("attested"))
-        attested = obj.field("repeats").list.eval(verdicts)
-        scores = obj.field("repeats").list.eval(item.field("utility").struct.field("score").cast(pl.Float64))
+        attested, scores = repeat_columns(obj.field("repeats"))
     return [attested.alias("judge_repeat_attested"), scores.alias("judge_repeat_utility")]
+
+
+def repeat_columns(repeats: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """The two repeat columns of a list of repetitions (typed as `_repeats` requires): each
+    one's sentences' verdicts, and its utility score."""
+    item = pl.element().struct
+    verdicts = item.field("faithfulness").struct.field("sentences").list.eval(pl.element().struct.field("attested"))
+    return repeats.list.eval(verdicts), repeats.list.eval(item.field("utility").struct.field("score").cast(pl.Float64))
 
 
 def _struct_field(obj: Any, fields: dict[str, DType], name: str, target: DType) -> pl.Expr:

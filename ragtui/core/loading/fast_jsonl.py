@@ -143,15 +143,14 @@ def read_fast_stream(
     lean = None if detail else LeanSchema()  # the declared fields of a lean frame (lean_schema.py)
     for piece in _slices(handle, b"" if line == 2 else raw_head):
         starts = line_starts(piece, at) if on_lines is not None else None
-        rows = len(starts) if starts is not None else count_lines(piece)
-        parsed = canonical_slice(piece, rows, line, schema, lean)
+        parsed = canonical_slice(piece, len(starts) if starts is not None else None, line, schema, lean)
         if parsed is None:
             return None
         canonical, schema = parsed
         if on_lines is not None and starts is not None:
             on_lines(starts, line)
         frames.append(canonical)
-        line += rows
+        line += canonical.height  # one row a line: `canonical_slice` holds them equal
         at += len(piece)
     if not frames:
         return None
@@ -181,22 +180,30 @@ def line_starts(piece: bytes, at: int) -> np.ndarray:
 
 
 def canonical_slice(
-    piece: bytes, rows: int, line: int, schema: pl.Schema | None, lean: LeanSchema | None = None
+    piece: bytes, rows: int | None, line: int, schema: pl.Schema | None, lean: LeanSchema | None = None
 ) -> tuple[pl.DataFrame, pl.Schema | None] | None:
     """The canonical frame of a slice of `rows` whole lines whose first is line `line` —
     with `lean`, `without_detail` of it, never built whole, read with the declared fields
     (typed_lean.py, lean_schema.py) — else parsed with the last inferred slice's `schema`
     where that loses nothing (slice_schema.py); and the schema to try on the next slice.
-    None when the exact path must decide."""
+    None when the exact path must decide. `rows` None: the lines are counted here, by the
+    readers that need the count (the typed decoder makes one row of each line itself)."""
     if b"\r" in piece:
         return None
-    # A lean frame is decoded with the declared types (typed_lean.py), else read with the
-    # declared schema (lean_schema.py), and as before when either is unsure.
-    raw = read_typed(piece) if lean is not None and lean.typed else None
+    # A lean frame is decoded with the declared types (typed_lean.py, which builds it
+    # directly), else read with the declared schema (lean_schema.py), and as before when
+    # either is unsure.
+    raw = None
     if lean is not None:
-        lean.typed_declined = 0 if raw is not None else lean.typed_declined + 1
-        if raw is None:
-            raw = lean.read(piece)
+        typed = read_typed(piece, line) if lean.typed else None
+        lean.typed_declined = 0 if typed is not None else lean.typed_declined + 1
+        if typed is not None:
+            # One record a line, each line decoded by itself: its rows are the slice's lines
+            # (the count, where given, is checked all the same).
+            return (typed, schema) if rows is None or typed.height == rows else None
+        raw = lean.read(piece)
+    if rows is None:
+        rows = count_lines(piece)
     if raw is None:
         try:
             raw = parse_slice(piece, schema)

@@ -7,9 +7,10 @@ happened (declared_read.py): about 1 CPU s for a 400 MB run, against 2.3 s for t
 A typed decoder needs no recount: it is told, for every object, the members it may hold
 and the type of each, and refuses the line on anything else. Each line of the slice is
 decoded by msgspec into Structs generated from `LEAN_RECORD` (the same declared fields and
-types, the judge's evidence and reasons typed but never put in the frame), and the raw
-frame polars' declared read gives is built from them column by column: `canonical_columns`
-shapes it as it shapes polars'.
+types, the judge's evidence and reasons typed but never put in the frame), and the lean
+frame is built from them directly, column by column: the frame `canonical_columns(...,
+detail=False)` makes of polars' declared read, without the raw frame's nested columns,
+which only that shaping read (the tests hold the two equal).
 
 The read returns None — the slice then goes to polars' declared read, the inferred read
 and the exact path, which report every problem as before — on anything it cannot vouch for:
@@ -42,8 +43,10 @@ import numpy as np
 import polars as pl
 
 from ragtui.core.heap import collections_paused
-from ragtui.core.loading.fast_columns import DType
+from ragtui.core.judge_directed import flag_expr
+from ragtui.core.loading.fast_columns import DType, repeat_columns
 from ragtui.core.loading.lean_schema import LEAN_RECORD, UNREAD
+from ragtui.core.loading.schema import RUN_SCHEMA
 from ragtui.core.loading.slice_schema import read_lines
 
 # Every integer below this magnitude is a float exactly: msgspec and the exact path's
@@ -91,15 +94,14 @@ def _typed(dtype: DType, name: str, *, record: bool = False) -> Any:
     return _SCALARS[dtype]
 
 
-_DECODE: Callable[[bytes], Any] = msgspec.json.Decoder(_typed(_RECORD, "Record", record=True)).decode
+_DECODE: Callable[[bytes | memoryview], Any] = msgspec.json.Decoder(_typed(_RECORD, "Record", record=True)).decode
 
 
-def read_typed(piece: bytes) -> pl.DataFrame | None:
-    """The raw frame of `piece` (whole JSONL lines) that polars' declared read of it with
-    `LEAN_RECORD` gives, its unread members dropped; None when anything above is found."""
-    lines = piece.split(b"\n")
-    if not lines[-1]:
-        lines.pop()  # the newline that ends the last line starts no line
+def read_typed(piece: bytes, first_line: int) -> pl.DataFrame | None:
+    """The lean frame of `piece` (whole JSONL lines, the first on line `first_line`): what
+    `canonical_columns(..., detail=False)` makes of polars' declared read of it with
+    `LEAN_RECORD`, its unread members dropped; None when anything above is found."""
+    lines = _lines(piece)
     # The collector is paused while the slice's records are decoded and turned into
     # columns: every list decoded is a tracked container, so collections keep coming and
     # walk the slice's growing heap, collecting nothing (the Structs hold no cycle). The
@@ -107,96 +109,232 @@ def read_typed(piece: bytes) -> pl.DataFrame | None:
     # 0.75 s without.
     with collections_paused():
         try:
-            records, passages = _decoded(lines)
+            gathered = _gathered(lines)
         except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
             return None
         try:
-            return pl.DataFrame([
-                passages.column() if name == _PASSAGES else _series(_members(records, name, True), name, dtype)
-                for name, dtype in _RECORD.to_schema().items()
-            ])
-        except _Unsure:
+            return gathered.frame(first_line)
+        except (_Unsure, pl.exceptions.PolarsError):  # polars refusing a slice's columns (none known) is unsure too
             return None
         finally:
             # Freed before collections resume: each container freed leaves the young
             # generation, and alive they would be walked by the collection the first
-            # allocation after the block sets off (0.36 s of CPU for a 100,000-question run).
-            del records, passages
+            # allocation after the block sets off.
+            del gathered
 
 
-# The retrieved passages, twenty a question, are most of a run's objects: each batch of
-# lines decoded has its passages' members gathered and the passages freed at once, while
-# they are still in the CPU's caches; gathered from a whole slice's records, each of the
-# three passes over two million passages a run missed the caches at every one (the
-# passages of a 100,000-question run: about 0.4 s of CPU less; docs/decisions.md, "A lean
-# read's passages taken out batch by batch").
-_PASSAGES = "retrieved"
+# A slice's records are taken apart batch by batch, as they are decoded: each member the
+# lean frame is built from is gathered into a flat list (a list member's items, with each
+# record's count of them), and the batch's records are freed at once, while they are still
+# in the CPU's caches. The retrieved passages, twenty a question, are most of a run's
+# objects; gathered from a whole slice's records, each pass over two million passages a
+# run missed the caches at every one (docs/decisions.md, "A lean read's passages taken out
+# batch by batch").
 _BATCH_LINES = 256
+_PASSAGES = "retrieved"
 _PASSAGE_LIST = _RECORD.to_schema()[_PASSAGES]
 assert isinstance(_PASSAGE_LIST, pl.List)
-_PASSAGE = _PASSAGE_LIST.inner
-assert isinstance(_PASSAGE, pl.Struct) and [field.name for field in _PASSAGE.fields] == ["id", "text", "score"]
-_RETRIEVED, _ID, _TEXT, _SCORE = attrgetter(_PASSAGES), attrgetter("id"), attrgetter("text"), attrgetter("score")
+assert isinstance(_PASSAGE_LIST.inner, pl.Struct) and [f.name for f in _PASSAGE_LIST.inner.fields] == ["id", "text", "score"]
+
+# The record's members read into a lean column as they are: (member, column, type).
+_PLAIN: tuple[tuple[str, str, DType], ...] = (
+    *((name, name, pl.String) for name in ("id", "question", "category", "expected_answer", "answer")),
+    ("abstained", "abstained_given", pl.Boolean),
+    *((name, name, pl.Float64) for name in ("latency_ms", "cost_usd", "tokens_in", "tokens_out")),
+    ("error", "system_error", pl.String),
+)
+_STRING_LISTS = ("gold_passages", "cited")
+# A verdict's members the lean frame keeps; its provider, prompt version, raw reply,
+# injection flag and usage are decoded (so typed) and never put in it, and neither are
+# its sentences' texts, evidence and reasons, nor its utility's reason.
+_VERDICTS = ("judge", "human")
+_REPEATS = "repeats"
+_REPEATS_TYPE = _RECORD.to_schema()["judge"].to_schema()[_REPEATS]  # type: ignore[union-attr]
+_NO_VERDICTS = _DECODE(b'{"judge": {}, "human": {}}')  # every member None
+_NO_VERDICT = {name: getattr(_NO_VERDICTS, name) for name in _VERDICTS}
+# The members of the many objects (passages, sentences, verdicts) are read in list
+# comprehensions naming them: Python specialises such a read of a Struct's slot, and
+# `map(attrgetter(name), ...)` looks the name up on every call (the passages of a batch
+# taken out in under half the time).
 
 
-class _Passages:
-    """The passages of a slice's records, gathered member by member, in order."""
+class _Lists:
+    """A list member of a slice's records, gathered flat: each record's count of items (-1
+    where its list is null); the caller keeps what it needs of the items."""
 
     def __init__(self) -> None:
-        self.sizes: list[int] = []  # each record's passages; -1 where its list is null
-        self.ids: list[str | None] = []
-        self.texts: list[bytes] = []  # each batch's texts, one JSON value a line (`_read_texts`)
-        self.scores: list[float | None] = []
+        self.sizes: list[int] = []
 
-    def take(self, records: list[Any]) -> None:
-        """Gather the passages of `records` and leave their lists to be freed."""
-        listed = list(map(_RETRIEVED, records))
+    def count(self, listed: list[Any]) -> None:
+        """Count the items of `listed` (one list or None a record); the caller takes them."""
         if None in listed:
-            self.sizes += [-1 if passages is None else len(passages) for passages in listed]
+            self.sizes += [-1 if items is None else len(items) for items in listed]
         else:
             self.sizes += map(len, listed)
-        flat = list(chain.from_iterable(filter(None, listed)))
-        self.ids += map(_ID, flat)
-        if flat:
-            self.texts.append(b"\n".join(map(_TEXT, flat)))
-        self.scores += map(_SCORE, flat)
-        for record in records:
-            record.retrieved = None
 
-    def column(self) -> pl.Series:
-        """The column `_series` builds from the records' passage lists."""
+    def column(self, inner: pl.Series, name: str) -> pl.Series:
+        """The list column whose rows hold `inner`'s items, as many as each record's list."""
         sizes = np.array(self.sizes, dtype=np.int64)
         present = sizes >= 0
-        every = bool(present.all())
-        if not len(sizes) or not present.any():
-            return _nulls(_PASSAGES, _PASSAGE_LIST, len(sizes))
-        if self.ids:
-            inner = pl.DataFrame([
-                pl.Series("id", self.ids, dtype=pl.String),
-                _read_texts(b"\n".join(self.texts), "text"),
-                pl.Series("score", self.scores, dtype=pl.Float64),
-            ]).to_struct("item")
-        else:
-            inner = pl.Series("item", [], dtype=_PASSAGE)
-        return _lists(inner, np.maximum(sizes, 0), None if every else present.tolist(), _PASSAGES)
+        if not present.any():
+            return _nulls(name, pl.List(inner.dtype), len(sizes))
+        return _lists(inner, np.maximum(sizes, 0), None if present.all() else present.tolist(), name)
 
 
-def _decoded(lines: list[bytes]) -> tuple[list[Any], _Passages]:
-    """The records of `lines`, their passages gathered apart (`_Passages`)."""
-    records: list[Any] = []
-    passages = _Passages()
+class _Verdicts:
+    """A verdict member (`judge`, `human`) of a slice's records, gathered."""
+
+    def __init__(self, member: str) -> None:
+        self.member, self.absent = attrgetter(member), _NO_VERDICT[member]
+        self.present: list[bool] = []
+        self.model: list[str | None] = []
+        self.error: list[str | None] = []
+        self.utility: list[float | None] = []
+        self.sentences = _Lists()
+        self.attested: list[bool | None] = []
+        self.texts: list[bytes] = []  # the sentences' texts, checked and never kept (`_Gathered.texts`)
+        self.repeats: list[Any] | None = [] if member == "judge" else None  # kept as decoded: rare
+
+    def take(self, records: list[Any]) -> None:
+        verdicts = list(map(self.member, records))
+        absent = verdicts.count(None)
+        if absent == len(verdicts):  # none in the batch (a run without human labels)
+            self.present += repeat(False, absent)
+            nulls: list[list[Any]] = [self.model, self.error, self.utility]
+            for values in nulls if self.repeats is None else [*nulls, self.repeats]:
+                values += repeat(None, absent)
+            self.sentences.sizes += repeat(-1, absent)
+            return
+        self.present += map(is_not, verdicts, repeat(None))
+        if absent:
+            verdicts = [self.absent if verdict is None else verdict for verdict in verdicts]
+        self.model += [verdict.model for verdict in verdicts]
+        self.error += [verdict.error for verdict in verdicts]
+        self.utility += [verdict.utility.score if verdict.utility is not None else None for verdict in verdicts]
+        listed = [verdict.faithfulness.sentences if verdict.faithfulness is not None else None for verdict in verdicts]
+        self.sentences.count(listed)
+        self.attested += [sentence.attested for sentences in listed if sentences for sentence in sentences]
+        texts = [sentence.text for sentences in listed if sentences for sentence in sentences]
+        if texts:
+            self.texts.append(b"\n".join(texts))
+        if self.repeats is not None:
+            self.repeats += [verdict.repeats for verdict in verdicts]
+
+    def columns(self, prefix: str, rows: int) -> dict[str, pl.Series]:
+        """The verdict's lean columns (`schema.without_detail`: sentences without their texts,
+        evidence or reasons, no reason, no JSON)."""
+        count = len(self.attested)
+        sentence = pl.DataFrame([
+            _nulls("text", pl.String, count),
+            pl.Series("attested", self.attested, dtype=pl.Boolean),
+            pl.Series("evidence", [[]], dtype=pl.List(pl.String)).new_from_index(0, count),
+            _nulls("reason", pl.String, count),
+        ]).to_struct("item")
+        columns = {
+            f"{prefix}_present": pl.Series(f"{prefix}_present", self.present, dtype=pl.Boolean),
+            f"{prefix}_model": pl.Series(f"{prefix}_model", self.model, dtype=pl.String),
+            f"{prefix}_sentences": self.sentences.column(sentence, f"{prefix}_sentences"),
+            f"{prefix}_utility": pl.Series(f"{prefix}_utility", self.utility, dtype=pl.Float64),
+            f"{prefix}_utility_reason": _nulls(f"{prefix}_utility_reason", pl.String, rows),
+            f"{prefix}_error": pl.Series(f"{prefix}_error", self.error, dtype=pl.String),
+            f"{prefix}_json": _nulls(f"{prefix}_json", pl.String, rows),
+        }
+        if self.repeats is not None:
+            # Built as polars' read has them (their sentences' texts checked there), then
+            # shaped as `canonical_columns` shapes them.
+            repeats = _series(self.repeats, _REPEATS, _REPEATS_TYPE).to_frame()
+            attested, utility = repeat_columns(pl.col(_REPEATS))
+            columns.update(repeats.select(judge_repeat_attested=attested, judge_repeat_utility=utility).to_dict())
+        return columns
+
+
+class _Gathered:
+    """The members of a slice's records the lean frame is built from, gathered in order."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.plain: list[tuple[attrgetter[Any], list[Any]]] = [(attrgetter(member), []) for member, _, _ in _PLAIN]
+        self.lists: list[tuple[attrgetter[Any], _Lists, list[str]]] = [(attrgetter(member), _Lists(), []) for member in _STRING_LISTS]
+        self.passages = _Lists()
+        self.ids: list[str | None] = []
+        self.texts: list[bytes] = []  # each batch's passage texts, one JSON value a line (`_read_texts`)
+        self.scores: list[float | None] = []
+        self.verdicts = {member: _Verdicts(member) for member in _VERDICTS}
+
+    def take(self, records: list[Any]) -> None:
+        """Gather what the frame needs of `records`, and leave them to be freed."""
+        self.rows += len(records)
+        for getter, values in self.plain:
+            values += map(getter, records)
+        for getter, lists, items in self.lists:
+            listed = list(map(getter, records))
+            lists.count(listed)
+            items += chain.from_iterable(filter(None, listed))
+        listed = [record.retrieved for record in records]
+        self.passages.count(listed)
+        self.ids += [passage.id for passages in listed if passages for passage in passages]
+        texts = [passage.text for passages in listed if passages for passage in passages]
+        if texts:
+            self.texts.append(b"\n".join(texts))
+        self.scores += [passage.score for passages in listed if passages for passage in passages]
+        for verdicts in self.verdicts.values():
+            verdicts.take(records)
+
+    def frame(self, first_line: int) -> pl.DataFrame:
+        """The lean frame; raises _Unsure where a text is neither a string nor null, or is
+        not UTF-8."""
+        rows, passages = self.rows, len(self.ids)
+        columns = {
+            column: pl.Series(column, values, dtype=dtype) for (_, column, dtype), (_, values) in zip(_PLAIN, self.plain, strict=True)
+        }
+        columns["line"] = pl.Series("line", np.arange(first_line, first_line + rows, dtype=np.int64))
+        for member, (_, lists, items) in zip(_STRING_LISTS, self.lists, strict=True):
+            columns[member] = lists.column(pl.Series("item", items, dtype=pl.String), member)
+        # Every text, the passages' then the sentences', read in one go: the sentences' are
+        # only checked (the lean frame keeps none), and of the passages' only those that
+        # address the judge are kept (`judge_directed.keep_flagged`).
+        blocks = [*self.texts, *(block for verdicts in self.verdicts.values() for block in verdicts.texts)]
+        texts = _read_texts(b"\n".join(blocks), "item").head(passages) if blocks else pl.Series("item", [], dtype=pl.String)
+        text = pl.col("item")
+        # One chunk: the search's automaton is built anew for each chunk the read left.
+        flagged = texts.rechunk().to_frame().select(pl.when(flag_expr(text)).then(text)).to_series()
+        for name, inner in (("retrieved_ids", pl.Series("item", self.ids, dtype=pl.String)), ("retrieved_texts", flagged),
+                            ("retrieved_scores", pl.Series("item", self.scores, dtype=pl.Float64))):
+            columns[name] = self.passages.column(inner, name)
+        for member, verdicts in self.verdicts.items():
+            columns.update(verdicts.columns(member, rows))
+        columns["extra"] = _nulls("extra", pl.String, rows)
+        return pl.DataFrame([columns[name] for name in RUN_SCHEMA])
+
+
+def _lines(piece: bytes) -> list[memoryview]:
+    """The lines of `piece`, views of its bytes (the last may lack its newline; a blank line
+    is a line): a copy of each, as `bytes.split` makes, cost more than decoding from them."""
+    view, find, size = memoryview(piece), piece.find, len(piece)
+    starts, ends, position = [], [], 0
+    while position < size:
+        newline = find(b"\n", position)
+        if newline < 0:
+            newline = size
+        starts.append(position)
+        ends.append(newline)
+        position = newline + 1
+    return list(map(view.__getitem__, map(slice, starts, ends)))
+
+
+def _gathered(lines: list[memoryview]) -> _Gathered:
+    """What the lean frame needs of the records of `lines`, decoded a batch at a time."""
+    gathered = _Gathered()
     for start in range(0, len(lines), _BATCH_LINES):
-        batch = list(map(_DECODE, lines[start : start + _BATCH_LINES]))
-        passages.take(batch)
-        records += batch
-    return records, passages
+        gathered.take(list(map(_DECODE, lines[start : start + _BATCH_LINES])))
+    return gathered
 
 
 def _series(values: list[Any], name: str, dtype: DType, *, nullable: bool = True) -> pl.Series:
     """The column of `dtype` holding `values` (decoded Python values, None for null; none
-    is None where not `nullable`: the items of a list)."""
-    # Counted, not listed: most members are in every record or in none (a run without
-    # human labels, a judge without usage).
+    is None where not `nullable`: the items of a list), as polars' declared read has it:
+    the judge's repeats, rare, are built so and shaped by `canonical_columns`' expressions."""
+    # Counted, not listed: most members are in every record or in none.
     missing = values.count(None) if nullable else 0
     if missing == len(values):
         return _nulls(name, dtype, len(values))
