@@ -107,3 +107,38 @@ def test_a_subset_grouped_from_the_whole_has_the_rows_counts_types_and_layout_of
                     assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
                     assert mine.flags["C_CONTIGUOUS"] == theirs.flags["C_CONTIGUOUS"] and mine.flags["F_CONTIGUOUS"] == theirs.flags["F_CONTIGUOUS"]
                     assert np.array_equal(mine, theirs, equal_nan=True)
+
+
+def test_mcnemar_sums_only_the_terms_that_count_and_gets_the_whole_tails_value():
+    """The tail's terms more than 800 below its top (in log) are exactly 0.0 once exp'd: the
+    p from the terms that count is the one from every term, bit for bit."""
+    import math
+
+    def every_term(b: int, c: int) -> float:
+        n, low = b + c, min(b, c)
+        logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + n * math.log(0.5) for i in range(low + 1)]
+        top = max(logs)
+        return min(1.0, 2.0 * math.exp(top) * sum(math.exp(x - top) for x in logs))
+
+    rng = np.random.default_rng(11)
+    pairs = [(b, c) for b in range(40) for c in range(40) if b + c] + [tuple(int(x) for x in rng.integers(0, 60_000, 2)) for _ in range(60)]
+    pairs += [(20_000, 20_000 + gap) for gap in (0, 1, 40, 400, 4_000)]
+    for b, c in pairs:
+        assert mcnemar_exact_p(b, c) == every_term(b, c), (b, c)
+
+
+@pytest.mark.parametrize("distinct", [1, 5, 40, 128, 300, 1_500])
+def test_the_resampled_sums_taken_in_blocks_of_rows_are_the_whole_products_bit_for_bit(distinct):
+    """`counts @ unique` in blocks (each small enough for one BLAS thread) equals the whole
+    product, for 0/1 values, counts and costs alike, in either memory layout."""
+    from ragtui.core.comparing.stats import _resampled_sums
+
+    rng = np.random.default_rng(distinct)
+    counts = rng.multinomial(50_000, rng.dirichlet(np.ones(distinct)), size=10_000)
+    for unique in (
+        rng.integers(0, 2, size=(distinct, 4)).astype(float),
+        rng.normal(size=(distinct, 4)),
+        np.asfortranarray(rng.lognormal(size=(distinct, 4)) * 1e-5),
+        rng.normal(size=(distinct, 2)) * 1e3,
+    ):
+        assert np.array_equal(_resampled_sums(counts, unique), counts @ unique)

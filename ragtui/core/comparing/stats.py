@@ -26,6 +26,15 @@ _SMALL = 10_000  # rows under which `distinct_rows` sorts in numpy rather than g
 # Questions from which a Δ whose bootstrap would resample rows (`resamples_rows`) gets the t
 # interval instead: far above the 50–200 of a gold set (module docstring, docs/decisions.md).
 T_INTERVAL_FROM = 5_000
+# OpenBLAS computes a product of at most this many multiply-adds (m·n·k) in the calling
+# thread, and its kernels' tiles divide `_BLOCK_ALIGN` rows. A sum over more than one panel
+# of the right-hand side's rows (256 with the Haswell kernels numpy's wheel picks on x86;
+# `_ONE_PANEL` leaves a margin) is split into panels differently by several threads than by one.
+_ONE_THREAD_PRODUCT = 4 * 65_536
+_BLOCK_ALIGN = 64
+_ONE_PANEL = 128
+# A log term this far below the largest is exp'd to exactly 0.0 (exp underflows below −745.2).
+_NEGLIGIBLE = 800.0
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -177,6 +186,28 @@ def _draw_counts(n: int, counts: np.ndarray, resamples: int, seed: int, *, fast_
     return rng.multinomial(n, counts / n, size=resamples)
 
 
+def _resampled_sums(counts: np.ndarray, unique: np.ndarray) -> np.ndarray:
+    """`counts @ unique`, the same bits, in blocks of rows small enough for OpenBLAS to compute
+    each in this thread.
+
+    The whole product of 10,000 resamples over 7 or more distinct rows is large enough for
+    OpenBLAS to share it with its other threads, which then spin waiting for the next one:
+    at 2 × 100,000 questions that spinning cost more CPU than the products. Each resample's
+    sum is the same whoever computes it while the distinct rows fit one of OpenBLAS's
+    panels (`_ONE_PANEL`, blocks of whole kernel tiles: `_BLOCK_ALIGN` rows); past that,
+    threads split the sum over the rows differently from one thread, so the whole product
+    is left to OpenBLAS as before.
+    """
+    distinct, columns = unique.shape
+    rows = max(_BLOCK_ALIGN, _ONE_THREAD_PRODUCT // max(1, distinct * columns) // _BLOCK_ALIGN * _BLOCK_ALIGN)
+    if distinct > _ONE_PANEL or rows >= len(counts):
+        return counts @ unique
+    out = np.empty((len(counts), unique.shape[1]))
+    for start in range(0, len(counts), rows):
+        np.matmul(counts[start:start + rows], unique, out=out[start:start + rows])
+    return out
+
+
 def bootstrap_delta_sums(
     values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False,
     draws: CountDraws | None = None, distinct: tuple[np.ndarray, np.ndarray] | None = None,
@@ -192,8 +223,8 @@ def bootstrap_delta_sums(
     unique, counts = distinct_rows(values) if distinct is None else distinct
     if not resamples_rows(n, len(unique)):
         if draws is not None:
-            return draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
-        return _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
+            return _resampled_sums(draws.counts(n, counts, resamples, seed, fast_counts=fast_counts), unique)
+        return _resampled_sums(_draw_counts(n, counts, resamples, seed, fast_counts=fast_counts), unique)
     rng = np.random.default_rng(seed)
     # A column of ones (a mean's denominators) sums to the resample's size: n, exactly.
     ones = np.all(values == 1.0, axis=0)
@@ -281,7 +312,22 @@ def mcnemar_exact_p(b: int, c: int) -> float:
         return 1.0
     low = min(b, c)
     log_half_n = n * math.log(0.5)
-    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n for i in range(low + 1)]
+
+    def log_term(i: int) -> float:
+        return math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n
+
+    # The terms grow with i up to n/2, so the tail's top is its last. Those more than
+    # _NEGLIGIBLE below it are exactly 0.0 once exp'd, and adding 0.0 changes no sum: the
+    # sum starts at the first term that counts (a binary search), with the same value.
+    top_term = log_term(low)
+    first, last = 0, low
+    while first < last:
+        middle = (first + last) // 2
+        if log_term(middle) < top_term - _NEGLIGIBLE:
+            first = middle + 1
+        else:
+            last = middle
+    logs = [log_term(i) for i in range(first, low + 1)]
     top = max(logs)
     tail = math.exp(top) * sum(math.exp(x - top) for x in logs)
     return min(1.0, 2.0 * tail)
