@@ -142,3 +142,27 @@ def test_the_resampled_sums_taken_in_blocks_of_rows_are_the_whole_products_bit_f
         rng.normal(size=(distinct, 2)) * 1e3,
     ):
         assert np.array_equal(_resampled_sums(counts, unique), counts @ unique)
+
+
+def test_whole_numbers_are_grouped_without_polars_into_its_rows_counts_codes_types_and_layout():
+    """`_grouped_whole_numbers` gives what the polars group-by gives, to the byte, for whole
+    numbers ≥ 0 in either memory order, and declines a fraction, a negative, a NaN or a −0.0."""
+    from ragtui.core.comparing.stats import _grouped_polars, _grouped_whole_numbers
+
+    rng = np.random.default_rng(17)
+    for trial in range(24):
+        values = rng.integers(0, 2 + trial % 6, size=(int(rng.integers(10_001, 30_000)), 1 + trial % 4)).astype(float)
+        if trial % 3 == 0:
+            values[:, 0] = rng.integers(0, 300, len(values))
+        if trial % 2:
+            values = np.asfortranarray(values)
+        mine, theirs = _grouped_whole_numbers(values), _grouped_polars(values)
+        assert mine is not None
+        for got, expected in zip(mine, theirs, strict=True):
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            assert got.flags["C_CONTIGUOUS"] == expected.flags["C_CONTIGUOUS"] and got.flags["F_CONTIGUOUS"] == expected.flags["F_CONTIGUOUS"]
+            assert got.tobytes() == expected.tobytes()
+    for odd in (0.5, -1.0, float("nan"), -0.0, 2.0**40):
+        values = rng.integers(0, 2, size=(12_000, 4)).astype(float)
+        values[3, 1] = odd
+        assert _grouped_whole_numbers(values) is None, odd

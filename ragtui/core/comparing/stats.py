@@ -22,6 +22,7 @@ import numpy as np
 RESAMPLES = 10_000
 SEED = 20_261_120
 _CHUNK = 250
+_WHOLE_NUMBER_KEYS = 1 << 20  # combinations of whole numbers `_grouped_whole_numbers` counts in one array
 _SMALL = 10_000  # rows under which `distinct_rows` sorts in numpy rather than grouping in polars (measured faster)
 # Questions from which a Δ whose bootstrap would resample rows (`resamples_rows`) gets the t
 # interval instead: far above the 50–200 of a gold set (module docstring, docs/decisions.md).
@@ -62,6 +63,9 @@ def distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     if len(values) <= _SMALL:
         return _distinct_rows_sorted(values)
+    counted = _grouped_whole_numbers(values)
+    if counted is not None:
+        return counted[0], counted[1]
     import polars as pl
 
     frame = pl.DataFrame(values, schema=[f"c{i}" for i in range(values.shape[1])], orient="row")
@@ -90,6 +94,36 @@ def _grouped_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     codes = np.empty(len(values), dtype=np.intp)
     codes[order] = np.concatenate(([0], np.cumsum(new_row)))
     return ordered[starts], counts, codes
+
+
+def _grouped_whole_numbers(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """`_grouped_polars` of whole numbers ≥ 0 (0/1 outcomes, sentence counts, 1–5 scores) whose
+    rows take few values, without a frame or a sort: each row read as one number in mixed
+    radix, whose order is the rows' column by column, counted by one `bincount`. The rows
+    come back laid out and typed as polars gives them. None for anything else (a fraction,
+    a negative, NaN, −0.0, too many combinations): polars groups those."""
+    with np.errstate(invalid="ignore"):  # a NaN or a huge value casts to anything: the check below drops it
+        whole = values.astype(np.int64)
+    if not (whole == values).all() or int(whole.min()) < 0 or bool(np.signbit(values).any()):
+        return None
+    spans = whole.max(axis=0) + 1
+    combinations = 1
+    for span in spans.tolist():
+        combinations *= span
+        if combinations > _WHOLE_NUMBER_KEYS:
+            return None
+    radix = np.ones(len(spans), dtype=np.int64)
+    for column in range(len(spans) - 2, -1, -1):
+        radix[column] = radix[column + 1] * spans[column + 1]
+    keys = whole @ radix
+    every = np.bincount(keys, minlength=combinations)
+    present = np.flatnonzero(every)
+    place = np.zeros(combinations, dtype=np.intp)
+    place[present] = np.arange(len(present))
+    rows = np.empty((len(present), values.shape[1]), order="F")
+    for column in range(values.shape[1]):
+        rows[:, column] = present // radix[column] % spans[column]
+    return rows, every[present].astype(np.uint32), place[keys]
 
 
 def _grouped_polars(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -123,7 +157,10 @@ class RowGroups:
         if bool(np.any((values == 0) & np.signbit(values))):
             self.whole = distinct_rows(values)
             return
-        rows, counts, self._codes = _grouped_sorted(values) if len(values) <= _SMALL else _grouped_polars(values)
+        if len(values) <= _SMALL:
+            rows, counts, self._codes = _grouped_sorted(values)
+        else:
+            rows, counts, self._codes = _grouped_whole_numbers(values) or _grouped_polars(values)
         self.whole = (rows, counts)
 
     def within(self, subset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
