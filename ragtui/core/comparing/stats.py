@@ -245,6 +245,17 @@ def _resampled_sums(counts: np.ndarray, unique: np.ndarray) -> np.ndarray:
     return out
 
 
+def counted_sums(
+    n: int, distinct: tuple[np.ndarray, np.ndarray], resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False,
+    draws: CountDraws | None = None,
+) -> np.ndarray:
+    """`bootstrap_delta_sums` of n rows whose `distinct_rows` are `distinct`, drawn as counts
+    over them (where `resamples_rows` is false): the rows themselves are not needed."""
+    unique, counts = distinct
+    drawn = draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) if draws is not None else _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts)
+    return _resampled_sums(drawn, unique)
+
+
 def bootstrap_delta_sums(
     values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False,
     draws: CountDraws | None = None, distinct: tuple[np.ndarray, np.ndarray] | None = None,
@@ -259,9 +270,7 @@ def bootstrap_delta_sums(
     n = values.shape[0]
     unique, counts = distinct_rows(values) if distinct is None else distinct
     if not resamples_rows(n, len(unique)):
-        if draws is not None:
-            return _resampled_sums(draws.counts(n, counts, resamples, seed, fast_counts=fast_counts), unique)
-        return _resampled_sums(_draw_counts(n, counts, resamples, seed, fast_counts=fast_counts), unique)
+        return counted_sums(n, (unique, counts), resamples, seed, fast_counts=fast_counts, draws=draws)
     rng = np.random.default_rng(seed)
     # A column of ones (a mean's denominators) sums to the resample's size: n, exactly.
     ones = np.all(values == 1.0, axis=0)
@@ -292,12 +301,16 @@ def paired_bootstrap_deltas(
 ) -> np.ndarray:
     """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a over paired resamples, those that define both ratios.
 
-    `values` and `distinct`: `paired_values` of the columns and its `distinct_rows`, when the caller has them."""
+    `values` and `distinct`: `paired_values` of the columns and its `distinct_rows`, when the
+    caller has them (with `distinct` alone, the rows are stacked only if they are resampled)."""
     if len(num_a) == 0:
         return np.zeros(0)
-    if values is None:
-        values = paired_values(num_a, den_a, num_b, den_b)
-    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws, distinct=distinct)
+    if distinct is not None and not resamples_rows(len(num_a), len(distinct[0])):
+        sums = counted_sums(len(num_a), distinct, resamples, seed, fast_counts=fast_counts, draws=draws)
+    else:
+        if values is None:
+            values = paired_values(num_a, den_a, num_b, den_b)
+        sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws, distinct=distinct)
     delta = _ratio(sums[:, 2], sums[:, 3]) - _ratio(sums[:, 0], sums[:, 1])
     return delta[~np.isnan(delta)]
 
@@ -349,9 +362,10 @@ def mcnemar_exact_p(b: int, c: int) -> float:
         return 1.0
     low = min(b, c)
     log_half_n = n * math.log(0.5)
+    log_n_factorial = math.lgamma(n + 1)
 
     def log_term(i: int) -> float:
-        return math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n
+        return log_n_factorial - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n
 
     # The terms grow with i up to n/2, so the tail's top is its last. Those more than
     # _NEGLIGIBLE below it are exactly 0.0 once exp'd, and adding 0.0 changes no sum: the
