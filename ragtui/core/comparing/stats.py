@@ -59,7 +59,8 @@ def distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     A hash group-by: `np.unique(axis=0)` sorts rows as opaque records and is ten times slower.
     Under ten thousand rows, building the frame costs more than grouping: numpy sorts
-    them instead, into the same rows in the same order.
+    them instead, into the same rows in the same order. Above, whole numbers that take few
+    values are counted without a frame (`_grouped_whole_numbers`), into what polars gives.
     """
     if len(values) <= _SMALL:
         return _distinct_rows_sorted(values)
