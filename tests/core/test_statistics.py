@@ -107,3 +107,62 @@ def test_a_subset_grouped_from_the_whole_has_the_rows_counts_types_and_layout_of
                     assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
                     assert mine.flags["C_CONTIGUOUS"] == theirs.flags["C_CONTIGUOUS"] and mine.flags["F_CONTIGUOUS"] == theirs.flags["F_CONTIGUOUS"]
                     assert np.array_equal(mine, theirs, equal_nan=True)
+
+
+def test_mcnemar_sums_only_the_terms_that_count_and_gets_the_whole_tails_value():
+    """The tail's terms more than 800 below its top (in log) are exactly 0.0 once exp'd: the
+    p from the terms that count is the one from every term, bit for bit."""
+    import math
+
+    def every_term(b: int, c: int) -> float:
+        n, low = b + c, min(b, c)
+        logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + n * math.log(0.5) for i in range(low + 1)]
+        top = max(logs)
+        return min(1.0, 2.0 * math.exp(top) * sum(math.exp(x - top) for x in logs))
+
+    rng = np.random.default_rng(11)
+    pairs = [(b, c) for b in range(40) for c in range(40) if b + c] + [tuple(int(x) for x in rng.integers(0, 60_000, 2)) for _ in range(60)]
+    pairs += [(20_000, 20_000 + gap) for gap in (0, 1, 40, 400, 4_000)]
+    for b, c in pairs:
+        assert mcnemar_exact_p(b, c) == every_term(b, c), (b, c)
+
+
+@pytest.mark.parametrize("distinct", [1, 5, 40, 128, 300, 1_500])
+def test_the_resampled_sums_taken_in_blocks_of_rows_are_the_whole_products_bit_for_bit(distinct):
+    """`counts @ unique` in blocks (each small enough for one BLAS thread) equals the whole
+    product, for 0/1 values, counts and costs alike, in either memory layout."""
+    from ragtui.core.comparing.stats import _resampled_sums
+
+    rng = np.random.default_rng(distinct)
+    counts = rng.multinomial(50_000, rng.dirichlet(np.ones(distinct)), size=10_000)
+    for unique in (
+        rng.integers(0, 2, size=(distinct, 4)).astype(float),
+        rng.normal(size=(distinct, 4)),
+        np.asfortranarray(rng.lognormal(size=(distinct, 4)) * 1e-5),
+        rng.normal(size=(distinct, 2)) * 1e3,
+    ):
+        assert np.array_equal(_resampled_sums(counts, unique), counts @ unique)
+
+
+def test_whole_numbers_are_grouped_without_polars_into_its_rows_counts_codes_types_and_layout():
+    """`_grouped_whole_numbers` gives what the polars group-by gives, to the byte, for whole
+    numbers ≥ 0 in either memory order, and declines a fraction, a negative, a NaN or a −0.0."""
+    from ragtui.core.comparing.stats import _grouped_polars, _grouped_whole_numbers
+
+    rng = np.random.default_rng(17)
+    for trial in range(24):
+        values = rng.integers(0, 2 + trial % 6, size=(int(rng.integers(10_001, 30_000)), 1 + trial % 4)).astype(float)
+        if trial % 3 == 0:
+            values[:, 0] = rng.integers(0, 300, len(values))
+        if trial % 2:
+            values = np.asfortranarray(values)
+        mine, theirs = _grouped_whole_numbers(values), _grouped_polars(values)
+        assert mine is not None
+        for got, expected in zip(mine, theirs, strict=True):
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            assert got.flags["C_CONTIGUOUS"] == expected.flags["C_CONTIGUOUS"] and got.flags["F_CONTIGUOUS"] == expected.flags["F_CONTIGUOUS"]
+            assert got.tobytes() == expected.tobytes()
+    for odd in (0.5, -1.0, float("nan"), -0.0, 2.0**40):
+        values = rng.integers(0, 2, size=(12_000, 4)).astype(float)
+        values[3, 1] = odd
+        assert _grouped_whole_numbers(values) is None, odd

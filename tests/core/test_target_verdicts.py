@@ -89,3 +89,21 @@ def test_the_run_bootstrap_covers_a_pooled_ratio_in_93_to_97_percent_of_300_simu
         low, high = ratio_interval(num.astype(float), den.astype(float), resamples=2_000, seed=int(rng.integers(1 << 31)))
         covered += low <= truth <= high
     assert 0.93 * 300 <= covered <= 0.97 * 300, covered
+
+
+@pytest.mark.parametrize("size", [90, 24_000])
+def test_a_run_grouped_once_gives_each_category_the_interval_it_gets_grouped_alone(size):
+    """`measured_groups` hands `ratio_interval` the distinct measured rows of the run and of
+    each category (questions with den 0 left out), so each interval is the one computed alone."""
+    from ragtui.core.comparing.targets import measured_groups, ratio_interval
+
+    rng = np.random.default_rng(size)
+    den = rng.integers(0, 5, size).astype(float)
+    num = np.minimum(den, rng.integers(0, 5, size)).astype(float)
+    groups = measured_groups(num, den)
+    assert ratio_interval(num, den, distinct=lambda: groups(None)) == ratio_interval(num, den)
+    for share in (0.15, 0.5):
+        rows = np.flatnonzero(rng.random(size) < share)
+        alone = ratio_interval(num[rows], den[rows])
+        assert alone is not None
+        assert ratio_interval(num[rows], den[rows], distinct=lambda rows=rows: groups(rows)) == alone

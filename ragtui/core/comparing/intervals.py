@@ -108,9 +108,13 @@ def paired_change(
             p_value = change.p_value if bootstrap_p_value and change is not None else None
         count = clusters_in((den_a > 0) | (den_b > 0), clusters)
         return PairedChange(ci, p_value, count, design_effect(num_a, den_a, num_b, den_b, clusters))
-    values = paired_values(num_a, den_a, num_b, den_b)
-    distinct = distinct_rows(values) if rows is None else rows()
-    if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct[0])):
+    values = None  # grouped beside other subsets (`rows`), the rows are stacked only if they are resampled
+    if rows is not None:
+        distinct = rows()
+    else:
+        values = paired_values(num_a, den_a, num_b, den_b)
+        distinct = distinct_rows(values)
+    if len(num_a) >= T_INTERVAL_FROM and resamples_rows(len(num_a), len(distinct[0])):
         large = independent_change(num_a, den_a, num_b, den_b)
         if large is None:
             return PairedChange(None, None, t_interval=True)

@@ -39,13 +39,16 @@ def _resampled_quantiles(values: np.ndarray, members: np.ndarray, q: float | tup
     if bool(np.any((values == 0) & np.signbit(values) & members)):
         return _partitioned_quantiles(values, members, q, index)
     if members.all():  # the common case: no NaN to skip
-        return _sorted_rows_quantiles(np.sort(values[index], axis=1), np.full(len(index), index.shape[1]), q)
+        picked = values[index]
+        picked.sort(axis=1)  # in place: `np.sort` would copy the gathered resamples first
+        return _sorted_rows_quantiles(picked, np.full(len(index), index.shape[1]), q)
     # `np.nanquantile(picked, q, axis=1)` takes the quantile of each row on its own, a Python
     # call per resample: each row's first m values once sorted (NaN sorts last) are its m
     # members, in order, and are interpolated for every row at once.
     inside = members[index]
     sizes = inside.sum(axis=1)
-    ordered = np.sort(np.where(inside, values[index], np.nan), axis=1)
+    ordered = np.where(inside, values[index], np.nan)
+    ordered.sort(axis=1)
     out = np.full(np.shape(q) + (len(index),), np.nan)  # a resample without a member: counted out by the callers
     held = np.flatnonzero(sizes > 0)
     out[..., held] = _sorted_rows_quantiles(ordered[held], sizes[held], q)

@@ -22,10 +22,20 @@ import numpy as np
 RESAMPLES = 10_000
 SEED = 20_261_120
 _CHUNK = 250
+_WHOLE_NUMBER_KEYS = 1 << 20  # combinations of whole numbers `_grouped_whole_numbers` counts in one array
 _SMALL = 10_000  # rows under which `distinct_rows` sorts in numpy rather than grouping in polars (measured faster)
 # Questions from which a Δ whose bootstrap would resample rows (`resamples_rows`) gets the t
 # interval instead: far above the 50–200 of a gold set (module docstring, docs/decisions.md).
 T_INTERVAL_FROM = 5_000
+# OpenBLAS computes a product of at most this many multiply-adds (m·n·k) in the calling
+# thread, and its kernels' tiles divide `_BLOCK_ALIGN` rows. A sum over more than one panel
+# of the right-hand side's rows (256 with the Haswell kernels numpy's wheel picks on x86;
+# `_ONE_PANEL` leaves a margin) is split into panels differently by several threads than by one.
+_ONE_THREAD_PRODUCT = 4 * 65_536
+_BLOCK_ALIGN = 64
+_ONE_PANEL = 128
+# A log term this far below the largest is exp'd to exactly 0.0 (exp underflows below −745.2).
+_NEGLIGIBLE = 800.0
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -49,10 +59,14 @@ def distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     A hash group-by: `np.unique(axis=0)` sorts rows as opaque records and is ten times slower.
     Under ten thousand rows, building the frame costs more than grouping: numpy sorts
-    them instead, into the same rows in the same order.
+    them instead, into the same rows in the same order. Above, whole numbers that take few
+    values are counted without a frame (`_grouped_whole_numbers`), into what polars gives.
     """
     if len(values) <= _SMALL:
         return _distinct_rows_sorted(values)
+    counted = _grouped_whole_numbers(values)
+    if counted is not None:
+        return counted[0], counted[1]
     import polars as pl
 
     frame = pl.DataFrame(values, schema=[f"c{i}" for i in range(values.shape[1])], orient="row")
@@ -81,6 +95,36 @@ def _grouped_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     codes = np.empty(len(values), dtype=np.intp)
     codes[order] = np.concatenate(([0], np.cumsum(new_row)))
     return ordered[starts], counts, codes
+
+
+def _grouped_whole_numbers(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """`_grouped_polars` of whole numbers ≥ 0 (0/1 outcomes, sentence counts, 1–5 scores) whose
+    rows take few values, without a frame or a sort: each row read as one number in mixed
+    radix, whose order is the rows' column by column, counted by one `bincount`. The rows
+    come back laid out and typed as polars gives them. None for anything else (a fraction,
+    a negative, NaN, −0.0, too many combinations): polars groups those."""
+    with np.errstate(invalid="ignore"):  # a NaN or a huge value casts to anything: the check below drops it
+        whole = values.astype(np.int64)
+    if not (whole == values).all() or int(whole.min()) < 0 or bool(np.signbit(values).any()):
+        return None
+    spans = whole.max(axis=0) + 1
+    combinations = 1
+    for span in spans.tolist():
+        combinations *= span
+        if combinations > _WHOLE_NUMBER_KEYS:
+            return None
+    radix = np.ones(len(spans), dtype=np.int64)
+    for column in range(len(spans) - 2, -1, -1):
+        radix[column] = radix[column + 1] * spans[column + 1]
+    keys = whole @ radix
+    every = np.bincount(keys, minlength=combinations)
+    present = np.flatnonzero(every)
+    place = np.zeros(combinations, dtype=np.intp)
+    place[present] = np.arange(len(present))
+    rows = np.empty((len(present), values.shape[1]), order="F")
+    for column in range(values.shape[1]):
+        rows[:, column] = present // radix[column] % spans[column]
+    return rows, every[present].astype(np.uint32), place[keys]
 
 
 def _grouped_polars(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,7 +158,10 @@ class RowGroups:
         if bool(np.any((values == 0) & np.signbit(values))):
             self.whole = distinct_rows(values)
             return
-        rows, counts, self._codes = _grouped_sorted(values) if len(values) <= _SMALL else _grouped_polars(values)
+        if len(values) <= _SMALL:
+            rows, counts, self._codes = _grouped_sorted(values)
+        else:
+            rows, counts, self._codes = _grouped_whole_numbers(values) or _grouped_polars(values)
         self.whole = (rows, counts)
 
     def within(self, subset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -177,6 +224,39 @@ def _draw_counts(n: int, counts: np.ndarray, resamples: int, seed: int, *, fast_
     return rng.multinomial(n, counts / n, size=resamples)
 
 
+def _resampled_sums(counts: np.ndarray, unique: np.ndarray) -> np.ndarray:
+    """`counts @ unique`, the same bits, in blocks of rows small enough for OpenBLAS to compute
+    each in this thread.
+
+    The whole product of 10,000 resamples over 7 or more distinct rows is large enough for
+    OpenBLAS to share it with its other threads, which then spin waiting for the next one:
+    at 2 × 100,000 questions that spinning cost more CPU than the products. Each resample's
+    sum is the same whoever computes it while the distinct rows fit one of OpenBLAS's
+    panels (`_ONE_PANEL`, blocks of whole kernel tiles: `_BLOCK_ALIGN` rows); past that,
+    threads split the sum over the rows differently from one thread, so the whole product
+    is left to OpenBLAS as before.
+    """
+    distinct, columns = unique.shape
+    rows = max(_BLOCK_ALIGN, _ONE_THREAD_PRODUCT // max(1, distinct * columns) // _BLOCK_ALIGN * _BLOCK_ALIGN)
+    if distinct > _ONE_PANEL or rows >= len(counts):
+        return counts @ unique
+    out = np.empty((len(counts), unique.shape[1]))
+    for start in range(0, len(counts), rows):
+        np.matmul(counts[start:start + rows], unique, out=out[start:start + rows])
+    return out
+
+
+def counted_sums(
+    n: int, distinct: tuple[np.ndarray, np.ndarray], resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False,
+    draws: CountDraws | None = None,
+) -> np.ndarray:
+    """`bootstrap_delta_sums` of n rows whose `distinct_rows` are `distinct`, drawn as counts
+    over them (where `resamples_rows` is false): the rows themselves are not needed."""
+    unique, counts = distinct
+    drawn = draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) if draws is not None else _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts)
+    return _resampled_sums(drawn, unique)
+
+
 def bootstrap_delta_sums(
     values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED, *, fast_counts: bool = False,
     draws: CountDraws | None = None, distinct: tuple[np.ndarray, np.ndarray] | None = None,
@@ -191,9 +271,7 @@ def bootstrap_delta_sums(
     n = values.shape[0]
     unique, counts = distinct_rows(values) if distinct is None else distinct
     if not resamples_rows(n, len(unique)):
-        if draws is not None:
-            return draws.counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
-        return _draw_counts(n, counts, resamples, seed, fast_counts=fast_counts) @ unique
+        return counted_sums(n, (unique, counts), resamples, seed, fast_counts=fast_counts, draws=draws)
     rng = np.random.default_rng(seed)
     # A column of ones (a mean's denominators) sums to the resample's size: n, exactly.
     ones = np.all(values == 1.0, axis=0)
@@ -224,12 +302,16 @@ def paired_bootstrap_deltas(
 ) -> np.ndarray:
     """Δ = Σnum_b/Σden_b − Σnum_a/Σden_a over paired resamples, those that define both ratios.
 
-    `values` and `distinct`: `paired_values` of the columns and its `distinct_rows`, when the caller has them."""
+    `values` and `distinct`: `paired_values` of the columns and its `distinct_rows`, when the
+    caller has them (with `distinct` alone, the rows are stacked only if they are resampled)."""
     if len(num_a) == 0:
         return np.zeros(0)
-    if values is None:
-        values = paired_values(num_a, den_a, num_b, den_b)
-    sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws, distinct=distinct)
+    if distinct is not None and not resamples_rows(len(num_a), len(distinct[0])):
+        sums = counted_sums(len(num_a), distinct, resamples, seed, fast_counts=fast_counts, draws=draws)
+    else:
+        if values is None:
+            values = paired_values(num_a, den_a, num_b, den_b)
+        sums = bootstrap_delta_sums(values, resamples, seed, fast_counts=fast_counts, draws=draws, distinct=distinct)
     delta = _ratio(sums[:, 2], sums[:, 3]) - _ratio(sums[:, 0], sums[:, 1])
     return delta[~np.isnan(delta)]
 
@@ -281,7 +363,23 @@ def mcnemar_exact_p(b: int, c: int) -> float:
         return 1.0
     low = min(b, c)
     log_half_n = n * math.log(0.5)
-    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n for i in range(low + 1)]
+    log_n_factorial = math.lgamma(n + 1)
+
+    def log_term(i: int) -> float:
+        return log_n_factorial - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n
+
+    # The terms grow with i up to n/2, so the tail's top is its last. Those more than
+    # _NEGLIGIBLE below it are exactly 0.0 once exp'd, and adding 0.0 changes no sum: the
+    # sum starts at the first term that counts (a binary search), with the same value.
+    top_term = log_term(low)
+    first, last = 0, low
+    while first < last:
+        middle = (first + last) // 2
+        if log_term(middle) < top_term - _NEGLIGIBLE:
+            first = middle + 1
+        else:
+            last = middle
+    logs = [log_term(i) for i in range(first, low + 1)]
     top = max(logs)
     tail = math.exp(top) * sum(math.exp(x - top) for x in logs)
     return min(1.0, 2.0 * tail)

@@ -17,8 +17,9 @@ any target, and the grid says so instead of showing a bare percentage.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from statistics import NormalDist
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,15 @@ from ragtui.core.comparing.clustered import expanded_confidence, independent_rat
 from ragtui.core.comparing.quantiles import quantile_interval
 from ragtui.core.comparing.report_model import MetricFields, Report
 from ragtui.core.comparing.result import NO_READING, TargetReading
-from ragtui.core.comparing.stats import RESAMPLES, SEED, T_INTERVAL_FROM, bootstrap_delta_sums, distinct_rows, resamples_rows
+from ragtui.core.comparing.stats import (
+    RESAMPLES,
+    SEED,
+    T_INTERVAL_FROM,
+    RowGroups,
+    bootstrap_delta_sums,
+    distinct_rows,
+    resamples_rows,
+)
 from ragtui.core.measuring.clusters import Clusters, cluster_index
 from ragtui.core.measuring.distributions import t_quantile
 from ragtui.core.measuring.metric_specs import METRICS, MetricSpec, metric_by_name
@@ -65,21 +74,24 @@ def wilson_interval(
 
 
 def ratio_interval(
-    num: np.ndarray, den: np.ndarray, confidence: float = 0.95, *, resamples: int = RESAMPLES, seed: int = SEED
+    num: np.ndarray, den: np.ndarray, confidence: float = 0.95, *, resamples: int = RESAMPLES, seed: int = SEED,
+    distinct: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[float, float] | None:
     """Percentile interval of Σnum/Σden, resampling questions (rows), never sentences.
 
     From `T_INTERVAL_FROM` questions on, values different on almost every question (whose
-    bootstrap would resample rows) get the t interval of the linearised ratio instead."""
+    bootstrap would resample rows) get the t interval of the linearised ratio instead.
+    `distinct` gives the `distinct_rows` of the measured (num, den) rows when they were
+    grouped beside other subsets of the same questions (`measured_groups`)."""
     keep = den > 0
     if not keep.any():
         return None
     values = np.column_stack([num[keep], den[keep]]).astype(np.float64)
-    distinct = distinct_rows(values)
-    if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct[0])):
+    distinct_values = distinct_rows(values) if distinct is None else distinct()
+    if len(values) >= T_INTERVAL_FROM and resamples_rows(len(values), len(distinct_values[0])):
         large = independent_ratio(values[:, 0], values[:, 1])
         return None if large is None else large.interval(confidence)
-    sums = bootstrap_delta_sums(values, resamples, seed, distinct=distinct)
+    sums = bootstrap_delta_sums(values, resamples, seed, distinct=distinct_values)
     ratio = sums[:, 0] / sums[:, 1]  # every resample holds at least one row with den > 0
     alpha = 1.0 - confidence
     low, high = np.quantile(ratio, [alpha / 2, 1 - alpha / 2])
@@ -107,13 +119,29 @@ def clustered_wilson_interval(outcomes: np.ndarray, clusters: Clusters, confiden
     return wilson_interval(share * n / effect, n / effect, confidence, quantile=quantile)
 
 
+def measured_groups(num: np.ndarray, den: np.ndarray) -> Callable[[np.ndarray | None], tuple[np.ndarray, np.ndarray]]:
+    """The `distinct_rows` of the measured (num, den) rows (den > 0) of the questions at any
+    ascending row indices (None: all of them), the questions grouped once (`stats.RowGroups`):
+    what `ratio_interval` groups for a run overall and in each category."""
+    measured = den > 0
+    groups = RowGroups(np.column_stack([num[measured], den[measured]]).astype(np.float64))
+    place = np.cumsum(measured) - 1  # each question's row among the measured ones
+
+    def within(rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        return groups.whole if rows is None else groups.within(place[rows[measured[rows]]])
+
+    return within
+
+
 def run_interval(
-    spec: MetricSpec, num: np.ndarray, den: np.ndarray, confidence: float, clusters: Clusters | None = None
+    spec: MetricSpec, num: np.ndarray, den: np.ndarray, confidence: float, clusters: Clusters | None = None,
+    distinct: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[float, float] | None:
     """The run's interval for one metric: Wilson for a 0/1 outcome per question, else the bootstrap.
 
     With clusters: the clustered Wilson interval, or the bootstrap of whole clusters (its
-    percentile interval expanded for few of them, as Δ's is).
+    percentile interval expanded for few of them, as Δ's is). `distinct`: as `ratio_interval`
+    takes it, for the bootstrap without clusters.
     """
     measured = den > 0
     if spec.quantile is not None:  # latency p50/p95: the bootstrap of the run's quantile (quantiles.py)
@@ -121,7 +149,7 @@ def run_interval(
     if clusters is None:
         if spec.binary:
             return wilson_interval(float(num[measured].sum()), float(measured.sum()), confidence)
-        return ratio_interval(num, den, confidence)
+        return ratio_interval(num, den, confidence, distinct=distinct)
     kept = Clusters(clusters.index[measured], clusters.count)
     if spec.binary:
         return clustered_wilson_interval(num[measured].astype(np.float64), kept, confidence)
@@ -150,9 +178,10 @@ def target_verdict(ci: tuple[float, float] | None, target: float | None, higher_
 
 
 def _reading(
-    spec: MetricSpec, num: np.ndarray, den: np.ndarray, target: float, confidence: float, clusters: Clusters | None = None
+    spec: MetricSpec, num: np.ndarray, den: np.ndarray, target: float, confidence: float, clusters: Clusters | None = None,
+    distinct: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> TargetReading:
-    ci = run_interval(spec, num, den, confidence, clusters)
+    ci = run_interval(spec, num, den, confidence, clusters, distinct)
     return TargetReading(target_verdict(ci, target, spec.higher_is_better), ci)
 
 
@@ -186,10 +215,13 @@ def read_targets(evaluation: Evaluation, config: Config) -> tuple[dict[str, Targ
         num = frame.get_column(f"{spec.key}:num").to_numpy()
         den = frame.get_column(f"{spec.key}:den").to_numpy()
         name = spec.name(k)
-        overall[name] = _reading(spec, num, den, target, config.confidence, clusters)
+        # A bootstrap of the run's own values groups its rows once, for the run and every category.
+        groups = measured_groups(num, den) if clusters is None and not spec.binary and spec.quantile is None else None
+        overall[name] = _reading(spec, num, den, target, config.confidence, clusters, None if groups is None else functools.partial(groups, None))
         for category, rows in category_rows.items():
             part = Clusters(clusters.index[rows], clusters.count) if clusters is not None else None
-            by_category.setdefault(category, {})[name] = _reading(spec, num[rows], den[rows], target, config.confidence, part)
+            distinct = None if groups is None else functools.partial(groups, rows)
+            by_category.setdefault(category, {})[name] = _reading(spec, num[rows], den[rows], target, config.confidence, part, distinct)
     return overall, by_category
 
 
