@@ -30,6 +30,17 @@ def test_a_b_and_delta_are_computed_over_the_same_questions(tmp_path):
     assert any("2 only in A (q1, q2); 2 only in B (q5, q6)" in w for w in comparison.warnings)
 
 
+def test_questions_in_one_run_only_are_listed_in_that_runs_order(tmp_path):
+    # A holds 3,000 ids written backwards, B the first 1,000 and 2,000 of its own: each list
+    # of unpaired ids keeps its run's order, not one a join chose.
+    ids = [f"q{i:05d}" for i in range(3000)]
+    a = write_run(tmp_path / "a.jsonl", [record(qid, gold=["g"], category="factuelle_courte") for qid in reversed(ids)])
+    own = [f"b{i:05d}" for i in range(2000)]
+    b = write_run(tmp_path / "b.jsonl", [record(qid, gold=["g"], category="factuelle_courte") for qid in ids[:1000] + own])
+    comparison = compare_files(a, b)
+    assert comparison.unpaired == {"A": list(reversed(ids[1000:])), "B": own}
+
+
 def test_json_category_cells_carry_the_n_of_both_runs(tmp_path):
     gold = write_gold(tmp_path / "gold.yaml", [("q1", "factuelle_courte"), ("q2", "factuelle_courte")])
     a = write_run(tmp_path / "a.jsonl", [record("q1"), record("q2")])

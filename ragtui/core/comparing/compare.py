@@ -180,8 +180,9 @@ def _unpaired(a: Evaluation, b: Evaluation) -> dict[str, list[str]]:
     """Ids held by one run only (never with a gold set: both then hold every gold question)."""
     ids_a, ids_b = a.questions.select("id"), b.questions.select("id")
     return {
-        "A": ids_a.join(ids_b, on="id", how="anti").get_column("id").to_list(),
-        "B": ids_b.join(ids_a, on="id", how="anti").get_column("id").to_list(),
+        # Each run's own order, whatever order polars would choose.
+        "A": ids_a.join(ids_b, on="id", how="anti", maintain_order="left").get_column("id").to_list(),
+        "B": ids_b.join(ids_a, on="id", how="anti", maintain_order="left").get_column("id").to_list(),
     }
 
 
