@@ -7,7 +7,6 @@ from pathlib import Path
 
 from ragtui.core.comparing.compare import Comparison, compare
 from ragtui.core.errors import InputError
-from ragtui.core.gold.edits import with_gold_edits
 from ragtui.core.loading.config import DEFAULT_K, Config, load_config
 from ragtui.core.loading.corpus import load_corpus
 from ragtui.core.loading.gold import GoldSet, load_gold
@@ -148,8 +147,13 @@ def _read_gold(inputs: Inputs, cache: RunCache | None) -> tuple[GoldSet | None, 
     problems: list = []
     notes: list[str] = []
     edits_path = inputs.gold_edits_path()
-    if gold is not None and edits_path is not None:
-        gold, edit_problems, note = with_gold_edits(gold, edits_path, named=inputs.gold_edits is not None)
+    named = inputs.gold_edits is not None
+    if gold is not None and edits_path is not None and (named or edits_path.is_file()):
+        # The edits' module only where there is a log (or a named one to say is missing):
+        # without one `with_gold_edits` changes nothing, and its import is ~3 ms of a start.
+        from ragtui.core.gold.edits import with_gold_edits
+
+        gold, edit_problems, note = with_gold_edits(gold, edits_path, named=named)
         problems.extend(p for p in edit_problems if p.is_error)
         notes += [str(p) for p in edit_problems if not p.is_error] + ([note] if note else [])
     return gold, problems, notes

@@ -27,7 +27,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ragtui.core.errors import InputError
 from ragtui.core.heap import freeze_start_up_heap
 from ragtui.core.sanitize import neutralize
-from ragtui.ui.commands import RagtuiCommands
 from ragtui.ui.content.safe_text import toast
 from ragtui.ui.loader import start_intervals, start_loading
 from ragtui.ui.messages import (
@@ -49,10 +48,19 @@ from ragtui.ui.themed_app import ThemedApp
 from ragtui.ui.user_config import load_keymap
 
 if TYPE_CHECKING:
+    from textual.command import Provider
     from textual.driver import Driver
 
     from ragtui.core.comparing.compare import Comparison
     from ragtui.ui.models.dashboard import DashboardData
+
+
+def ragtui_commands() -> type[Provider]:
+    """ragtui's palette commands, imported when the palette first opens (Textual calls a
+    provider given as a function then): nothing of them is needed to paint the dashboard."""
+    from ragtui.ui.commands import RagtuiCommands
+
+    return RagtuiCommands
 
 
 class RagtuiApp(ThemedApp):
@@ -60,7 +68,7 @@ class RagtuiApp(ThemedApp):
 
     TITLE = "ragtui"
     CSS_PATH = "app.tcss"
-    COMMANDS: ClassVar = ThemedApp.COMMANDS | {RagtuiCommands}
+    COMMANDS: ClassVar = ThemedApp.COMMANDS | {ragtui_commands}
 
     # Each binding has an id, so a user's keymap.yaml can move it (docs/ui.md).
     BINDINGS: ClassVar = [

@@ -49,3 +49,18 @@ def test_the_app_and_its_dashboard_import_neither_polars_nor_numpy():
     loaded = _loaded_after("import ragtui.ui.app, ragtui.ui.screens.dashboard, ragtui.ui.models.dashboard")
     assert "textual" in loaded
     assert not {"polars", "numpy"} & loaded
+
+
+def test_the_samples_values_are_loaded_without_numpy_ma():
+    # polars imports numpy.ma to build a column from a numpy array; the values of a small
+    # comparison are built without one (about 9 ms of the app's start, docs/decisions.md).
+    sample = REPO / "sample_data"
+    files = {name: str(sample / file) for name, file in (("a", "baseline.jsonl"), ("b", "candidate.jsonl"), ("gold", "gold.yaml"), ("config", "ragtui.yaml"))}
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from ragtui.core.loading.inputs import Inputs\nfrom ragtui.core.session import load_comparison\n"
+        f"paths = {{name: Path(path) for name, path in {files!r}.items()}}\n"
+        "load_comparison(Inputs(**paths, cache=False), intervals=False)\n"
+        "assert 'numpy.ma' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)

@@ -79,3 +79,28 @@ def test_same_top_k_compares_the_first_k_distinct_ids_as_sets(a, b, same):
 
     frame = pl.DataFrame({"a": [a], "b": [b]}, schema={"a": pl.List(pl.String), "b": pl.List(pl.String)})
     assert frame.select(same_top_k(pl.col("a"), pl.col("b"), 3)).item() is same
+
+
+@pytest.mark.parametrize("nan_to_null", [True, False])
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.5, float("nan"), -0.0, float("inf"), -float("inf"), 1e-310, 3.0],
+        [float("nan")] * 3,
+        [],
+        [0, 3, -7, 2**62],
+    ],
+    ids=["floats", "all NaN", "empty", "int64"],
+)
+def test_a_short_retrieval_column_is_the_column_polars_builds_from_the_numpy_array(values, nan_to_null):
+    import numpy as np
+    import polars as pl
+
+    from ragtui.core.measuring.retrieval import _series
+
+    array = np.array(values, dtype=np.int64 if values and all(isinstance(v, int) for v in values) else np.float64)
+    listed, direct = _series("x", array, nan_to_null=nan_to_null), pl.Series("x", array, nan_to_null=nan_to_null)
+    assert (listed.name, listed.dtype, listed.len()) == (direct.name, direct.dtype, direct.len())
+    assert listed.is_null().to_list() == direct.is_null().to_list()
+    # Bit for bit: -0.0, NaN and subnormals included.
+    assert listed.fill_null(0).to_numpy().tobytes() == direct.fill_null(0).to_numpy().tobytes()

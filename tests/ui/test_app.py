@@ -288,9 +288,9 @@ async def test_untrusted_run_name_and_category_show_literally_and_clicking_does_
         # Warnings quote the run name too.
         warnings = text_of(app.screen.query_one(WarningsPanel))
         assert "\x1b" not in warnings
-        # Clicking on the name (where a live @click would be) does nothing.
-        await pilot.click(header.query_one(".name"), offset=(4, 0))
-        await pilot.click(header.query_one(".name"), offset=(8, 0))
+        # Clicking on the name (the header's first line, where a live @click would be) does nothing.
+        await pilot.click(header.query_one(".identity"), offset=(4, 0))
+        await pilot.click(header.query_one(".identity"), offset=(8, 0))
         await pilot.pause()
         assert app.is_running and app.return_code is None
         grid = app.screen.query_one("#category-grid")

@@ -82,10 +82,10 @@ def _fast_gold(path: Path, cache: RunCache | None = None) -> pl.DataFrame | None
     them from the file.
     """
     from ragtui.core import importers
-    from ragtui.core.loading.fast_gold import read_fast_gold
 
     if path.suffix.lower() != ".jsonl" or special_kind(path) is not None or importers.detect_gold(path) is not None:
         return None
+    from ragtui.core.loading.fast_gold import read_fast_gold  # imported for a JSONL gold set only
     from ragtui.core.loading.run_cache import Crc32
 
     entry = cache.gold_entry(path) if cache is not None else None

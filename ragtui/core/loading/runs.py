@@ -228,11 +228,13 @@ def _load_fast(path: Path, detail: bool, writer: EntryWriter | None = None) -> R
             writer.add(frame)
         frame = frame if detail else without_detail(frame)
     else:
-        from ragtui.core.loading.line_texts import file_stamp
         from ragtui.core.loading.run_cache import HashingReader, read_through
 
         try:
             if writer is not None:
+                # Imported with an entry to write only: a run parsed without one keeps its texts.
+                from ragtui.core.loading.line_texts import file_stamp
+
                 writer.stamp = file_stamp(path)  # the texts are read back from this file as it is now
             with read_through(path.open("rb")) as handle:
                 # Writing a cache entry: its digest is taken from the bytes as they are parsed.

@@ -142,6 +142,12 @@ def _correct_one(metric: str, units: pl.DataFrame, labelled: pl.DataFrame, partl
     )
 
 
+def corrects_anything(labels: RunLabels) -> bool:
+    """Whether `correct` can give a corrected value: only sampled labels enter it, so
+    without one every value's `corrected` is None (its label plan is still worked out)."""
+    return labels.count(sampled_only=True) > 0
+
+
 def correct(questions: pl.DataFrame, labels: RunLabels, *, confidence: float = 0.95,
             max_drop: float = 0.03) -> dict[str, CorrectedMetric]:
     """Corrected faithfulness and utility of one run (an Evaluation's frame and its labels)."""

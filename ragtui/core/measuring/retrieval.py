@@ -176,7 +176,24 @@ def retrieval_outcomes(
             "rr_at_k": np.where((first > 0) & (first <= k), 1.0 / np.maximum(first, 1), 0.0) + unknown,
             "ndcg_at_k": dcg / ideal_dcg + unknown,
         }
-    columns = [pl.Series(name, value, nan_to_null=True) for name, value in values.items()]
+    columns = [_series(name, value, nan_to_null=True) for name, value in values.items()]
     columns = [c.cast(pl.Int64) if c.name in ("first_gold_rank", "hits_at_k") else c for c in columns]
-    columns.append(pl.Series("n_gold", n_gold))
+    columns.append(_series("n_gold", n_gold))
     return frame.with_columns(columns)
+
+
+# A column of at most this many values is handed to polars as a list: from a numpy array,
+# polars imports numpy.ma (to look for a mask), about 9 ms of the bundled sample's start.
+_LISTED_UP_TO = 10_000
+_LISTED_DTYPES = {np.dtype(np.float64): pl.Float64, np.dtype(np.int64): pl.Int64}
+
+
+def _series(name: str, values: np.ndarray, *, nan_to_null: bool = False) -> pl.Series:
+    """`pl.Series(name, values, nan_to_null=…)`, the same column, for a short float64 or int64 array."""
+    dtype = _LISTED_DTYPES.get(values.dtype)
+    if dtype is None or values.size > _LISTED_UP_TO:
+        return pl.Series(name, values, nan_to_null=nan_to_null)
+    listed = values.tolist()
+    if nan_to_null and dtype == pl.Float64:
+        listed = [None if value != value else value for value in listed]  # NaN is the only value unequal to itself
+    return pl.Series(name, listed, dtype=dtype)

@@ -13,14 +13,24 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ragtui.core.triage.diffs import AnswerDiff, answer_diff
+if TYPE_CHECKING:
+    from ragtui.core.triage.diffs import AnswerDiff
 
 KEPT = 32
 # Answers this short (both together) are diffed at once, on the UI thread: the worst
 # word match of 2,000 characters takes about 25 ms, and a "computing…" line that
 # flashes for it would only be noise.
 AT_ONCE_CHARS = 2_000
+
+
+def answer_diff(a: str | None, b: str | None, *, stop: Callable[[], bool] | None = None) -> AnswerDiff:
+    """`ragtui.core.triage.diffs.answer_diff`, imported at its first use: every session
+    holds an `AnswerDiffs` from the app's start, and the differ is not needed to paint."""
+    from ragtui.core.triage.diffs import answer_diff as diff_of
+
+    return diff_of(a, b, stop=stop)
 
 
 def made_at_once(a: str, b: str) -> bool:

@@ -57,7 +57,8 @@ class DashboardData:
     status_from: str = "ragtui"  # whose verdicts make a question pass: "ragtui", "tool", "both"
     intervals_pending: bool = False  # the intervals, verdicts and target readings are still being computed
     warnings: tuple[str, ...] = field(default_factory=tuple)
-    # side → metric → the value corrected by the sampled labels (faithfulness, utility)
+    # side → metric → the value corrected by the sampled labels (faithfulness, utility);
+    # empty for a side when no run has a sampled label (`corrections_of`)
     corrections: dict[str, dict[str, CorrectedMetric]] = field(default_factory=dict)
     # One panel group per peer tool whose own metrics the runs carry: (tool, metrics).
     tool_groups: tuple[tuple[str, tuple[MetricComparison, ...]], ...] = ()
@@ -143,7 +144,16 @@ def with_intervals(data: DashboardData, comparison: Comparison) -> DashboardData
 
 
 def corrections_of(comparison: Comparison) -> dict[str, dict[str, CorrectedMetric]]:
-    """Each side's corrected faithfulness and utility, as the comparison holds them."""
+    """Each side's corrected faithfulness and utility, as the comparison holds them.
+
+    Without a sampled label in any run nothing is corrected, and the panels show no
+    corrected line: the corrections (their label plans, which the calibration screen shows)
+    are then left for `Comparison.corrected` to work out when asked, not at load.
+    """
+    from ragtui.core.measuring.correction import corrects_anything
+
+    if not any(corrects_anything(labels) for labels in comparison.labels.values()):
+        return {side: {} for side in comparison.runs}
     return {side: {name: found.runs[side] for name, found in comparison.corrected.items()} for side in comparison.runs}
 
 

@@ -120,12 +120,20 @@ class RecallCurve(Widget):
         self.curves = curves
         self.k = k
         self.border_title = Content("Recall@k, k = 1…20")
+        self._drawn: tuple[int, Content] | None = None  # the last width asked for, and its lines
+
+    def _content(self, width: int) -> Content:
+        """`curve_content` for `width`: Textual asks for the height at a width several times
+        before it renders at that width; the curves never change."""
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, curve_content(self.curves, self.k, width))
+        return self._drawn[1]
 
     def render(self) -> Content:
-        return curve_content(self.curves, self.k, self.content_size.width)
+        return self._content(self.content_size.width)
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return len(curve_content(self.curves, self.k, width).split("\n"))
+        return len(self._content(width).split("\n"))
 
     def get_content_width(self, container, viewport) -> int:
         return _LABEL + 4 * len(self.curves["A"])

@@ -82,10 +82,15 @@ class RunHeaderBox(Vertical):
         ]
         if header.system:
             name_parts += [" — ", safe(header.system, one_line=True)]
-        yield Static(join(*name_parts), classes="name")
-        yield Static(join(safe(date_text(header.created_at), one_line=True), f" · {_plural(header.counts.questions, 'question')}"), classes="when")
-        yield Static(join("generator ", safe(header.generator_model or "unknown", one_line=True)), classes="generator")
-        yield Static(join("judge     ", safe(header.judge_model or "none", one_line=True)), classes="judge")
+        # One widget for the four one-line facts (each cut with an ellipsis on its own):
+        # four Statics drew the same and cost the first paint a widget each.
+        lines = [
+            join(*name_parts),
+            join(safe(date_text(header.created_at), one_line=True), f" · {_plural(header.counts.questions, 'question')}"),
+            join("generator ", safe(header.generator_model or "unknown", one_line=True)),
+            join("judge     ", safe(header.judge_model or "none", one_line=True)),
+        ]
+        yield Static(Content("\n").join(lines), classes="identity")
         yield Static(_counts_line(header), classes="counts")
         calibration = _calibration_line(header)
         if calibration is not None:
