@@ -85,9 +85,10 @@ def timed_with_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float, 
     return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def first_paint(files: dict[str, Path | None], env: dict[str, str], mode: str = "--child") -> dict[str, float]:
+def first_paint(files: dict[str, Path | None] | None, env: dict[str, str], mode: str = "--child") -> dict[str, float]:
     """The app's first dashboard paint, from process start (bench_ui.py's child); with
-    `mode="--phases"`, the CPU seconds of each step of that start, done in turn."""
+    `mode="--phases"`, the CPU seconds of each step of that start, done in turn. `files`
+    None: `ragtui` alone, the bundled sample as a new user first opens it."""
     from bench_ui import run_child
 
     saved = dict(os.environ)
@@ -145,11 +146,10 @@ def line(what: str, seconds: float, megabytes: float, note: str) -> None:
 
 
 def sample_paint(env: dict[str, str], cache: Path, repeat: int) -> None:
-    """The bundled sample opened for the first time (nothing cached): the dashboard with its
-    values, then its intervals, against the import floor measured in the same rounds."""
-    from ragtui.cli.tui import sample_inputs
-
-    sample = sample_inputs()
+    """The bundled sample opened for the first time (nothing cached) as `ragtui` alone opens
+    it (its corpus and k sweep included): the dashboard with its values, then its intervals,
+    against the import floor measured in the same rounds."""
+    sample = None  # `ragtui` alone
     first_paint(sample, env)  # the interpreter's own bytecode caches warm, as after an install
     values, intervals, floors, app_floors, hellos = [], [], [], [], []
     values_cpu, intervals_cpu, floors_cpu = [], [], []

@@ -42,7 +42,7 @@ def child(args: argparse.Namespace) -> None:
     # small one is finished first) and imports Textual.
     from ragtui.cli import parse_arguments
 
-    parse_arguments(command_line(args))
+    parsed = parse_arguments(command_line(args))
     from ragtui.ui.launch import one_blas_thread, preload
 
     one_blas_thread()
@@ -60,7 +60,7 @@ def child(args: argparse.Namespace) -> None:
             result["load_comparison_s"] = time.perf_counter() - begin
 
     loader._prepare = timed_prepare
-    session = Session(inputs_of(args))
+    session = Session(inputs_of(args, parsed))
     preloaded = preload(session)
     from ragtui.ui.app import RagtuiApp
     from ragtui.ui.screens import dashboard
@@ -103,10 +103,15 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(result))
 
 
-def inputs_of(args: argparse.Namespace) -> Inputs:
-    """The child's inputs, as the CLI builds them."""
+def inputs_of(args: argparse.Namespace, parsed: argparse.Namespace) -> Inputs:
+    """The child's inputs, as the CLI builds them: with no run given, what `ragtui` alone
+    opens (the bundled sample with its corpus and its k sweep, `tui.inputs_of`)."""
     from ragtui.core.loading.inputs import Inputs
 
+    if args.a is None:
+        from ragtui.cli.tui import inputs_of as ragtui_inputs
+
+        return ragtui_inputs(parsed)
     return Inputs(
         a=Path(args.a),
         b=Path(args.b) if args.b else None,
@@ -116,7 +121,10 @@ def inputs_of(args: argparse.Namespace) -> Inputs:
 
 
 def command_line(args: argparse.Namespace) -> list[str]:
-    """The child's inputs as `ragtui compare` takes them: A and B, then --gold and --config."""
+    """The child's inputs as `ragtui compare` takes them: A and B, then --gold and --config;
+    no run at all is `ragtui` alone (`compare` with no argument)."""
+    if args.a is None:
+        return ["compare"]
     words = ["compare", args.a, *([args.b] if args.b else [])]
     for name in ("gold", "config"):
         if getattr(args, name):
@@ -156,7 +164,7 @@ def phases_child(args: argparse.Namespace) -> None:
     done("floor")
     from ragtui.cli import parse_arguments
 
-    parse_arguments(command_line(args))
+    parsed = parse_arguments(command_line(args))
     done("command_line")
     import textual.app  # noqa: F401
     import textual.widgets  # noqa: F401
@@ -167,7 +175,7 @@ def phases_child(args: argparse.Namespace) -> None:
     from ragtui.ui import loader
     from ragtui.ui.models.session import Session
 
-    session = Session(inputs_of(args))
+    session = Session(inputs_of(args, parsed))
     import ragtui.core.session  # noqa: F401 (what `start_loading` imports before its thread)
     import ragtui.ui.models.dashboard  # noqa: F401
 
@@ -199,10 +207,11 @@ def phases_child(args: argparse.Namespace) -> None:
     print(json.dumps(spent))
 
 
-def run_child(files: dict[str, Path | None], width: int = 80, height: int = 24, mode: str = "--child") -> dict[str, float]:
-    argv = [sys.executable, str(Path(__file__).resolve()), mode, "--a", str(files["a"])]
-    for name in ("b", "gold", "config"):
-        if files.get(name):
+def run_child(files: dict[str, Path | None] | None, width: int = 80, height: int = 24, mode: str = "--child") -> dict[str, float]:
+    """The child's figures on `files`; None: `ragtui` alone (the bundled sample as it opens)."""
+    argv = [sys.executable, str(Path(__file__).resolve()), mode]
+    for name in ("a", "b", "gold", "config"):
+        if files and files.get(name):
             argv += [f"--{name}", str(files[name])]
     argv += ["--width", str(width), "--height", str(height)]
     env = {**os.environ, "PYTHONPATH": str(REPO), "RAGTUI_BENCH_T0": repr(time.time())}

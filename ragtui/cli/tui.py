@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
 from ragtui.cli.messages import say
+
+if TYPE_CHECKING:
+    from ragtui.core.loading.inputs import Inputs
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -55,10 +59,39 @@ def sample_sweep() -> tuple[Path, ...]:
     return tuple(root / f"candidate_k{k}.jsonl" for k in (3, 10, 20))
 
 
-def run(args: argparse.Namespace) -> int:
-    from ragtui.cli.terminal import terminal_problem
+def inputs_of(args: argparse.Namespace, others: tuple[Path, ...] = ()) -> Inputs:
+    """What `ragtui` opens for its parsed arguments (runs already checked by `runs_given`):
+    with no run named, the bundled sample with its corpus and its k sweep."""
     from ragtui.core.loading.inputs import Inputs
     from ragtui.core.loading.remote import run_location
+
+    labels = Path(args.labels) if args.labels else None
+    if args.a is None:
+        sample = sample_inputs()
+        return Inputs(
+            a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
+            others=sample_sweep(), corpus=sample["corpus"],
+        )
+    return Inputs(
+        a=run_location(args.a),
+        b=run_location(args.b) if getattr(args, "b", None) else None,
+        gold=Path(args.gold) if args.gold else None,
+        gold_edits=Path(args.gold_edits) if args.gold_edits else None,
+        config=Path(args.config) if args.config else None,
+        k=args.k,
+        fmt=args.from_format,
+        variants=args.variant,
+        trec_denominator=args.trec_denominator,
+        status_from=args.status_from,
+        labels=labels,
+        cache=args.cache,
+        others=others,
+        corpus=Path(args.corpus) if args.corpus else None,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ragtui.cli.terminal import terminal_problem
 
     candidates = getattr(args, "b", None) or []
     if args.a is not None:
@@ -74,30 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "b", None) and not args.a:
         say("ragtui: give run A before run B")
         return 2
-    labels = Path(args.labels) if args.labels else None
-    if args.a is None:
-        sample = sample_inputs()
-        inputs = Inputs(
-            a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
-            others=sample_sweep(), corpus=sample["corpus"],
-        )
-    else:
-        inputs = Inputs(
-            a=run_location(args.a),
-            b=run_location(args.b) if getattr(args, "b", None) else None,
-            gold=Path(args.gold) if args.gold else None,
-            gold_edits=Path(args.gold_edits) if args.gold_edits else None,
-            config=Path(args.config) if args.config else None,
-            k=args.k,
-            fmt=args.from_format,
-            variants=args.variant,
-            trec_denominator=args.trec_denominator,
-            status_from=args.status_from,
-            labels=labels,
-            cache=args.cache,
-            others=others,
-            corpus=Path(args.corpus) if args.corpus else None,
-        )
+    inputs = inputs_of(args, others)
     from ragtui.ui.launch import launch
 
     notes = Path(args.notes) if args.notes else None
