@@ -51,9 +51,10 @@ def test_the_app_and_its_dashboard_import_neither_polars_nor_numpy():
     assert not {"polars", "numpy"} & loaded
 
 
-def test_the_samples_values_are_loaded_without_numpy_ma():
+def test_the_samples_values_are_loaded_without_numpy_ma_or_msgspec():
     # polars imports numpy.ma to build a column from a numpy array; the values of a small
     # comparison are built without one (about 9 ms of the app's start, docs/decisions.md).
+    # msgspec decodes only a lean frame's slices: a run held whole never imports it (7 ms).
     sample = REPO / "sample_data"
     files = {name: str(sample / file) for name, file in (("a", "baseline.jsonl"), ("b", "candidate.jsonl"), ("gold", "gold.yaml"), ("config", "ragtui.yaml"))}
     code = (
@@ -61,6 +62,6 @@ def test_the_samples_values_are_loaded_without_numpy_ma():
         "from ragtui.core.loading.inputs import Inputs\nfrom ragtui.core.session import load_comparison\n"
         f"paths = {{name: Path(path) for name, path in {files!r}.items()}}\n"
         "load_comparison(Inputs(**paths, cache=False), intervals=False)\n"
-        "assert 'numpy.ma' not in sys.modules"
+        "assert 'numpy.ma' not in sys.modules and 'msgspec' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)

@@ -19,6 +19,7 @@ from polars.testing import assert_frame_equal
 
 import ragtui.core.loading.fast_jsonl as fast_jsonl
 import ragtui.core.loading.slice_schema as slice_schema
+import ragtui.core.loading.typed_lean as typed_lean
 from ragtui.core.errors import InputError
 from ragtui.core.loading.lean_schema import LEAN_RECORD, UNREAD, LeanSchema
 from ragtui.core.loading.runs import check_run, load_run
@@ -63,7 +64,7 @@ def _assert_same(mine: pl.DataFrame, theirs: pl.DataFrame) -> None:
 def _typed_decoder_declines(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every slice left to polars' declared read, as if the typed decoder (typed_lean.py,
     tests/core/test_typed_lean.py) refused it."""
-    monkeypatch.setattr(fast_jsonl, "read_typed", lambda piece, line: None)
+    monkeypatch.setattr(typed_lean, "read_typed", lambda piece, line: None)
 
 
 def _declared_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:

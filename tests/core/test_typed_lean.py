@@ -67,7 +67,7 @@ def _outcome(path: Path, monkeypatch: pytest.MonkeyPatch, *, typed: bool) -> pl.
     with monkeypatch.context() as patched:
         patched.setattr(fast_jsonl, "CHUNK_BYTES", CHUNK)
         if not typed:
-            patched.setattr(fast_jsonl, "read_typed", lambda piece, line: None)
+            patched.setattr(typed_lean, "read_typed", lambda piece, line: None)
         try:
             return load_run(path, detail=False).frame
         except InputError as exc:
@@ -345,7 +345,7 @@ def test_a_field_undeclared_late_in_the_file_sends_only_its_slices_to_polars(tmp
     records = [_record(i, **({"team": {"owner": "rh"}} if 28 <= i < 32 else {})) for i in range(48)]
     path = _write(tmp_path, _piece(*_lines(records)))
     typed: list[bool] = []
-    monkeypatch.setattr(fast_jsonl, "read_typed", lambda piece, line: typed.append((lean := read_typed(piece, line)) is not None) or lean)
+    monkeypatch.setattr(typed_lean, "read_typed", lambda piece, line: typed.append((lean := read_typed(piece, line)) is not None) or lean)
     with monkeypatch.context() as patched:
         patched.setattr(fast_jsonl, "CHUNK_BYTES", CHUNK)
         frame = load_run(path, detail=False).frame
@@ -515,6 +515,6 @@ def test_once_the_typed_decoder_declines_slices_in_a_row_the_files_later_slices_
         tried.append(len(piece))
         return read_typed(piece, line)
 
-    monkeypatch.setattr(fast_jsonl, "read_typed", counting)
+    monkeypatch.setattr(typed_lean, "read_typed", counting)
     _assert_unchanged(path, monkeypatch)
     assert len(tried) == TYPED_DECLINED_AT_MOST

@@ -23,7 +23,6 @@ from ragtui.core.loading.fast_columns import DType, NotSure, canonical_columns
 from ragtui.core.loading.lean_schema import LeanSchema
 from ragtui.core.loading.records import BOM
 from ragtui.core.loading.slice_schema import count_lines, parse_slice
-from ragtui.core.loading.typed_lean import read_typed
 
 _ALIASES = {"passages_verite", "reponse_attendue", "categorie", "phrases", "texte", "atteste"}
 
@@ -195,6 +194,10 @@ def canonical_slice(
     # either is unsure.
     raw = None
     if lean is not None:
+        # Imported for a lean frame only: msgspec and the Structs it is told about cost the
+        # start of a small run's open (the app's, held whole) about 7 ms.
+        from ragtui.core.loading.typed_lean import read_typed
+
         typed = read_typed(piece, line) if lean.typed else None
         lean.typed_declined = 0 if typed is not None else lean.typed_declined + 1
         if typed is not None:
