@@ -37,7 +37,7 @@ SCREENS = (
 
 SYMBOLS = (
     ("✓ / ✗ / ?", "meets / misses its target / inconclusive: the run's own interval decides (per question: passes / fails)"),
-    ("▲ / ▼ / ~", "improved / regressed / no clear change (95 % interval of Δ)"),
+    ("▲ / ▼ / ~", "improved / regressed / no clear change (the interval of Δ, at the configured confidence)"),
     ("!", "a drop beyond the configured max_drop, even when it could be noise"),
     ("◆", "the worst category for that metric in the category grid"),
     ("✦ / ● / ◦", "trade-off: the best run on both recall and faithfulness / on the Pareto front / dominated"),
