@@ -46,7 +46,7 @@ def _split(units: pl.DataFrame, labelled: pl.DataFrame) -> tuple[pl.DataFrame, p
     if labelled.height == 0:  # no sampled label (most runs): no join of every unit with nothing
         joined = units.with_columns(pl.lit(None, dtype=labelled.schema["human"]).alias("human"))
         return joined.clear(), joined
-    joined = units.join(labelled, on=keys, how="left")
+    joined = units.join(labelled, on=keys, how="left", maintain_order="left")  # the units' order: the sums add in it
     return joined.filter(pl.col("human").is_not_null()), joined.filter(pl.col("human").is_null())
 
 
