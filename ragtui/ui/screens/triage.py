@@ -41,10 +41,14 @@ if TYPE_CHECKING:
 # From this many questions, the search index is built in a worker: the screen stays usable
 # while every text of both runs is read and normalised (28 s at 100,000 accented ones).
 BACKGROUND_INDEX_FROM = 20_000
+# From this many questions, a term's match (a scan of every question's texts: 25-55 ms of
+# CPU at 100,000, ten times that at a million) runs in a worker too.
+SEARCH_IN_WORKER_FROM = BACKGROUND_INDEX_FROM
 # Up to this many questions, `X` writes its file at once; more in a worker (about 18 µs a
 # question: 1.8 s for a whole listed failure list of 100,000, which the screen does not wait for).
 EXPORTED_AT_ONCE = 2_000
 INDEXING = "indexing the texts for the search…"  # what the list and the question view say meanwhile
+SEARCHING = "searching…"  # what the list and the question view say while a worker matches a term
 READING = "loading the question…"  # what a screen says while a long question's rows are read in a worker
 
 # Footer-less keys (the `?` screen lists them): 80 columns hold only the most used.
@@ -150,6 +154,14 @@ class TriageScreen(Screen[Any]):
     def index_in_background(self) -> bool:
         """Whether the search index is still to build and large enough to build in a worker."""
         return self.comparison.a.questions.height >= BACKGROUND_INDEX_FROM and self.session.search.built(self.comparison) is None
+
+    def match_in_background(self, term: str) -> bool:
+        """Whether finding `term` is a scan large enough to run in a worker (its matches are
+        not remembered from a search just made)."""
+        if self.comparison.a.questions.height < SEARCH_IN_WORKER_FROM:
+            return False
+        index = self.session.search.built(self.comparison)
+        return index is None or not index.remembered(term)
 
     def search_index(self) -> SearchIndex:
         """The comparison's search index, built now if it is not yet."""

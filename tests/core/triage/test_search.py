@@ -58,3 +58,18 @@ def test_texts_that_cannot_be_read_again_leave_ids_questions_and_answers_searcha
     index = SearchIndex(comparison)
     assert index.unreadable is not None and "reopen the runs" in index.unreadable
     assert index.ids("none-02") == ["none-02"] and index.ids("timeout after 60") == ["fact-03"]
+
+
+def test_a_term_searched_again_is_remembered_and_finds_the_same_ids(index, monkeypatch):
+    assert not index.remembered("CONGÉS")
+    first = index.ids("CONGÉS")
+    assert index.remembered("conges")  # the same normalised key
+    monkeypatch.setattr(index, "frame", None)  # a second scan would fail
+    assert index.ids("conges") == first == ["fact-01"]
+
+
+def test_only_the_last_two_terms_are_remembered(index):
+    for term in ("none-02", "timeout after 60", "CONGÉS"):
+        index.ids(term)
+    assert [index.remembered(t) for t in ("none-02", "timeout after 60", "CONGÉS")] == [False, True, True]
+    assert index.remembered("   ")  # nothing to find: no scan either
