@@ -60,7 +60,9 @@ async def test_a_run_judged_once_pays_only_for_the_repetitions_it_lacks(fake_llm
 
 async def test_an_interrupted_repeat_run_resumes_without_paying_any_repetition_twice(make_fake, tmp_path):
     server = make_fake(hold_after=7)
-    settings = settings_for(server.url, cache_dir=tmp_path / "cache", concurrency=2)
+    # A timeout far above any answer's time: on a busy machine the helpers' 1 s let a slow
+    # answer be given up and asked again, paid twice by the fake for a reason not under test.
+    settings = settings_for(server.url, cache_dir=tmp_path / "cache", concurrency=2, timeout=30.0)
     questions = [record(f"q{i}") for i in range(6)]
     task = asyncio.create_task(judge_run(raw_run(questions), settings, repeat=3))
     deadline = time.monotonic() + 15

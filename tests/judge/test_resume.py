@@ -52,7 +52,7 @@ async def test_a_warm_rerun_makes_no_request_and_writes_the_same_verdicts(fake_l
 
 async def test_a_cancelled_run_resumed_loses_nothing_and_pays_no_call_twice(make_fake, tmp_path):
     server = make_fake(hold_after=8)
-    settings = settings_for(server.url, cache_dir=tmp_path / "cache", concurrency=4)
+    settings = settings_for(server.url, cache_dir=tmp_path / "cache", concurrency=4, timeout=30.0)  # no slow answer asked twice
     task = asyncio.create_task(judge_run(raw_run(_mixed_records(24)), settings))
     await _wait_until(lambda: server.settled and _cached(tmp_path / "cache") == server.total_paid)
     task.cancel()  # what Ctrl-C does to the run
