@@ -4,8 +4,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ragtui.core.loading.config import MAX_K
+
+if TYPE_CHECKING:
+    from ragtui.core.loading.inputs import Inputs
+    from ragtui.core.loading.remote import RemoteLocation
 
 
 def positive_int(text: str) -> int:
@@ -123,3 +129,26 @@ def runs_given(paths: list[str]) -> list[str]:
     for path, what in own:
         say(f"ragtui: skipped {path}: {what.what()}, not a run")
     return runs
+
+
+def inputs_from_options(args: argparse.Namespace, a: Path | RemoteLocation, b: Path | RemoteLocation | None, **more: Any) -> Inputs:
+    """The inputs of runs `a` and `b` with what the run, labels and cache options
+    (`add_run_options`, `add_labels_option`, `add_cache_option`) say; `more`: a command's own."""
+    from ragtui.core.loading.inputs import Inputs
+
+    return Inputs(
+        a=a,
+        b=b,
+        gold=Path(args.gold) if args.gold else None,
+        corpus=Path(args.corpus) if args.corpus else None,
+        gold_edits=Path(args.gold_edits) if args.gold_edits else None,
+        config=Path(args.config) if args.config else None,
+        k=args.k,
+        fmt=args.from_format,
+        variants=args.variant,
+        trec_denominator=args.trec_denominator,
+        status_from=args.status_from,
+        labels=Path(args.labels) if args.labels else None,
+        cache=args.cache,
+        **more,
+    )

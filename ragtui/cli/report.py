@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragtui.cli.ci_output import CI_FORMATS
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, inputs_from_options, runs_given
 from ragtui.cli.messages import say
 from ragtui.core.comparing.report_model import Report
 
@@ -60,27 +60,16 @@ def run(args: argparse.Namespace) -> int:
     from ragtui.cli.render_markdown import render_markdown
     from ragtui.cli.report_json import report_json
     from ragtui.core.comparing.report import build_report
-    from ragtui.core.loading.inputs import Inputs
     from ragtui.core.loading.remote import run_location
     from ragtui.core.sanitize import inert_json
     from ragtui.core.session import load_comparison
 
     args.a, *args.b = runs_given([args.a, *args.b])
-    inputs = Inputs(
-        a=run_location(args.a),
-        b=run_location(args.b[0]) if args.b else None,
-        gold=Path(args.gold) if args.gold else None,
-        corpus=Path(args.corpus) if args.corpus else None,
-        gold_edits=Path(args.gold_edits) if args.gold_edits else None,
-        config=Path(args.config) if args.config else None,
-        k=args.k,
-        fmt=args.from_format,
-        variants=args.variant,
-        trec_denominator=args.trec_denominator,
-        status_from=args.status_from,
+    inputs = inputs_from_options(
+        args,
+        run_location(args.a),
+        run_location(args.b[0]) if args.b else None,
         detail=args.format == "html",  # only the HTML report shows passages and sentences
-        labels=Path(args.labels) if args.labels else None,
-        cache=args.cache,
     )
     check_output_path(args.output)
     if len(args.b) > 1:

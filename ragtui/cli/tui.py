@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, runs_given
+from ragtui.cli.common import add_cache_option, add_labels_option, add_run_options, inputs_from_options, runs_given
 from ragtui.cli.messages import say
 
 if TYPE_CHECKING:
@@ -72,22 +72,7 @@ def inputs_of(args: argparse.Namespace, others: tuple[Path, ...] = ()) -> Inputs
             a=sample["a"], b=sample["b"], gold=sample["gold"], config=sample["config"], k=args.k, labels=labels, cache=args.cache,
             others=sample_sweep(), corpus=sample["corpus"],
         )
-    return Inputs(
-        a=run_location(args.a),
-        b=run_location(args.b) if getattr(args, "b", None) else None,
-        gold=Path(args.gold) if args.gold else None,
-        gold_edits=Path(args.gold_edits) if args.gold_edits else None,
-        config=Path(args.config) if args.config else None,
-        k=args.k,
-        fmt=args.from_format,
-        variants=args.variant,
-        trec_denominator=args.trec_denominator,
-        status_from=args.status_from,
-        labels=labels,
-        cache=args.cache,
-        others=others,
-        corpus=Path(args.corpus) if args.corpus else None,
-    )
+    return inputs_from_options(args, run_location(args.a), run_location(args.b) if getattr(args, "b", None) else None, others=others)
 
 
 def run(args: argparse.Namespace) -> int:
