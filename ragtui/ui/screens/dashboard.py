@@ -126,20 +126,6 @@ class DashboardScreen(Screen):
     def on_mount(self) -> None:
         self.call_after_refresh(self._focus_after_paint)
 
-    def on_resize(self, event: events.Resize) -> None:
-        """The terminal's first size reaches the screen after the layout its resume made at
-        that size: Textual would lay the whole dashboard out again before the first paint
-        (about 12 ms of the sample's). When the screen is already laid out at that size with
-        that width's breakpoint class, Textual's handler would change nothing but lay it out
-        again: the screens below still hear of the size."""
-        width_class = breakpoint_class(self.HORIZONTAL_BREAKPOINTS, event.size.width)
-        if event.size != self.size or not self.has_class(width_class):
-            return  # Screen's own handler lays it out anew and sets the class
-        event.stop()
-        event.prevent_default()
-        for screen in self.app._background_screens:
-            screen._screen_resized(event.size)
-
     def _focus_after_paint(self) -> None:
         if self.focused is None:  # a key pressed meanwhile may have moved it (`c`)
             self.query_one("#dashboard-scroll", VerticalScroll).focus(scroll_visible=False)
